@@ -1,0 +1,47 @@
+/**
+ * `npm run bench [-- name ...]`: runs the benchmarks in bench/*.bench.ts
+ * (compiled to build/bench/*.bench.js), each printing its own side-by-side
+ * table and ratios, and writes a JSON report per bench to bench/results/.
+ * With no name, runs them all in alphabetical order.
+ */
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface BenchModule {
+	description: string;
+	run(args: string[]): Promise<Record<string, unknown>>;
+}
+
+async function main() {
+	const names = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+	const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+	const available = readdirSync(__dirname)
+		.filter((f) => f.endsWith('.bench.js'))
+		.map((f) => f.replace(/\.bench\.js$/, ''))
+		.sort();
+	const chosen = names.length > 0 ? names : available;
+	const unknown = chosen.filter((n) => !available.includes(n));
+	if (unknown.length > 0) {
+		console.error(`unknown bench: ${unknown.join(', ')}; available: ${available.join(', ')}`);
+		process.exit(2);
+	}
+	const resultsDir = join(__dirname, '..', '..', 'bench', 'results');
+	mkdirSync(resultsDir, { recursive: true });
+	for (const name of chosen) {
+		const mod = (await import(join(__dirname, `${name}.bench.js`))) as BenchModule;
+		console.log(`\n=== ${name}: ${mod.description}`);
+		const started = Date.now();
+		const report = await mod.run(flags);
+		const seconds = ((Date.now() - started) / 1000).toFixed(1);
+		console.log(`=== ${name} done in ${seconds} s`);
+		writeFileSync(
+			join(resultsDir, `${name}.json`),
+			JSON.stringify({ name, at: new Date().toISOString(), seconds: Number(seconds), report }, null, 2) + '\n',
+		);
+	}
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});

@@ -1,0 +1,27 @@
+/**
+ * Three projects:
+ *  - unit:    handlers, validation, transport, token cache, signatures (no n8n).
+ *  - sandbox: the local stand-in of the payments service, tested against the spec.
+ *  - e2e:     a real n8n (installed once into a cache folder) with this package
+ *             installed as a community package, talking to the sandbox.
+ */
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.tools.json', isolatedModules: true }];
+const common = {
+	testEnvironment: 'node',
+	transform: { '^.+\\.ts$': tsJest },
+	moduleFileExtensions: ['ts', 'js', 'json'],
+};
+module.exports = {
+	projects: [
+		{ ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+		{ ...common, displayName: 'sandbox', testMatch: ['<rootDir>/test/sandbox/**/*.test.ts'] },
+		{
+			...common,
+			displayName: 'e2e',
+			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+			globalSetup: '<rootDir>/test/harness/jest-global-setup.ts',
+			globalTeardown: '<rootDir>/test/harness/jest-global-teardown.ts',
+			testTimeout: 300000,
+		},
+	],
+};
