@@ -24,6 +24,15 @@ export interface MoneyMovingOptions {
 	 * 409 to show the record that already holds the reference.
 	 */
 	lookup: () => Promise<IDataObject | undefined>;
+	/**
+	 * What a 409 (reference already used) does when lookup finds the record
+	 * holding the reference: 'error' (default) raises a "duplicate reference"
+	 * error carrying that record; 'returnExisting' returns it flagged
+	 * `duplicateReference: true`. A 409 after an attempt of this same call
+	 * timed out or dropped is our own first attempt: returned flagged
+	 * `recoveredByLookup: true` either way.
+	 */
+	onDuplicate?: 'error' | 'returnExisting';
 }
 
 export interface RequestOptions {
@@ -36,6 +45,19 @@ export interface RequestOptions {
 	form?: { fields: Record<string, string>; files: MultipartFile[] };
 	/** Set on every call that moves money. */
 	moneyMoving?: MoneyMovingOptions;
+	/**
+	 * When true, `request` resolves to the whole envelope
+	 * `{ status, message, data }` instead of `data` (for calls whose meaning is
+	 * in the message, e.g. "Card token already deleted").
+	 */
+	envelope?: boolean;
+}
+
+/** The service's response envelope (`request` with `envelope: true`). */
+export interface Envelope<T = unknown> {
+	status?: number;
+	message?: string;
+	data: T;
 }
 
 export interface PaginateOptions {

@@ -14,6 +14,11 @@ export interface OperationContext {
 	item: IDataObject;
 	/** Reads a binary property of the current item. */
 	getBinary(propertyName: string): Promise<{ data: Buffer; fileName?: string; mimeType?: string }>;
+	/**
+	 * Set only when the operation aggregates (see `aggregatesItems`): the JSON
+	 * of every input item, in order. The parameters are those of item 0.
+	 */
+	items?: IDataObject[];
 }
 
 /**
@@ -39,6 +44,13 @@ export interface PayOnUsOperation<S extends z.ZodTypeAny = z.ZodTypeAny> {
 	 * item per record). Never returns secrets or card data.
 	 */
 	execute(ctx: OperationContext, input: z.infer<S>): Promise<IDataObject | IDataObject[]>;
+	/**
+	 * Optional. Given the validated input of item 0, returns true when this
+	 * run handles ALL input items at once (e.g. a bulk transfer built from the
+	 * items): the node then calls `execute` once, with `ctx.items` set and
+	 * `itemIndex` 0, and pairs every output item with every input item.
+	 */
+	aggregatesItems?(input: z.infer<S>): boolean;
 }
 
 /** Thrown by a handler for a bad input that the schema alone cannot see. */

@@ -1,4 +1,15 @@
 import type { PayOnUsOperation } from '../types';
+import { createLinkOperation } from './createLink';
+import { deleteTokenOperation } from './deleteToken';
+import { getLinkOperation } from './getLink';
+import { searchLinksOperation } from './searchLinks';
+import { searchTokensOperation } from './searchTokens';
 
 /** Operations of the "cardTokenization" resource, in the order the node lists them. */
-export const operations: PayOnUsOperation[] = [];
+export const operations: PayOnUsOperation[] = [
+	createLinkOperation,
+	getLinkOperation,
+	searchLinksOperation,
+	searchTokensOperation,
+	deleteTokenOperation,
+];

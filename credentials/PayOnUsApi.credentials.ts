@@ -1,0 +1,193 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+import { payOnUsPreAuthentication } from '../nodes/shared/tokenCache';
+
+/**
+ * PayOnUs API credential. The access token is minted by preAuthentication
+ * (client credentials), kept in the hidden expirable field `accessToken` and
+ * shared by every execution and every n8n process using this credential; see
+ * nodes/shared/tokenCache.ts for the rules that keep it to one valid token
+ * and at most 3 token calls a minute.
+ */
+export class PayOnUsApi implements ICredentialType {
+	name = 'payOnUsApi';
+
+	displayName = 'PayOnUs API';
+
+	icon: Icon = { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' };
+
+	documentationUrl = 'https://github.com/n8n-nodes-payonus/n8n-nodes-payonus#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{
+					name: 'Sandbox',
+					value: 'sandbox',
+					description: 'Test mode: https://core-sandbox.payonus.com',
+				},
+				{
+					name: 'Production',
+					value: 'production',
+					description: 'Live money: https://core.payonus.com',
+				},
+				{
+					name: 'Custom Base URL',
+					value: 'custom',
+					description: 'A local sandbox, a proxy or a new region',
+				},
+			],
+			default: 'sandbox',
+			description:
+				'Which PayOnUs environment to use. Sandbox and production have separate API credentials, webhook settings and IP whitelists.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'http://127.0.0.1:4010',
+			required: true,
+			description: 'Address the API paths (/api/v1/...) are appended to',
+			displayOptions: { show: { environment: ['custom'] } },
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'API Client ID from the PayOnUs dashboard (for the chosen environment)',
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'API Client Secret from the PayOnUs dashboard (for the chosen environment)',
+		},
+		// A shared secret (it authenticates webhooks), hence password.
+		// eslint-disable-next-line @n8n/community-nodes/credential-unnecessary-password
+		{
+			displayName: 'Webhook Verification Key',
+			name: 'webhookVerificationKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Webhook Verification Key from the dashboard; the PayOnUs Trigger uses it to check that events really come from PayOnUs',
+		},
+		{
+			displayName: 'Default Merchant ID',
+			name: 'merchantId',
+			type: 'string',
+			default: '',
+			placeholder: 'MER-1001',
+			description: 'Optional. Pre-filled in the nodes where a merchant is needed (wallets, searches).',
+		},
+		{
+			displayName: 'Default Business ID',
+			name: 'businessId',
+			type: 'string',
+			default: '',
+			placeholder: 'BUS-2001',
+			description: 'Optional. Pre-filled in the nodes where a business is needed.',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			// password: redacted when n8n sends the credential to the browser.
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		// Epoch milliseconds, not secrets (and a number: n8n's redaction of
+		// password fields expects strings).
+		// eslint-disable-next-line @n8n/community-nodes/credential-password-field
+		{
+			displayName: 'Token Issued At',
+			name: 'tokenIssuedAt',
+			type: 'hidden',
+			default: 0,
+		},
+		// eslint-disable-next-line @n8n/community-nodes/credential-password-field
+		{
+			displayName: 'Token Expires At',
+			name: 'tokenExpiresAt',
+			type: 'hidden',
+			default: 0,
+		},
+		{
+			displayName: 'Token Fingerprint',
+			name: 'tokenFingerprint',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
+	];
+
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<IDataObject> {
+		return await payOnUsPreAuthentication(this.helpers, credentials);
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.accessToken}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL:
+				'={{$credentials.environment === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : ($credentials.environment === "production" ? "https://core.payonus.com" : "https://core-sandbox.payonus.com")}}',
+			url: '={{$credentials.merchantId ? "/api/v1/merchants/" + encodeURIComponent(String($credentials.merchantId).trim()) + "/wallets" : "/api/v1/payment-requests"}}',
+			method: 'GET',
+			qs: { page: 0, size: 1 },
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'PayOnUs issued a token but refused it on a read call (401): the Environment / Base URL may point to a different PayOnUs environment than the one that issued it.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The Client ID and Secret are valid, but PayOnUs refused the read call (403): this server\'s outbound IP address is probably not whitelisted for this environment on the PayOnUs dashboard, or the API client lacks permission for this merchant.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'The Client ID and Secret are valid, but the Default Merchant ID was not found in this environment (404). Check it, or leave it empty.',
+				},
+			},
+		],
+	};
+}

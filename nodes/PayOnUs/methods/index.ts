@@ -1,0 +1,149 @@
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { createClient } from '../../shared/transport';
+import type { PayOnUsClient } from '../../shared/client';
+
+/**
+ * Dropdowns loaded from the service, so users pick instead of typing codes
+ * (an expression is still accepted in every one of these fields).
+ *
+ * - listSearch.searchBusinesses: the merchant's businesses (from its wallets),
+ *   for `businessId` resource locators.
+ * - loadOptions.getCurrencies: currencies with a wallet (for the chosen
+ *   business when one is set).
+ * - loadOptions.getBanks: banks for the chosen `currency` (payouts).
+ * - loadOptions.getEftBanks: South African EFT banks.
+ * - loadOptions.getMobileMoneyNetworks: mobile money networks (for the chosen
+ *   `currency` when the operation has one).
+ *
+ * Wallets are listed for the merchant of the node's `merchantId` parameter
+ * when there is one, else the credential's Default Merchant ID.
+ */
+
+interface WalletRecord extends IDataObject {
+	currency?: string;
+	entityId?: string;
+	businessName?: string;
+}
+
+interface CodeName extends IDataObject {
+	code?: string;
+	name?: string;
+}
+
+interface NetworkRecord extends CodeName {
+	currency?: string;
+	countryCode?: string;
+	otpRequired?: boolean;
+	initiatingCodeRequired?: boolean;
+}
+
+/** A current parameter value, resource locators unwrapped; '' when unset. */
+function current(ctx: ILoadOptionsFunctions, name: string): string {
+	let value: unknown;
+	try {
+		value = ctx.getCurrentNodeParameter(name);
+	} catch {
+		return '';
+	}
+	if (value && typeof value === 'object' && (value as IDataObject).__rl === true) {
+		value = (value as IDataObject).value;
+	}
+	if (typeof value !== 'string') return '';
+	// An unresolved expression cannot be used to filter.
+	return value.startsWith('=') ? '' : value.trim();
+}
+
+async function merchantWallets(ctx: ILoadOptionsFunctions, client: PayOnUsClient): Promise<WalletRecord[]> {
+	const merchantId = current(ctx, 'merchantId') || client.defaults.merchantId;
+	if (!merchantId) {
+		throw new Error(
+			'Set a Merchant ID in the node or a Default Merchant ID in the PayOnUs credential to load this list',
+		);
+	}
+	const wallets = await client.request<WalletRecord[]>({
+		method: 'GET',
+		path: `/api/v1/merchants/${encodeURIComponent(merchantId)}/wallets`,
+	});
+	return Array.isArray(wallets) ? wallets : [];
+}
+
+function byName(a: INodePropertyOptions, b: INodePropertyOptions): number {
+	return a.name.localeCompare(b.name);
+}
+
+export const loadOptions = {
+	async getCurrencies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		const client = await createClient(this);
+		const businessId = current(this, 'businessId') || client.defaults.businessId || '';
+		const wallets = await merchantWallets(this, client);
+		const chosen = businessId ? wallets.filter((w) => w.entityId === businessId) : [];
+		const source = chosen.length > 0 ? chosen : wallets;
+		const codes = [...new Set(source.map((w) => w.currency).filter((c): c is string => !!c))].sort();
+		return codes.map((code) => ({ name: code, value: code }));
+	},
+
+	async getBanks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		const currency = current(this, 'currency');
+		if (!currency) return [];
+		const client = await createClient(this);
+		const banks = await client.request<CodeName[]>({ method: 'GET', path: '/api/v1/banks', qs: { key: currency } });
+		return (Array.isArray(banks) ? banks : [])
+			.filter((b) => b.code)
+			.map((b) => ({ name: `${b.name ?? b.code} (${b.code})`, value: b.code as string }))
+			.sort(byName);
+	},
+
+	async getEftBanks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		const client = await createClient(this);
+		const banks = await client.request<CodeName[]>({ method: 'GET', path: '/api/v1/eft-payment/banks' });
+		return (Array.isArray(banks) ? banks : [])
+			.filter((b) => b.code)
+			.map((b) => ({ name: `${b.name ?? b.code} (${b.code})`, value: b.code as string }))
+			.sort(byName);
+	},
+
+	async getMobileMoneyNetworks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		const client = await createClient(this);
+		const currency = current(this, 'currency');
+		const networks = await client.request<NetworkRecord[]>({
+			method: 'GET',
+			path: '/api/v1/mobile-money/networks',
+			qs: currency ? { currency } : undefined,
+		});
+		return (Array.isArray(networks) ? networks : [])
+			.filter((n) => n.code)
+			.map((n) => {
+				const notes = [n.otpRequired ? 'OTP' : '', n.initiatingCodeRequired ? 'initiating code' : '']
+					.filter(Boolean)
+					.join(', ');
+				return {
+					name: `${n.name ?? n.code} (${[n.currency, n.countryCode].filter(Boolean).join(', ')})`,
+					value: n.code as string,
+					description: notes ? `Needs: ${notes}` : undefined,
+				};
+			})
+			.sort(byName);
+	},
+};
+
+export const listSearch = {
+	async searchBusinesses(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+		const client = await createClient(this);
+		const wallets = await merchantWallets(this, client);
+		const seen = new Map<string, string>();
+		for (const w of wallets) {
+			if (w.entityId && !seen.has(w.entityId)) seen.set(w.entityId, w.businessName ?? w.entityId);
+		}
+		const needle = (filter ?? '').toLowerCase();
+		const results = [...seen.entries()]
+			.map(([id, name]) => ({ name: `${name} (${id})`, value: id }))
+			.filter((r) => !needle || r.name.toLowerCase().includes(needle))
+			.sort((a, b) => a.name.localeCompare(b.name));
+		return { results };
+	},
+};

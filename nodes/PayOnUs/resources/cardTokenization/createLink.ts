@@ -1,0 +1,126 @@
+import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
+import * as v from '../../../shared/validation';
+import { businessIdField } from '../fields';
+import { buildCustomer, customerProperty } from '../payin/customer';
+import type { OperationContext, PayOnUsOperation } from '../types';
+import { explain, LINKS_PATH, notEnabled, statusOf, withoutCardData } from './shared';
+
+/**
+ * Create Link: a hosted consent page where the customer stores a card.
+ * POST /api/v1/card-tokenization-links
+ *
+ * expiryMinutes: the service caps values above 1440 silently; this node
+ * refuses them before sending, so a link never lives shorter than asked.
+ */
+
+export const MAX_EXPIRY_MINUTES = 1440;
+
+const expiryMinutes = () =>
+	v.optional(
+		z.preprocess(
+			(x) => (typeof x === 'string' && /^\d+$/.test(x.trim()) ? Number(x) : x),
+			z
+				.number({ invalid_type_error: 'must be a number of minutes' })
+				.int('must be a whole number of minutes')
+				.gte(1, 'must be at least 1 minute')
+				.lte(
+					MAX_EXPIRY_MINUTES,
+					`must be at most ${MAX_EXPIRY_MINUTES} minutes (24 hours): the service would silently cut a longer validity to 24 hours`,
+				),
+		),
+	);
+
+const schema = z.object({
+	businessId: v.businessId(),
+	merchantReference: v.reference(100),
+	customerName: v.text(200),
+	customerEmail: v.email(),
+	additionalFields: v.group({
+		customerPhone: v.optional(v.phone()),
+		customerExternalId: v.optional(v.text(100)),
+		expiryMinutes: expiryMinutes(),
+	}),
+});
+
+type Input = z.infer<typeof schema>;
+
+export const createLinkOperation: PayOnUsOperation<typeof schema> = {
+	resource: 'cardTokenization',
+	value: 'createLink',
+	name: 'Create Link',
+	action: 'Create a card tokenization link',
+	description:
+		'Create a consent link where the customer stores a card for later charges; returns the link URL to send to the customer',
+	properties: [
+		businessIdField(),
+		{
+			displayName: 'Merchant Reference',
+			name: 'merchantReference',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. card-cust-0042',
+			description:
+				'Your reference of this link, at most 100 characters, no spaces. It can never be used again for the business, whatever becomes of the link.',
+		},
+		{ ...customerProperty('name', true), description: 'Full name of the card holder' },
+		{ ...customerProperty('email', true), description: 'E-mail address of the customer' },
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				customerProperty('externalId', false),
+				customerProperty('phone', false),
+				{
+					displayName: 'Expiry Minutes',
+					name: 'expiryMinutes',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: MAX_EXPIRY_MINUTES },
+					default: 30,
+					description: 'How long the link stays usable, 1 to 1440 minutes (the service default is 30)',
+				},
+			],
+		},
+	],
+	schema,
+	async execute(ctx: OperationContext, input: Input) {
+		const { client } = ctx;
+		const extra = input.additionalFields;
+		const body: IDataObject = {
+			businessId: input.businessId,
+			customer: buildCustomer({ ...input, ...extra }, ['name', 'email', 'phone', 'externalId']),
+			merchantReference: input.merchantReference,
+		};
+		if (extra.expiryMinutes !== undefined) body.expiryMinutes = extra.expiryMinutes;
+		try {
+			const link = await client.request<IDataObject>({ method: 'POST', path: LINKS_PATH, body });
+			return withoutCardData(link);
+		} catch (error) {
+			if (statusOf(error) === 409) {
+				// Show which link holds the reference (any status), when it can be read.
+				let holder = '';
+				try {
+					const existing = await client.request<IDataObject>({
+						method: 'GET',
+						path: `${LINKS_PATH}/by-reference/${encodeURIComponent(input.merchantReference)}`,
+						qs: { businessId: input.businessId },
+					});
+					if (existing?.id) holder = ` by link ${String(existing.id)} (status ${String(existing.status)})`;
+				} catch {
+					// The explanation stays without the holder.
+				}
+				throw explain(error, {
+					409: `Merchant reference "${input.merchantReference}" is already used${holder} for business ${input.businessId}; a tokenization reference can never be reused, even after the link expired or was cancelled: use a new reference`,
+				});
+			}
+			throw explain(error, {
+				403: notEnabled(input.businessId),
+				404: `Business ${input.businessId} was not found for this API client (check the environment)`,
+			});
+		}
+	},
+};

@@ -1,0 +1,70 @@
+import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
+import type { Envelope } from '../../../shared/client';
+import * as v from '../../../shared/validation';
+import { businessIdField } from '../fields';
+import type { OperationContext, PayOnUsOperation } from '../types';
+import { explain, STORED_CARDS_PATH } from './shared';
+
+/**
+ * Delete Card Token: DELETE /api/v1/card-tokens/{id}?businessId=...
+ * Deleting a token already deleted succeeds with the message "Card token
+ * already deleted" (spec): it is reported as `alreadyDeleted: true`, not as
+ * an error.
+ */
+
+const ALREADY = /already\s+deleted/i;
+
+const schema = z.object({
+	businessId: v.businessId(),
+	cardTokenId: v.identifier('a card token id'),
+});
+
+type Input = z.infer<typeof schema>;
+
+export const deleteTokenOperation: PayOnUsOperation<typeof schema> = {
+	resource: 'cardTokenization',
+	value: 'deleteToken',
+	name: 'Delete Card Token',
+	action: 'Delete a card token',
+	description: 'Delete a stored card so it can no longer be charged; deleting it again is reported as already deleted',
+	properties: [
+		businessIdField({ description: "The business owning the token. Leave empty to use the credential's Default Business ID." }),
+		{
+			displayName: 'Card Token ID',
+			name: 'cardTokenId',
+			// An identifier, not a secret: shown in clear like in the search output.
+			// eslint-disable-next-line n8n-nodes-base/node-param-type-options-password-missing
+			type: 'string',
+			default: '',
+			required: true,
+		},
+	],
+	schema,
+	async execute(ctx: OperationContext, input: Input) {
+		let answer: Envelope<unknown>;
+		try {
+			answer = await ctx.client.request<Envelope<unknown>>({
+				method: 'DELETE',
+				path: `${STORED_CARDS_PATH}/${encodeURIComponent(input.cardTokenId)}`,
+				qs: { businessId: input.businessId },
+				envelope: true,
+			});
+		} catch (error) {
+			throw explain(error, {
+				403: `Card token ${input.cardTokenId} belongs to another business than ${input.businessId} (or card tokenization is not enabled for it): nothing was deleted`,
+				404: `No card token "${input.cardTokenId}" exists for business ${input.businessId} in this environment: nothing was deleted`,
+			});
+		}
+		const message = typeof answer?.message === 'string' ? answer.message : '';
+		const data = answer?.data && typeof answer.data === 'object' ? (answer.data as IDataObject) : {};
+		const alreadyDeleted = ALREADY.test(message) || ALREADY.test(String(data.message ?? ''));
+		return {
+			id: input.cardTokenId,
+			businessId: input.businessId,
+			deleted: true,
+			alreadyDeleted,
+			message: message || (alreadyDeleted ? 'Card token already deleted' : 'Card token deleted'),
+		};
+	},
+};

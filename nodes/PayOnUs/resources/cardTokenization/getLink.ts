@@ -1,0 +1,83 @@
+import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
+import * as v from '../../../shared/validation';
+import { businessIdField } from '../fields';
+import type { OperationContext, PayOnUsOperation } from '../types';
+import { explain, LINKS_PATH, notEnabled, withoutCardData } from './shared';
+
+/**
+ * Get Link: one tokenization link with its current status, by its id or by
+ * its merchant reference (one operation, a "Find By" choice).
+ */
+
+const schema = z
+	.object({
+		businessId: v.businessId(),
+		by: v.oneOf(['id', 'merchantReference'] as const),
+		linkId: v.optional(v.identifier('a link id')),
+		merchantReference: v.optional(v.reference(100)),
+	})
+	.superRefine((x, ctx) => {
+		if (x.by === 'id' && x.linkId === undefined) ctx.addIssue({ code: 'custom', path: ['linkId'], message: 'is required' });
+		if (x.by === 'merchantReference' && x.merchantReference === undefined) {
+			ctx.addIssue({ code: 'custom', path: ['merchantReference'], message: 'is required' });
+		}
+	});
+
+type Input = z.infer<typeof schema>;
+
+export const getLinkOperation: PayOnUsOperation<typeof schema> = {
+	resource: 'cardTokenization',
+	value: 'getLink',
+	name: 'Get Link',
+	action: 'Get a card tokenization link',
+	description: 'Get a tokenization link and its current status, by ID or by merchant reference',
+	properties: [
+		businessIdField(),
+		{
+			displayName: 'Find By',
+			name: 'by',
+			type: 'options',
+			options: [
+				{ name: 'Link ID', value: 'id' },
+				{ name: 'Merchant Reference', value: 'merchantReference' },
+			],
+			default: 'id',
+		},
+		{
+			displayName: 'Link ID',
+			name: 'linkId',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: { show: { by: ['id'] } },
+			description: 'The ID the service gave the link at creation',
+		},
+		{
+			displayName: 'Merchant Reference',
+			name: 'merchantReference',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: { show: { by: ['merchantReference'] } },
+			description: 'Your reference of the link',
+		},
+	],
+	schema,
+	async execute(ctx: OperationContext, input: Input) {
+		const byId = input.by === 'id';
+		const key = byId ? (input.linkId as string) : (input.merchantReference as string);
+		const path = byId
+			? `${LINKS_PATH}/${encodeURIComponent(key)}`
+			: `${LINKS_PATH}/by-reference/${encodeURIComponent(key)}`;
+		try {
+			const link = await ctx.client.request<IDataObject>({ method: 'GET', path, qs: { businessId: input.businessId } });
+			return withoutCardData(link);
+		} catch (error) {
+			throw explain(error, {
+				403: notEnabled(input.businessId),
+				404: `No tokenization link with ${byId ? 'ID' : 'merchant reference'} "${key}" for business ${input.businessId}`,
+			});
+		}
+	},
+};

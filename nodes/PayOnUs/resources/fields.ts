@@ -1,0 +1,124 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/**
+ * Field descriptions several operations share (payin, wallet, payout, card
+ * tokenization). Each returns a fresh object; spread and override what differs:
+ * `{ ...amountField(), description: '...' }`.
+ *
+ * Naming convention the node relies on: a top-level field named `businessId`
+ * or `merchantId` left empty takes the credential's default.
+ */
+
+/** Business picked from the merchant's businesses, or typed as an ID. */
+export function businessIdField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Business',
+		name: 'businessId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		description: "The business the call is made for. Leave empty to use the credential's Default Business ID.",
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a business...',
+				typeOptions: { searchListMethod: 'searchBusinesses', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. BUS-2001',
+			},
+		],
+		...overrides,
+	};
+}
+
+/** Merchant ID (wallet queries, searches). */
+export function merchantIdField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Merchant ID',
+		name: 'merchantId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. MER-1001',
+		description: "The merchant whose records are read. Leave empty to use the credential's Default Merchant ID.",
+		...overrides,
+	};
+}
+
+/** Currency picked from the currencies the business has a wallet in. */
+export function currencyField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Currency Name or ID',
+		name: 'currency',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getCurrencies', loadOptionsDependsOn: ['businessId.value'] },
+		default: '',
+		description:
+			'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+		...overrides,
+	};
+}
+
+export function amountField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Amount',
+		name: 'amount',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: 0,
+		required: true,
+		description: 'Amount in the currency (up to 2 decimal places), greater than 0',
+		...overrides,
+	};
+}
+
+export function referenceField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Reference',
+		name: 'reference',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. order-10045',
+		description:
+			'Your own reference for this transaction, unique for the business (at most 100 characters, no spaces). Reusing one is refused as a duplicate.',
+		...overrides,
+	};
+}
+
+export function narrationField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Narration',
+		name: 'narration',
+		type: 'string',
+		default: '',
+		description: 'Short text describing the transaction',
+		...overrides,
+	};
+}
+
+/** Return All + Limit pair for list operations. */
+export function returnAllFields(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { returnAll: [false] } },
+		},
+	];
+}

@@ -1,0 +1,120 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { PayOnUsOperation } from './types';
+import { operations as payin } from './payin';
+import { operations as wallet } from './wallet';
+import { operations as payout } from './payout';
+import { operations as cardTokenization } from './cardTokenization';
+
+/**
+ * The router: collects every resource's `operations` array and builds the
+ * node's properties from them.
+ *
+ * To add an operation: write resources/<resource>/<operation>.ts exporting a
+ * `PayOnUsOperation` and append it to resources/<resource>/index.ts. Nothing
+ * else changes: the resource and operation dropdowns, the displayOptions of
+ * the operation's fields and the dispatch in execute() all come from here.
+ */
+
+export interface ResourceDefinition {
+	value: string;
+	name: string;
+	description: string;
+	operations: PayOnUsOperation[];
+}
+
+export const resources: ResourceDefinition[] = [
+	{
+		value: 'payin',
+		name: 'Payin',
+		description: 'Collect money: virtual accounts, cards, mobile money, EFT',
+		operations: payin,
+	},
+	{
+		value: 'payout',
+		name: 'Payout',
+		description: 'Pay money out of a wallet to a bank, mobile money or EFT account',
+		operations: payout,
+	},
+	{
+		value: 'cardTokenization',
+		name: 'Card Tokenization',
+		description: 'Store cards through a consent link and manage card tokens',
+		operations: cardTokenization,
+	},
+	{
+		value: 'wallet',
+		name: 'Wallet',
+		description: 'Wallet balances of the merchant',
+		operations: wallet,
+	},
+];
+
+/** Resources that have at least one operation (the others stay hidden). */
+function activeResources(): ResourceDefinition[] {
+	return resources.filter((r) => r.operations.length > 0).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Finds the operation for a resource/operation pair, or undefined. */
+export function findOperation(resource: string, operation: string): PayOnUsOperation | undefined {
+	return resources.find((r) => r.value === resource)?.operations.find((o) => o.value === operation);
+}
+
+/** The top-level parameter names an operation reads (each read once). */
+export function parameterNames(op: PayOnUsOperation): string[] {
+	return [...new Set(op.properties.map((p) => p.name))];
+}
+
+/**
+ * Every property of the node: the resource dropdown, one operation dropdown
+ * per resource, then each operation's fields shown only for that
+ * resource/operation (a field's own displayOptions are kept and merged).
+ */
+export function buildProperties(): INodeProperties[] {
+	const active = activeResources();
+	const properties: INodeProperties[] = [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: active.map((r) => ({ name: r.name, value: r.value, description: r.description })),
+			default: 'payin',
+		},
+	];
+	for (const r of active) {
+		// Listed alphabetically (n8n convention), whatever the order of the array.
+		const sorted = [...r.operations].sort((a, b) => a.name.localeCompare(b.name));
+		const options: INodePropertyOptions[] = sorted.map((o) => ({
+			name: o.name,
+			value: o.value,
+			action: o.action,
+			description: o.description,
+		}));
+		const firstOperation = sorted[0].value;
+		properties.push({
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [r.value] } },
+			options,
+			default: firstOperation,
+		});
+	}
+	for (const r of active) {
+		for (const o of r.operations) {
+			for (const p of o.properties) {
+				const own = p.displayOptions ?? {};
+				properties.push({
+					...p,
+					default: p.default,
+					displayOptions: {
+						...own,
+						show: { ...(own.show ?? {}), resource: [r.value], operation: [o.value] },
+					},
+				});
+			}
+		}
+	}
+	return properties;
+}

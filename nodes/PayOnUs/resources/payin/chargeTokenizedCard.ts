@@ -1,0 +1,161 @@
+import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
+import * as v from '../../../shared/validation';
+import { businessIdField, narrationField, referenceField } from '../fields';
+import { PayOnUsInputError, type PayOnUsOperation } from '../types';
+import { payinMoneyMoving } from './lookup';
+
+/**
+ * Charge tokenized card: POST /api/v1/card-payments/with-token. MOVES MONEY.
+ * No customer step: the answer carries the final status. Every error the
+ * spec lists for this call is turned into a sentence naming the field to fix.
+ */
+
+const schema = z.object({
+	businessId: v.businessId(),
+	cardTokenId: v.identifier('a card token id'),
+	amount: v.tokenizedAmount(),
+	reference: v.reference(),
+	additionalFields: v.group({
+		narration: v.optionalText(255),
+		notificationUrl: v.optional(v.url()),
+	}),
+});
+
+type Input = z.infer<typeof schema>;
+
+/** HTTP status of a transport error, whatever its shape. */
+export function statusOf(error: unknown): number | undefined {
+	if (!error || typeof error !== 'object') return undefined;
+	const e = error as IDataObject & { context?: IDataObject; cause?: IDataObject };
+	for (const candidate of [e.httpCode, e.status, e.statusCode, e.context?.status, e.context?.httpCode, e.cause?.httpCode, e.cause?.status]) {
+		const n = Number(candidate);
+		if (Number.isInteger(n) && n >= 100 && n < 600) return n;
+	}
+	return undefined;
+}
+
+/** The service's own words (the transport puts them in the description). */
+function serviceText(error: unknown): string {
+	if (!error || typeof error !== 'object') return '';
+	const e = error as { description?: unknown; context?: IDataObject };
+	return `${String(e.description ?? '')} ${JSON.stringify(e.context?.serviceResponse ?? '')}`;
+}
+
+/** The spec's errors of this call as messages a user acts on (or undefined). */
+export function explainTokenChargeError(error: unknown, input: Input): PayOnUsInputError | undefined {
+	switch (statusOf(error)) {
+		case 404:
+			return new PayOnUsInputError(
+				'cardTokenId',
+				`"${input.cardTokenId}" was not found: no card token has this id. Check the id (Search Card Tokens lists them). Nothing was charged.`,
+			);
+		case 403:
+			return new PayOnUsInputError(
+				'cardTokenId',
+				`belongs to another business than ${input.businessId}: charge it with the business that stored the card. Nothing was charged.`,
+			);
+		case 409: {
+			const existing = (error as { context?: IDataObject }).context?.existingRecord as IDataObject | undefined;
+			const earlier = existing?.onusReference
+				? ` The earlier payment is ${String(existing.onusReference)} (status ${String(existing.paymentStatus ?? 'unknown')}).`
+				: ' Look up the earlier payment with List Payments (reference filter).';
+			return new PayOnUsInputError(
+				'reference',
+				`"${input.reference}" was already used for this business (duplicate reference): this charge was NOT made again.${earlier} Use a new reference for a new charge.`,
+			);
+		}
+		case 410:
+			return new PayOnUsInputError(
+				'cardTokenId',
+				'was deleted and can no longer be charged: ask the customer to store the card again (Create Tokenization Link). Nothing was charged.',
+			);
+		case 422:
+			// Two meanings: an expired token, or (production) a business not
+			// profiled on the NGN card gateway; the service's words tell which.
+			if (/profil/i.test(serviceText(error)) && !/expired/i.test(serviceText(error))) {
+				return new PayOnUsInputError(
+					'businessId',
+					`${input.businessId} is not set up (profiled) on the NGN card gateway, so it cannot charge cards yet: ask PayOnUs to profile the business. Nothing was charged.`,
+				);
+			}
+			return new PayOnUsInputError(
+				'cardTokenId',
+				'has expired (past its tokenExpiry) and can no longer be charged: ask the customer to store the card again (Create Tokenization Link). Nothing was charged.',
+			);
+		default:
+			return undefined;
+	}
+}
+
+export const chargeTokenizedCard: PayOnUsOperation<typeof schema> = {
+	resource: 'payin',
+	value: 'chargeTokenizedCard',
+	name: 'Charge Tokenized Card',
+	action: 'Charge a tokenized card',
+	description:
+		"Charge a card the customer stored earlier (moves money), with no customer step: the answer carries the final status. Needs the card token's ID and a reference unique for the business; the amount is at least 1.",
+	properties: [
+		businessIdField({ description: "The business that owns the card token. Leave empty to use the credential's Default Business ID." }),
+		{
+			displayName: 'Card Token ID',
+			name: 'cardTokenId',
+			type: 'string',
+			// Masked in the editor: with the API credential, a token ID is enough to charge the card.
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'ID of the card token to charge (from the tokenization link or Search Card Tokens)',
+		},
+		{
+			displayName: 'Amount',
+			name: 'amount',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 2 },
+			default: 1,
+			required: true,
+			description: 'Amount to charge, at least 1 (up to 2 decimal places)',
+		},
+		referenceField(),
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				narrationField(),
+				{
+					displayName: 'Notification URL',
+					name: 'notificationUrl',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. https://example.com/webhook',
+					description: "Webhook address for this charge only (instead of the dashboard's Webhook URL)",
+				},
+			],
+		},
+	],
+	schema,
+	async execute({ client }, input: Input) {
+		const extra = input.additionalFields;
+		const body: IDataObject = {
+			businessId: input.businessId,
+			cardTokenId: input.cardTokenId,
+			amount: input.amount,
+			reference: input.reference,
+		};
+		if (extra.narration) body.narration = extra.narration;
+		if (extra.notificationUrl) body.notificationUrl = extra.notificationUrl;
+		try {
+			return await client.request<IDataObject>({
+				method: 'POST',
+				path: '/api/v1/card-payments/with-token',
+				body,
+				moneyMoving: payinMoneyMoving(client, input.businessId, input.reference),
+			});
+		} catch (error) {
+			throw explainTokenChargeError(error, input) ?? error;
+		}
+	},
+};

@@ -1,0 +1,47 @@
+import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
+import * as v from '../../../shared/validation';
+import { businessIdField } from '../fields';
+import type { PayOnUsOperation } from '../types';
+
+/**
+ * Get payment: the current record of one payin by its onusReference.
+ * GET /api/v1/payment-requests/businesses/{businessId}?onusReference=...
+ */
+
+const schema = z.object({
+	businessId: v.businessId(),
+	onusReference: v.onusReference(),
+});
+
+type Input = z.infer<typeof schema>;
+
+export const getPayment: PayOnUsOperation<typeof schema> = {
+	resource: 'payin',
+	value: 'getPayment',
+	name: 'Get Payment',
+	action: 'Get a payment',
+	description:
+		'Get the current status and details of one payin (card, virtual account, mobile money or EFT) by its onusReference (read only)',
+	properties: [
+		businessIdField(),
+		{
+			displayName: 'Onus Reference',
+			name: 'onusReference',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. ONUS-NUB-1234567890123-31052024-101500',
+			description: 'The reference PayOnUs gave the payin',
+		},
+	],
+	schema,
+	async execute({ client }, input: Input) {
+		const data = await client.request<IDataObject>({
+			method: 'GET',
+			path: `/api/v1/payment-requests/businesses/${encodeURIComponent(input.businessId)}`,
+			qs: { onusReference: input.onusReference },
+		});
+		return data ?? {};
+	},
+};

@@ -1,0 +1,195 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+import type { PayOnUsClient } from '../../../shared/client';
+import { currency, identifier, oneOf, optional, reference, text } from '../../../shared/validation';
+import type { OperationContext, PayOnUsOperation } from '../types';
+import { PayOnUsInputError } from '../types';
+import {
+	buildCsv,
+	CSV_COLUMNS,
+	describeProblems,
+	readCsvRows,
+	validateRows,
+	type BulkRow,
+	type RawRow,
+} from './csv';
+import { businessIdField, currencyField } from '../fields';
+import { findTransfersByReference, resolveBusinessId, resolveMerchantId } from './shared';
+
+/**
+ * Bulk Transfer: one batch of bank transfers sent as a CSV with one batch
+ * reference (multipart; DESIGN.md "Shapes the spec leaves open"). MOVES
+ * MONEY.
+ *
+ * Source of the rows:
+ * - "CSV File": the CSV in a binary property of each input item; one batch
+ *   per input item.
+ * - "Input Items": every input item is one row (fields named like the CSV
+ *   columns); ONE batch for all the items of the run, sent once, with the
+ *   reference, business and currency of the first item. The single output
+ *   item is paired with every input item.
+ *
+ * Every row is checked before anything is sent; one bad row stops the whole
+ * batch with a per-row report.
+ */
+
+export const BULK_TRANSFER_PATH = '/api/v1/transfer-requests/bulk/bank-transfer';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'This operation moves real money out of the wallet. The batch reference must be unique for the business: a retry with the same reference is never paid twice.',
+		name: 'moneyNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Source',
+		name: 'source',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'CSV File',
+				value: 'binary',
+				description: 'A CSV file in a binary property of each input item; one batch per item',
+			},
+			{
+				name: 'Input Items',
+				value: 'items',
+				description: 'Each input item is one row; all items of the run make ONE batch',
+			},
+		],
+		default: 'binary',
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		displayOptions: { show: { source: ['binary'] } },
+		description: `Binary property holding the CSV: header row ${CSV_COLUMNS.join(', ')} (narration may be empty)`,
+	},
+	{
+		displayName: `Each input item is one row with the fields ${CSV_COLUMNS.join(', ')} (narration optional). The reference, business and currency are read from the first item.`,
+		name: 'itemsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { source: ['items'] } },
+	},
+	businessIdField(),
+	currencyField({ required: true }),
+	{
+		displayName: 'Batch Reference',
+		name: 'reference',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'salaries-2024-05',
+		description:
+			'Your reference of the whole batch, unique for the business (no spaces, at most 90 characters). Row N gets the reference &lt;batch reference&gt;-N.',
+	},
+];
+
+const schema = z.object({
+	source: oneOf(['binary', 'items'] as const),
+	binaryPropertyName: optional(text(200)),
+	businessId: optional(identifier('BUS-2001')),
+	currency: currency(),
+	// Leaves room for the "-<row>" suffix inside the 100 characters of a reference.
+	reference: reference(90),
+});
+
+type Input = z.infer<typeof schema>;
+
+async function readRows(ctx: OperationContext, input: Input): Promise<RawRow[]> {
+	if (input.source === 'items') {
+		const items = ctx.items ?? [ctx.item];
+		return items.map((item) => {
+			const values: RawRow['values'] = {};
+			for (const c of CSV_COLUMNS) values[c] = item[c];
+			return { values };
+		});
+	}
+	const property = input.binaryPropertyName ?? 'data';
+	const binary = await ctx.getBinary(property);
+	const read = readCsvRows(binary.data.toString('utf8'));
+	if ('error' in read) {
+		throw new PayOnUsInputError(property, `cannot be read as a bulk transfer CSV, nothing was sent: ${read.error}`);
+	}
+	return read.rows;
+}
+
+export function rowReference(batch: string, row: number): string {
+	return `${batch}-${row}`;
+}
+
+/**
+ * The lookup of a batch: row 1's reference tells whether the batch landed;
+ * if so, the rows are collected (checked one by one, see
+ * findTransfersByReference) into a summary like the service's answer.
+ */
+export function batchLookup(
+	client: PayOnUsClient,
+	merchantId: string,
+	businessId: string,
+	batch: string,
+	rows: BulkRow[],
+): () => Promise<IDataObject | undefined> {
+	return async () => {
+		const first = await findTransfersByReference(client, merchantId, businessId, [rowReference(batch, 1)]);
+		if (first.size === 0) return undefined;
+		const refs = rows.map((_, i) => rowReference(batch, i + 1));
+		const found = rows.length === 1 ? first : await findTransfersByReference(client, merchantId, businessId, refs);
+		const transfers = refs.map((r) => found.get(r)).filter((t): t is IDataObject => t !== undefined);
+		return {
+			reference: batch,
+			totalCount: rows.length,
+			transfersFound: transfers.length,
+			transfers,
+		};
+	};
+}
+
+export const bulkTransferOperation: PayOnUsOperation<typeof schema> = {
+	resource: 'payout',
+	value: 'bulkTransfer',
+	name: 'Bulk Transfer',
+	action: 'Create a bulk transfer from a CSV (moves money)',
+	description: 'Pay many bank accounts in one batch from a CSV file or from the input items. Moves money.',
+	properties,
+	schema,
+	aggregatesItems: (input) => input.source === 'items',
+	async execute(ctx: OperationContext, input) {
+		const { client } = ctx;
+		const businessId = resolveBusinessId(client, input.businessId);
+		const merchantId = resolveMerchantId(client, undefined, 'to check a batch by its reference after a lost answer');
+
+		const { rows, problems } = validateRows(await readRows(ctx, input));
+		if (problems.length > 0) {
+			const where = input.source === 'items' ? 'input items (row N = item N)' : 'CSV rows';
+			throw new PayOnUsInputError(
+				'',
+				`Bulk transfer refused, nothing was sent: ${problems.length} problem(s) in the ${where}: ${describeProblems(problems)}`,
+			);
+		}
+
+		const csv = buildCsv(rows);
+		const result = await client.request<IDataObject>({
+			method: 'POST',
+			path: BULK_TRANSFER_PATH,
+			form: {
+				fields: { reference: input.reference, businessId, currency: input.currency },
+				files: [
+					{ field: 'file', filename: `${input.reference.replace(/[^A-Za-z0-9._-]/g, '_')}.csv`, contentType: 'text/csv', data: Buffer.from(csv, 'utf8') },
+				],
+			},
+			moneyMoving: {
+				reference: input.reference,
+				lookup: batchLookup(client, merchantId, businessId, input.reference, rows),
+			},
+		});
+		return result;
+	},
+};

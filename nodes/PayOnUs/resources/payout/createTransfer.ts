@@ -1,0 +1,295 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+import {
+	accountNumber,
+	amount,
+	bool,
+	countryCode,
+	currency,
+	email,
+	identifier,
+	oneOf,
+	optional,
+	optionalText,
+	reference,
+	text,
+} from '../../../shared/validation';
+import type { OperationContext, PayOnUsOperation } from '../types';
+import { PayOnUsInputError } from '../types';
+import { nameEnquiry } from './nameEnquiry';
+import { amountField, businessIdField, currencyField, narrationField, referenceField } from '../fields';
+import {
+	namesMatch,
+	resolveBusinessId,
+	resolveMerchantId,
+	transferLookup,
+} from './shared';
+
+/**
+ * Create Transfer: pays money out of a wallet to a bank account, a mobile
+ * money account or a bank via EFT. MOVES MONEY: the call carries the
+ * merchant reference and a lookup by that reference, so the transport never
+ * resends it blindly (see DESIGN.md, transport contract).
+ */
+
+export const BANK_TRANSFER_PATH = '/api/v1/transfer-requests/bank-transfer';
+
+const BANK = 'WALLET_TO_BANK_ACCOUNT';
+const MOMO = 'WALLET_TO_MOMO';
+const EFT = 'WALLET_TO_EFT';
+const TRANSFER_TYPES = [BANK, MOMO, EFT] as const;
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'This operation moves real money out of the wallet. Every transfer needs a reference unique for the business: a retry with the same reference is never paid twice.',
+		name: 'moneyNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Transfer Type',
+		name: 'transferType',
+		type: 'options',
+		options: [
+			{ name: 'Bank Account', value: BANK, description: 'Pay a bank account' },
+			{ name: 'EFT', value: EFT, description: 'Pay a South African bank account by EFT' },
+			{ name: 'Mobile Money', value: MOMO, description: 'Pay a mobile money account (phone number)' },
+		],
+		default: BANK,
+	},
+	businessIdField({ description: "The business whose wallet pays. Leave empty to use the credential's Default Business ID." }),
+	amountField({ description: 'Amount to pay from the wallet, greater than 0, at most 2 decimal places' }),
+	currencyField({ required: true, description: 'Currency of the wallet paying out. Choose from the list, or specify a code using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.' }),
+	{
+		displayName: 'Country Code',
+		name: 'countryCode',
+		type: 'string',
+		default: 'NG',
+		required: true,
+		placeholder: 'NG',
+		description: 'Two-letter country code of the beneficiary, e.g. NG, KE, ZA',
+	},
+	referenceField({ placeholder: 'e.g. payout-2024-0001' }),
+	// Bank account
+	{
+		displayName: 'Beneficiary Bank Name or ID',
+		name: 'beneficiaryBankCode',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getBanks', loadOptionsDependsOn: ['currency'] },
+		default: '',
+		required: true,
+		displayOptions: { show: { transferType: [BANK] } },
+		description:
+			'Bank of the beneficiary, from the banks of the currency. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	// EFT
+	{
+		displayName: 'EFT Bank Name or ID',
+		name: 'eftBank',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getEftBanks' },
+		default: '',
+		required: true,
+		displayOptions: { show: { transferType: [EFT] } },
+		description:
+			'South African bank of the beneficiary. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Beneficiary Account Number',
+		name: 'beneficiaryAccountNumber',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '9999991112',
+		displayOptions: { show: { transferType: [BANK, EFT] } },
+	},
+	// Mobile money
+	{
+		displayName: 'Mobile Money Network Name or ID',
+		name: 'momoNetwork',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getMobileMoneyNetworks', loadOptionsDependsOn: ['currency'] },
+		default: '',
+		required: true,
+		displayOptions: { show: { transferType: [MOMO] } },
+		description:
+			'Mobile money network of the beneficiary, from the networks of the currency. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Beneficiary Phone Number',
+		name: 'beneficiaryPhoneNumber',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '+254700000000',
+		displayOptions: { show: { transferType: [MOMO] } },
+		description: 'Mobile money number of the beneficiary, digits with or without a leading +',
+	},
+	{
+		displayName: 'Beneficiary Account Name',
+		name: 'beneficiaryAccountName',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'Ada Obi',
+	},
+	narrationField({ required: true, placeholder: 'e.g. Invoice 1042' }),
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		description: 'E-mail address shown on the bank transfer (optional)',
+	},
+	{
+		displayName: 'Verify Beneficiary Name First',
+		name: 'verifyBeneficiaryName',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { transferType: [BANK] } },
+		description:
+			'Whether to run a name enquiry first and stop, sending nothing, when the name the bank returns differs from Beneficiary Account Name (ignoring case and spacing)',
+	},
+	{
+		displayName: 'Pay From Sub-Wallet',
+		name: 'fromSubWallet',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to pay from a sub-wallet instead of the main wallet of the currency',
+	},
+	{
+		displayName: 'Sub-Wallet ID',
+		name: 'walletId',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: { show: { fromSubWallet: [true] } },
+	},
+];
+
+/** Mobile money number: digits, optionally with a leading +, 7 to 15 digits. */
+const momoNumber = () =>
+	z.preprocess(
+		(v) => (typeof v === 'string' ? v.trim().replace(/[\s-]/g, '') || undefined : v),
+		z
+			.string({ required_error: 'is required', invalid_type_error: 'must be text' })
+			.regex(/^\+?\d{7,15}$/, 'must be a phone number: 7 to 15 digits, optionally with a leading +'),
+	);
+
+const schema = z
+	.object({
+		transferType: oneOf(TRANSFER_TYPES),
+		businessId: optional(identifier('BUS-2001')),
+		amount: amount(),
+		currency: currency(),
+		countryCode: countryCode(),
+		reference: reference(),
+		beneficiaryBankCode: optionalText(20),
+		eftBank: optionalText(20),
+		beneficiaryAccountNumber: z.unknown(),
+		momoNetwork: optionalText(50),
+		beneficiaryPhoneNumber: z.unknown(),
+		beneficiaryAccountName: text(),
+		narration: text(),
+		email: optional(email()),
+		verifyBeneficiaryName: optional(bool()),
+		fromSubWallet: optional(bool()),
+		walletId: optional(identifier('WAL-1')),
+	})
+	.superRefine((v, ctx) => {
+		const need = (field: string, present: unknown) => {
+			if (present === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required' });
+		};
+		const check = (field: string, s: z.ZodTypeAny, value: unknown) => {
+			const r = s.safeParse(value);
+			if (!r.success) ctx.addIssue({ ...r.error.issues[0], path: [field] } as z.IssueData);
+		};
+		if (v.transferType === BANK) {
+			need('beneficiaryBankCode', v.beneficiaryBankCode);
+			check('beneficiaryAccountNumber', accountNumber(), v.beneficiaryAccountNumber);
+		} else if (v.transferType === EFT) {
+			need('eftBank', v.eftBank);
+			check('beneficiaryAccountNumber', accountNumber(), v.beneficiaryAccountNumber);
+		} else {
+			need('momoNetwork', v.momoNetwork);
+			check('beneficiaryPhoneNumber', momoNumber(), v.beneficiaryPhoneNumber);
+		}
+		if (v.fromSubWallet === true) need('walletId', v.walletId);
+	})
+	.transform((v) => ({
+		...v,
+		beneficiaryAccountNumber:
+			v.transferType === MOMO
+				? (momoNumber().parse(v.beneficiaryPhoneNumber) as string)
+				: (accountNumber().parse(v.beneficiaryAccountNumber) as string),
+	}));
+
+export const createTransferOperation: PayOnUsOperation<typeof schema> = {
+	resource: 'payout',
+	value: 'createTransfer',
+	name: 'Create Transfer',
+	action: 'Create a transfer (moves money)',
+	description: 'Pay money out of a wallet to a bank account, mobile money or EFT. Moves money.',
+	properties,
+	schema,
+	async execute(ctx: OperationContext, input) {
+		const { client } = ctx;
+		const businessId = resolveBusinessId(client, input.businessId);
+		// The lookup needs the merchant; refuse before paying rather than be
+		// unable to check a lost answer later.
+		const merchantId = resolveMerchantId(client, undefined, 'to check a transfer by its reference after a lost answer');
+
+		let nameCheck: IDataObject | undefined;
+		if (input.transferType === BANK && input.verifyBeneficiaryName === true) {
+			const found = await nameEnquiry(client, {
+				institutionCode: input.beneficiaryBankCode as string,
+				accountNumber: input.beneficiaryAccountNumber,
+				businessId,
+				currency: input.currency,
+			});
+			const bankName = typeof found?.accountName === 'string' ? found.accountName : '';
+			if (!namesMatch(bankName, input.beneficiaryAccountName)) {
+				throw new PayOnUsInputError(
+					'beneficiaryAccountName',
+					`does not match the name on the account, nothing was sent: the bank says account ${input.beneficiaryAccountNumber} ` +
+						`belongs to "${bankName}", the transfer names "${input.beneficiaryAccountName}" ` +
+						'(names are compared ignoring case and spacing)',
+				);
+			}
+			nameCheck = { matched: true, accountName: bankName, bankName: found.bankName };
+		}
+
+		const body: IDataObject = {
+			transferType: input.transferType,
+			amount: input.amount,
+			currency: input.currency,
+			countryCode: input.countryCode,
+			reference: input.reference,
+			narration: input.narration,
+			businessId,
+			beneficiaryAccountNumber: input.beneficiaryAccountNumber,
+			beneficiaryAccountName: input.beneficiaryAccountName,
+		};
+		if (input.transferType === BANK) body.beneficiaryBankCode = input.beneficiaryBankCode;
+		if (input.transferType === EFT) body.eftBank = input.eftBank;
+		if (input.transferType === MOMO) body.momoNetwork = input.momoNetwork;
+		if (input.email !== undefined) body.email = input.email;
+		if (input.fromSubWallet === true) {
+			body.fromSubWallet = true;
+			body.walletId = input.walletId;
+		}
+
+		const result = await client.request<IDataObject>({
+			method: 'POST',
+			path: BANK_TRANSFER_PATH,
+			body,
+			moneyMoving: {
+				reference: input.reference,
+				lookup: transferLookup(client, merchantId, businessId, input.reference),
+			},
+		});
+		return nameCheck ? { ...result, nameCheck } : result;
+	},
+};

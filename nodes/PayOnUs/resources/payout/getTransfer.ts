@@ -1,0 +1,54 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+import { identifier, onusReference, optional } from '../../../shared/validation';
+import { merchantIdField } from '../fields';
+import type { OperationContext, PayOnUsOperation } from '../types';
+import { PayOnUsInputError } from '../types';
+import { resolveMerchantId, TRANSFERS_PATH } from './shared';
+
+/** Get Transfer: one transfer by its service reference (onusReference). */
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Onus Reference',
+		name: 'onusReference',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'ONUS-TRNF-1234567890123-31052024-101500',
+		description: 'The reference the service gave the transfer (onusReference)',
+	},
+	merchantIdField(),
+];
+
+const schema = z.object({
+	onusReference: onusReference(),
+	merchantId: optional(identifier('MER-1001')),
+});
+
+export const getTransferOperation: PayOnUsOperation<typeof schema> = {
+	resource: 'payout',
+	value: 'getTransfer',
+	name: 'Get Transfer',
+	action: 'Get a transfer',
+	description: 'Get one transfer by its onusReference',
+	properties,
+	schema,
+	async execute(ctx: OperationContext, input) {
+		const merchantId = resolveMerchantId(ctx.client, input.merchantId, 'to query transfers');
+		const page = await ctx.client.request<{ content?: IDataObject[] } | null>({
+			method: 'GET',
+			path: TRANSFERS_PATH,
+			qs: { merchantId, onusReference: input.onusReference },
+		});
+		// Checked here rather than trusting the filter.
+		const record = (page?.content ?? []).find((r) => r.onusReference === input.onusReference);
+		if (!record) {
+			throw new PayOnUsInputError(
+				'onusReference',
+				`matches no transfer of merchant ${merchantId} ("${input.onusReference}")`,
+			);
+		}
+		return record;
+	},
+};

@@ -1,0 +1,236 @@
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+import { createClient } from '../shared/transport';
+import type { PayOnUsClient } from '../shared/client';
+import { advance, newest, readFrom, readStream, utcDay, type PollState, type Stream } from './cursor';
+
+const PAGE_SIZE = 100;
+
+/**
+ * Polls that are still running, per workflow and node. n8n's cron fires on
+ * schedule even when the previous poll has not finished; a second poll of
+ * the same node in this process would read the same cursor and emit twice,
+ * so it is skipped instead.
+ */
+const running = new Set<string>();
+
+interface Watch {
+	stream: Stream;
+	resource: 'payin' | 'payout';
+}
+
+function splitList(value: unknown): string[] {
+	if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter((v) => v.length > 0);
+	if (typeof value !== 'string') return [];
+	return value
+		.split(',')
+		.map((v) => v.trim())
+		.filter((v) => v.length > 0);
+}
+
+/** Reads the records of one stream created on or after `fromDate` (all pages). */
+async function readRecords(
+	client: PayOnUsClient,
+	watch: Watch,
+	fromDate: string | undefined,
+	filters: { statuses: string[]; businessIds: string[]; merchantId: string },
+	limit?: number,
+): Promise<IDataObject[]> {
+	const status = filters.statuses.length === 1 ? filters.statuses[0] : undefined;
+	const businesses = filters.businessIds.length > 0 ? filters.businessIds : [undefined];
+	const out: IDataObject[] = [];
+	for (const businessId of businesses) {
+		const qs: IDataObject = {};
+		if (fromDate !== undefined) qs.fromDate = fromDate;
+		if (status !== undefined) qs.status = status;
+		if (businessId !== undefined) qs.businessId = businessId;
+		if (watch.stream === 'payouts') qs.merchantId = filters.merchantId;
+		const records = await client.paginate<IDataObject>({
+			path: watch.stream === 'payins' ? '/api/v1/payment-requests' : '/api/v1/transfer-requests',
+			qs,
+			style: watch.stream === 'payins' ? 'zeroBased' : 'fromOne',
+			returnAll: limit === undefined,
+			limit,
+			pageSize: PAGE_SIZE,
+		});
+		out.push(...records);
+	}
+	// Filters are applied here too: the service's filters are not all documented.
+	return out.filter((r) => {
+		if (filters.businessIds.length > 0 && r.businessId !== undefined && !filters.businessIds.includes(String(r.businessId))) {
+			return false;
+		}
+		return true;
+	});
+}
+
+function passesStatus(record: IDataObject, statuses: string[]): boolean {
+	if (statuses.length === 0) return true;
+	return statuses.includes(String(record.paymentStatus ?? '').toUpperCase());
+}
+
+export class PayOnUsPollTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'PayOnUs Poll Trigger',
+		name: 'payOnUsPollTrigger',
+		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["watch"].join(", ")}}',
+		description: 'Starts the workflow for new or changed PayOnUs payins and payouts, found by polling',
+		defaults: { name: 'PayOnUs Poll Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'payOnUsApi', required: true }],
+		properties: [
+			{
+				displayName:
+					'Each poll re-reads the records created since the day before the last one seen and emits every new record, and every known record in a new status, once. Use it alongside the PayOnUs Trigger as a safety net for missed notifications, or where webhooks cannot reach n8n.',
+				name: 'pollNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Watch',
+				name: 'watch',
+				type: 'multiOptions',
+				required: true,
+				default: ['payins', 'payouts'],
+				options: [
+					{ name: 'Payins (Payment Requests)', value: 'payins' },
+					{ name: 'Payouts (Transfer Requests)', value: 'payouts' },
+				],
+			},
+			{
+				displayName: 'Merchant ID',
+				name: 'merchantId',
+				type: 'string',
+				default: '',
+				placeholder: 'MER-1001',
+				description: "Needed to search payouts. Empty: the credential's Default Merchant ID.",
+				displayOptions: { show: { watch: ['payouts'] } },
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Only Business IDs',
+						name: 'businessIds',
+						type: 'string',
+						default: '',
+						placeholder: 'BUS-2001, BUS-2002',
+						description: 'Comma-separated business IDs; records of other businesses are skipped',
+					},
+					{
+						displayName: 'Only Statuses',
+						name: 'statuses',
+						type: 'multiOptions',
+						default: [],
+						description: 'Emit only records in these statuses (the others are remembered, not emitted)',
+						options: [
+							{ name: 'Failed', value: 'FAILED' },
+							{ name: 'Pending', value: 'PENDING' },
+							{ name: 'Processing', value: 'PROCESSING' },
+							{ name: 'Successful', value: 'SUCCESSFUL' },
+						],
+					},
+					{
+						displayName: 'Overlap (Days)',
+						name: 'overlapDays',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 7 },
+						default: 1,
+						description:
+							'Days re-read before the latest creation day seen. The service filters by day, so at least 1; more also catches status changes of older records, at the cost of reading more.',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const watched = splitList(this.getNodeParameter('watch', []) as unknown).filter(
+			(w): w is Stream => w === 'payins' || w === 'payouts',
+		);
+		if (watched.length === 0) {
+			throw new NodeOperationError(this.getNode(), 'Choose at least one thing to watch (payins, payouts)');
+		}
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const statuses = splitList(options.statuses).map((s) => s.toUpperCase());
+		const businessIds = splitList(options.businessIds);
+		const overlapDays = Math.min(7, Math.max(1, Math.floor(Number(options.overlapDays ?? 1) || 1)));
+		const client = await createClient(this);
+		let merchantId = '';
+		if (watched.includes('payouts')) {
+			merchantId = String(this.getNodeParameter('merchantId', '') ?? '').trim() || (client.defaults.merchantId ?? '');
+			if (merchantId.length === 0) {
+				throw new NodeOperationError(this.getNode(), 'Merchant ID is needed to watch payouts', {
+					description: "Set Merchant ID on the node or Default Merchant ID on the credential.",
+				});
+			}
+		}
+		const filters = { statuses, businessIds, merchantId };
+		const watches: Watch[] = watched.map((stream) => ({
+			stream,
+			resource: stream === 'payins' ? 'payin' : 'payout',
+		}));
+
+		// Test event: the newest record of each watched stream; the cursor stays.
+		if (this.getMode() === 'manual') {
+			const items: INodeExecutionData[] = [];
+			for (const watch of watches) {
+				const records = await readRecords(client, watch, undefined, filters, 50);
+				const latest = newest(records.filter((r) => passesStatus(r, statuses)));
+				if (latest) items.push({ json: { ...latest, resource: watch.resource, change: 'test' } });
+			}
+			return items.length > 0 ? [items] : null;
+		}
+
+		const lockKey = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+		if (running.has(lockKey)) return null;
+		running.add(lockKey);
+		try {
+			const staticData = this.getWorkflowStaticData('node');
+			const state: PollState = { v: 1 };
+			const baseline = staticData.payonusPoll === undefined;
+			const stored = (staticData.payonusPoll ?? {}) as IDataObject;
+			const today = utcDay(new Date());
+			const items: INodeExecutionData[] = [];
+			for (const watch of watches) {
+				const previous = readStream(stored[watch.stream]);
+				const streamBaseline = baseline || previous === undefined;
+				const fromDate = readFrom(previous, today, overlapDays);
+				const records = await readRecords(client, watch, fromDate, filters);
+				const result = advance(previous, records, { today, overlapDays, baseline: streamBaseline });
+				state[watch.stream] = result.next;
+				for (const record of result.emit) {
+					if (!passesStatus(record, statuses)) continue;
+					items.push({ json: { ...record, resource: watch.resource } });
+				}
+			}
+			// Streams not watched now keep their state (switching back loses nothing).
+			for (const stream of ['payins', 'payouts'] as Stream[]) {
+				if (state[stream] === undefined && stored[stream] !== undefined) {
+					state[stream] = readStream(stored[stream]);
+				}
+			}
+			// Only a whole, successful poll moves the cursor; n8n persists it with the emit.
+			staticData.payonusPoll = state as unknown as IDataObject;
+			return items.length > 0 ? [items] : null;
+		} finally {
+			running.delete(lockKey);
+		}
+	}
+}

@@ -1,0 +1,290 @@
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+import { createClient } from '../shared/transport';
+import { readPersistedKeys, seenKeysFor, type SeenWindow } from '../shared/dedupe';
+import {
+	EVENTS,
+	classify,
+	confirmLink,
+	dedupeKey,
+	filteredOut,
+	isSigned,
+	parseBody,
+	splitList,
+	toItem,
+	verifySigned,
+	type EventName,
+} from './delivery';
+
+/** Repeats of one event (type, reference, status) are suppressed for a day, up to 10,000 events per trigger. */
+export const DEDUPE_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
+/** Keys also written to the workflow's static data (see README of this node). */
+export const PERSISTED_KEYS = 200;
+
+const SAFE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+async function verificationKey(ctx: IHookFunctions | IWebhookFunctions): Promise<string> {
+	const credentials = await ctx.getCredentials('payOnUsApi');
+	const key = credentials?.webhookVerificationKey;
+	return typeof key === 'string' ? key : '';
+}
+
+async function requireVerificationKey(ctx: IHookFunctions): Promise<void> {
+	if ((await verificationKey(ctx)).length === 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The PayOnUs credential has no Webhook Verification Key',
+			{
+				description:
+					'Copy the Webhook Verification Key from the PayOnUs dashboard (same environment as this credential) into the credential. Without it no notification can be verified, so the trigger refuses to start.',
+			},
+		);
+	}
+}
+
+export class PayOnUsTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'PayOnUs Trigger',
+		name: 'payOnUsTrigger',
+		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when PayOnUs sends a verified payment notification',
+		defaults: { name: 'PayOnUs Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'payOnUsApi', required: true }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: [
+			{
+				displayName:
+					'Paste the Production URL above into the PayOnUs dashboard as the Webhook URL (Test Mode ON for the sandbox, OFF for production), and set the Webhook Verification Key there to the one saved in this credential. PayOnUs sends nothing until both are set for that environment. PayOnUs has no API to register webhooks: activating this workflow changes nothing on the dashboard. Use the Test URL only while listening for a test event.',
+				name: 'setupNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: [],
+				description: 'Which notifications start the workflow; others are answered and ignored',
+				options: [
+					{
+						name: 'Card Tokenization Link Completed',
+						value: EVENTS.cardTokenizationLinkCompleted,
+						description: 'A customer stored a card through a consent link (not signed by PayOnUs)',
+					},
+					{
+						name: 'Collection',
+						value: EVENTS.collection,
+						description: 'A payin was confirmed (signed)',
+					},
+					{
+						name: 'Payout',
+						value: EVENTS.payout,
+						description: 'A payout reached its final status (signed)',
+					},
+					{
+						name: 'Refund Completed',
+						value: EVENTS.refund,
+						description: 'A bank transfer refund completed (signed like a payout)',
+					},
+				],
+			},
+			{
+				displayName: 'Confirm Tokenization Through the API',
+				name: 'confirmTokenization',
+				type: 'boolean',
+				default: true,
+				displayOptions: { show: { events: [EVENTS.cardTokenizationLinkCompleted] } },
+				description:
+					'Whether to fetch the link from PayOnUs before starting the workflow (one API call per tokenization notification). PayOnUs does not sign these notifications; the workflow starts only if the link is COMPLETED with the same card token. Turned off, anyone who knows the URL can start the workflow with a made-up link and card token.',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Only Business IDs',
+						name: 'businessIds',
+						type: 'string',
+						default: '',
+						placeholder: 'BUS-2001, BUS-2002',
+						description:
+							'Comma-separated business IDs; notifications for other businesses are answered and ignored',
+					},
+					{
+						displayName: 'Only Statuses',
+						name: 'statuses',
+						type: 'multiOptions',
+						default: [],
+						description:
+							'Start only for these statuses (paymentStatus, or status for tokenization); others are answered and ignored',
+						options: [
+							{ name: 'Completed (Tokenization)', value: 'COMPLETED' },
+							{ name: 'Failed', value: 'FAILED' },
+							{ name: 'Pending', value: 'PENDING' },
+							{ name: 'Processing', value: 'PROCESSING' },
+							{ name: 'Successful', value: 'SUCCESSFUL' },
+						],
+					},
+				],
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			// PayOnUs has no API to register a webhook URL: the user pastes it on the
+			// dashboard. These methods only refuse to activate without a key.
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				await requireVerificationKey(this);
+				return false;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				await requireVerificationKey(this);
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const receivedAt = new Date();
+		const now = receivedAt.getTime();
+		const req = this.getRequestObject();
+		const res = this.getResponseObject();
+		const answer = (status: number, body: IDataObject): IWebhookResponseData => {
+			res.status(status).json(body);
+			return { noWebhookResponse: true };
+		};
+
+		// 1. Body: raw bytes first (the service sends JSON as text/plain).
+		const request = req as typeof req & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
+		if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') {
+			try {
+				await request.readRawBody();
+			} catch {
+				return answer(400, { received: false, message: 'Body could not be read' });
+			}
+		}
+		const declared = Number(req.headers['content-length']);
+		const parsed = parseBody(
+			request.rawBody,
+			this.getBodyData(),
+			Number.isFinite(declared) ? declared : undefined,
+		);
+		if (!parsed.ok) return answer(parsed.rejection.status, { received: false, message: parsed.rejection.message });
+		const body = parsed.body;
+
+		const event: EventName | undefined = classify(body);
+		if (event === undefined) return answer(400, { received: false, message: 'Not a PayOnUs notification' });
+
+		// 2. Authenticity of signed events, before anything else is decided.
+		if (isSigned(event)) {
+			const key = await verificationKey(this);
+			if (!verifySigned(body, req.headers.hash, key)) {
+				return answer(401, { received: false, message: 'Signature missing or wrong' });
+			}
+		} else if (typeof body.cardTokenizationLinkId !== 'string' || !SAFE_ID.test(body.cardTokenizationLinkId)) {
+			return answer(400, { received: false, message: 'cardTokenizationLinkId missing or malformed' });
+		}
+
+		// 3. Filters.
+		const events = splitList(this.getNodeParameter('events', []) as unknown);
+		if (!events.includes(event)) return answer(200, { received: true, ignored: 'event not selected' });
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const why = filteredOut(event, body, {
+			statuses: splitList(options.statuses),
+			businessIds: splitList(options.businessIds),
+		});
+		if (why !== undefined) return answer(200, { received: true, ignored: why });
+
+		// 4. Repeats: in-process memory first, static data as a carried-over hint.
+		const mode = this.getMode();
+		const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}:${mode}`;
+		const seen = seenKeysFor(scope, DEDUPE_WINDOW);
+		const persist = mode !== 'manual';
+		const staticData = persist ? this.getWorkflowStaticData('node') : undefined;
+		if (staticData) seen.merge(readPersistedKeys(staticData.seenEvents), now);
+		const key = dedupeKey(event, body);
+		if (seen.has(key, now)) return answer(200, { received: true, duplicate: true });
+
+		const remember = (): boolean => {
+			if (!seen.checkAndAdd(key, Date.now())) return false;
+			if (staticData) staticData.seenEvents = seen.newest(PERSISTED_KEYS);
+			return true;
+		};
+
+		if (isSigned(event)) {
+			if (!remember()) return answer(200, { received: true, duplicate: true });
+			return { workflowData: [[{ json: toItem(event, body, 'signature', receivedAt) }]] };
+		}
+
+		const confirm = this.getNodeParameter('confirmTokenization', true) as boolean;
+		if (!confirm) {
+			if (!remember()) return answer(200, { received: true, duplicate: true });
+			return { workflowData: [[{ json: toItem(event, body, 'none', receivedAt) }]] };
+		}
+
+		// 5. Tokenization with confirmation: answer 200 now (the service wants an
+		// answer within about 5 s and never retries this event), then ask the API
+		// and start the workflow only if the link confirms it.
+		answer(200, { received: true });
+		const linkId = body.cardTokenizationLinkId as string;
+		const businessId = String(body.businessId ?? '');
+		try {
+			const client = await createClient(this);
+			let link = await client.request<IDataObject>({
+				method: 'GET',
+				path: `/api/v1/card-tokenization-links/${encodeURIComponent(linkId)}`,
+				qs: { businessId },
+			});
+			if (link && (link.cardTokenId === undefined || link.cardTokenId === null) && client.defaults.merchantId) {
+				// The record by id may not carry cardTokenId; the search items do.
+				const page = await client.request<IDataObject>({
+					method: 'GET',
+					path: '/api/v1/card-tokenization-links',
+					qs: { merchantId: client.defaults.merchantId, id: linkId, pageNo: 1, pageSize: 5 },
+				});
+				const found = ((page?.content as IDataObject[] | undefined) ?? []).find((l) => String(l.id) === linkId);
+				if (found) link = { ...link, cardTokenId: found.cardTokenId, status: found.status ?? link.status };
+			}
+			const verdict = confirmLink(body, link);
+			if (!verdict.confirmed) {
+				this.logger.warn(`PayOnUs Trigger: tokenization notification for link ${linkId} not confirmed (${verdict.reason}); workflow not started`);
+				return { noWebhookResponse: true };
+			}
+		} catch (error) {
+			this.logger.warn(
+				`PayOnUs Trigger: could not confirm tokenization link ${linkId} through the API (${(error as Error).message}); workflow not started`,
+			);
+			return { noWebhookResponse: true };
+		}
+		if (!remember()) return { noWebhookResponse: true };
+		return { noWebhookResponse: true, workflowData: [[{ json: toItem(event, body, 'api', receivedAt) }]] };
+	}
+}

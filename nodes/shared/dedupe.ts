@@ -1,0 +1,115 @@
+/**
+ * Bounded memory of event keys already handled, for suppressing repeated
+ * webhook deliveries.
+ *
+ * Primary: one in-process map per (workflow, node, mode), shared by every
+ * request the process handles. Checking and recording a key is synchronous,
+ * so two concurrent deliveries of the same event in one process can never
+ * both pass.
+ *
+ * Secondary: a short list of recent keys in the workflow's static data.
+ * n8n loads static data per request and writes it back whole afterwards,
+ * so concurrent requests overwrite each other's additions; the list only
+ * carries keys across a restart or to another process that loads the
+ * workflow after the write landed. It is merged into the primary, never
+ * trusted as complete.
+ */
+
+export interface SeenWindow {
+	/** How long a key is remembered, in milliseconds. */
+	ttlMs: number;
+	/** How many keys are remembered at most (oldest dropped first). */
+	maxEntries: number;
+}
+
+export class SeenKeys {
+	/** key -> time first accepted (ms). Map keeps insertion order: oldest first. */
+	private readonly entries = new Map<string, number>();
+
+	constructor(readonly window: SeenWindow) {}
+
+	get size(): number {
+		return this.entries.size;
+	}
+
+	/** Drops keys older than the window and, beyond the count, the oldest. */
+	prune(now: number): void {
+		const oldest = now - this.window.ttlMs;
+		for (const [key, at] of this.entries) {
+			if (at >= oldest && this.entries.size <= this.window.maxEntries) break;
+			if (at < oldest || this.entries.size > this.window.maxEntries) this.entries.delete(key);
+		}
+	}
+
+	has(key: string, now: number): boolean {
+		const at = this.entries.get(key);
+		return at !== undefined && at >= now - this.window.ttlMs;
+	}
+
+	/**
+	 * Records the key unless it is already remembered. Returns true when the
+	 * key is new (the caller goes ahead), false for a repeat.
+	 */
+	checkAndAdd(key: string, now: number): boolean {
+		if (this.has(key, now)) return false;
+		this.entries.delete(key);
+		this.entries.set(key, now);
+		this.prune(now);
+		return true;
+	}
+
+	/** Adds keys remembered elsewhere (static data) without reordering known ones. */
+	merge(pairs: Array<[string, number]>, now: number): void {
+		const oldest = now - this.window.ttlMs;
+		const fresh = pairs
+			.filter(([key, at]) => typeof key === 'string' && typeof at === 'number' && at >= oldest && !this.entries.has(key))
+			.sort((a, b) => a[1] - b[1]);
+		if (fresh.length === 0) return;
+		// Re-insert in time order so "oldest first" stays true.
+		const all = [...this.entries.entries(), ...fresh].sort((a, b) => a[1] - b[1]);
+		this.entries.clear();
+		for (const [key, at] of all) this.entries.set(key, at);
+		this.prune(now);
+	}
+
+	/** The newest `limit` keys, oldest first, for static data. */
+	newest(limit: number): Array<[string, number]> {
+		const all = [...this.entries.entries()];
+		return all.slice(Math.max(0, all.length - limit));
+	}
+}
+
+const registry = new Map<string, SeenKeys>();
+/** Bound on the number of (workflow, node, mode) scopes kept in one process. */
+const MAX_SCOPES = 1000;
+
+/** The process-wide memory for one scope (created on first use). */
+export function seenKeysFor(scope: string, window: SeenWindow): SeenKeys {
+	let keys = registry.get(scope);
+	if (keys === undefined) {
+		if (registry.size >= MAX_SCOPES) {
+			const first = registry.keys().next().value;
+			if (first !== undefined) registry.delete(first);
+		}
+		keys = new SeenKeys(window);
+		registry.set(scope, keys);
+	}
+	return keys;
+}
+
+/** Test hook: forget every scope. */
+export function resetSeenKeys(): void {
+	registry.clear();
+}
+
+/** Reads the secondary list from static data, ignoring anything malformed. */
+export function readPersistedKeys(value: unknown): Array<[string, number]> {
+	if (!Array.isArray(value)) return [];
+	const out: Array<[string, number]> = [];
+	for (const entry of value) {
+		if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number') {
+			out.push([entry[0], entry[1]]);
+		}
+	}
+	return out;
+}

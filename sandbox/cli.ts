@@ -1,0 +1,50 @@
+/**
+ * `npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed sandbox/seed.json]`
+ * Starts the sandbox and prints the base URL, the control prefix and the
+ * client id/secret pairs it accepts. Ctrl-C stops it.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startSandbox, type SeedConfig } from './server';
+
+function arg(name: string): string | undefined {
+	const argv = process.argv.slice(2);
+	const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+	if (i === -1) return undefined;
+	const a = argv[i];
+	return a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[i + 1];
+}
+
+async function main() {
+	if (process.argv.includes('--help') || process.argv.includes('-h')) {
+		console.log('usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed path/to/seed.json]');
+		return;
+	}
+	const port = Number(arg('port') ?? process.env.SANDBOX_PORT ?? 4010);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${arg('port')}`);
+	const seedPath = arg('seed');
+	const seed = seedPath ? (JSON.parse(readFileSync(resolve(seedPath), 'utf8')) as SeedConfig) : undefined;
+	const sb = await startSandbox({ port, host: arg('host') ?? '127.0.0.1', seed });
+	const s = sb.state;
+	console.log(`PayOnUs sandbox listening on ${sb.url}`);
+	console.log(`  API base URL:   ${sb.url}  (paths under /api/v1)`);
+	console.log(`  control API:    ${sb.url}/_sandbox  (reset, webhooks, clock, faults, ledger, requests, deliveries, stats)`);
+	console.log(`  seed:           ${seedPath ?? 'sandbox/seed.json (built in)'}`);
+	console.log('  API clients (apiClientId / apiClientSecret -> merchant):');
+	for (const c of s.clients.values()) console.log(`    ${c.clientId} / ${c.clientSecret} -> ${c.merchantId}`);
+	console.log('  businesses:');
+	for (const b of s.businesses.values()) {
+		const wallets = [...s.wallets.values()].filter((w) => w.entityId === b.id).map((w) => w.currency);
+		console.log(`    ${b.id} "${b.name}" (${b.merchantId}) wallets ${wallets.join(', ')}${b.tokenizationEnabled ? '' : '; tokenization disabled'}`);
+	}
+	const stop = () => {
+		void sb.stop().then(() => process.exit(0));
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((error) => {
+	console.error(error instanceof Error ? error.message : error);
+	process.exit(1);
+});

@@ -1,0 +1,49 @@
+/** The two paging styles of the service, both returning the spec's paged shape. */
+import { qInt } from './validate';
+
+export const MAX_PAGE_SIZE = 200;
+
+export interface Paged<T> {
+	pageNo: number;
+	pageSize: number;
+	lastPage: number;
+	totalNumberOfItems: number;
+	content: T[];
+}
+
+/** Links, card tokens, transfers: `pageNo` from 1, `pageSize` default 30. `lastPage` = number of the last page (>= 1). */
+export function pageFromOne<T>(items: T[], q: URLSearchParams): Paged<T> {
+	const pageNo = qInt(q, 'pageNo', 1, 1, 1_000_000);
+	const pageSize = qInt(q, 'pageSize', 30, 1, MAX_PAGE_SIZE);
+	const start = (pageNo - 1) * pageSize;
+	return {
+		pageNo,
+		pageSize,
+		lastPage: Math.max(1, Math.ceil(items.length / pageSize)),
+		totalNumberOfItems: items.length,
+		content: items.slice(start, start + pageSize),
+	};
+}
+
+/**
+ * Payment requests: `page` zero-based, `size` default 20. `pageNo` echoes the
+ * zero-based page and `lastPage` is the zero-based index of the last page; the
+ * prose fields `page`, `size`, `totalElements`, `totalPages` are included too.
+ */
+export function pageZeroBased<T>(items: T[], q: URLSearchParams): Paged<T> & Record<string, unknown> {
+	const page = qInt(q, 'page', 0, 0, 1_000_000);
+	const size = qInt(q, 'size', 20, 1, MAX_PAGE_SIZE);
+	const totalPages = Math.ceil(items.length / size);
+	return {
+		pageNo: page,
+		pageSize: size,
+		lastPage: Math.max(0, totalPages - 1),
+		totalNumberOfItems: items.length,
+		content: items.slice(page * size, page * size + size),
+		page,
+		size,
+		totalElements: items.length,
+		totalPages,
+		sort: 'createdDate,desc',
+	};
+}

@@ -1,0 +1,57 @@
+/**
+ * The running sandbox: state, timers (asynchronous outcomes), the webhook
+ * dispatcher and the fault table. One instance per server.
+ */
+import { FaultTable } from './faults';
+import { SandboxState, type SeedConfig } from './store';
+import { WebhookDispatcher } from './areas/webhooks';
+import { processDueCredits } from './areas/payins';
+
+export class Sandbox {
+	readonly state: SandboxState;
+	readonly faults = new FaultTable();
+	readonly webhooks: WebhookDispatcher;
+	/** Base URL the server listens on (set once listening). */
+	baseUrl = '';
+	private timers = new Set<NodeJS.Timeout>();
+	private stopped = false;
+
+	constructor(seed?: SeedConfig) {
+		this.state = new SandboxState(seed);
+		this.webhooks = new WebhookDispatcher(this);
+	}
+
+	/** Runs `fn` after `ms` real milliseconds unless the sandbox is reset or stopped first. */
+	later(ms: number, fn: () => void): void {
+		if (this.stopped) return;
+		const t = setTimeout(() => {
+			this.timers.delete(t);
+			try {
+				fn();
+			} catch (error) {
+				console.error('[sandbox] timer failed', error);
+			}
+		}, Math.max(0, ms));
+		this.timers.add(t);
+	}
+
+	/** Work due by the sandbox clock (delayed wallet credits). Called on every request and after clock moves. */
+	tick(): void {
+		if (this.state.pendingCredits.length > 0) processDueCredits(this);
+	}
+
+	reset(seed?: SeedConfig): void {
+		for (const t of this.timers) clearTimeout(t);
+		this.timers.clear();
+		this.faults.clear();
+		this.webhooks.reset();
+		this.state.load(seed ?? this.state.seed);
+	}
+
+	stop(): void {
+		this.stopped = true;
+		for (const t of this.timers) clearTimeout(t);
+		this.timers.clear();
+		this.webhooks.reset();
+	}
+}

@@ -1,0 +1,274 @@
+/**
+ * The sandbox HTTP server: plain node:http, the router, the response
+ * envelope, fault injection and the request log.
+ *
+ *   const sb = await startSandbox({ port: 0 });   // sb.url, sb.port, sb.state, sb.stop()
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Router, type Ctx, type Reply } from './router';
+import { Sandbox } from './runtime';
+import { ApiError, type SandboxConfig, type SandboxState, type SeedConfig, type RequestLogEntry } from './store';
+import type { FaultDecision } from './faults';
+import { authenticate, registerAuth } from './areas/auth';
+import { registerPayins } from './areas/payins';
+import { registerWallets } from './areas/wallets';
+import { registerPayouts } from './areas/payouts';
+import { registerTokenization } from './areas/tokenization';
+import { registerPages } from './areas/pages';
+import { registerControl } from './areas/control';
+
+export type { SeedConfig, SandboxConfig } from './store';
+
+export interface StartOptions {
+	port?: number;
+	host?: string;
+	seed?: SeedConfig;
+	/** Overrides of the seed's config (delays, settlement, fees, limits). */
+	config?: Partial<SandboxConfig>;
+}
+
+export interface SandboxHandle {
+	url: string;
+	port: number;
+	state: SandboxState;
+	sandbox: Sandbox;
+	stop(): Promise<void>;
+}
+
+const REDACTED_KEYS = new Set(['carddata', 'apiclientsecret', 'cvv', 'cardnumber', 'pin', 'otp', 'authdata', 'verificationkey']);
+
+export function redact(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(redact);
+	if (value && typeof value === 'object') {
+		const out: Record<string, unknown> = {};
+		for (const [k, v] of Object.entries(value)) out[k] = REDACTED_KEYS.has(k.toLowerCase()) ? '[REDACTED]' : redact(v);
+		return out;
+	}
+	return value;
+}
+
+export function buildRouter(): Router {
+	const router = new Router();
+	registerAuth(router);
+	registerPayins(router);
+	registerWallets(router);
+	registerPayouts(router);
+	registerTokenization(router);
+	registerPages(router);
+	registerControl(router);
+	return router;
+}
+
+function errorBody(status: number, message: string, errors: string[]) {
+	return { status, message, data: { statusCode: status, errors } };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+		req.on('error', reject);
+	});
+}
+
+function parseBody(raw: Buffer, contentType: string): unknown {
+	if (raw.length === 0) return {};
+	if (contentType.includes('application/x-www-form-urlencoded')) {
+		return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+	}
+	if (contentType.includes('multipart/form-data')) return {};
+	try {
+		return JSON.parse(raw.toString('utf8'));
+	} catch {
+		throw new ApiError(400, 'Malformed JSON body', ['body: is not valid JSON']);
+	}
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class SandboxServer {
+	readonly router = buildRouter();
+	constructor(readonly sb: Sandbox) {}
+
+	handle = (req: IncomingMessage, res: ServerResponse): void => {
+		void this.process(req, res).catch((error) => {
+			console.error('[sandbox] unexpected error', error);
+			if (!res.headersSent) this.send(res, 500, errorBody(500, 'Internal sandbox error', [String(error)]));
+		});
+	};
+
+	private async process(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const started = Date.now();
+		const url = req.url ?? '/';
+		const qi = url.indexOf('?');
+		const path = qi === -1 ? url : url.slice(0, qi);
+		const query = new URLSearchParams(qi === -1 ? '' : url.slice(qi + 1));
+		const method = req.method ?? 'GET';
+		const isApi = path.startsWith('/api/');
+		const sb = this.sb;
+		if (isApi) sb.tick();
+		const fault: FaultDecision | undefined = isApi && sb.faults.size > 0 ? sb.faults.decide(method, path) : undefined;
+		const contentType = String(req.headers['content-type'] ?? '');
+		let rawBody: Buffer = Buffer.alloc(0);
+		let ctx: Ctx | undefined;
+		let reply: Reply;
+		let status: number;
+		try {
+			rawBody = method === 'GET' || method === 'HEAD' ? await this.drain(req) : await readBody(req);
+			if (fault?.latencyMs) await sleep(fault.latencyMs);
+			if (fault?.dropBefore) {
+				this.log(req, path, query, rawBody, contentType, 0, null, started, `drop-before#${fault.id}`);
+				req.socket.destroy();
+				return;
+			}
+			if (fault?.status) {
+				throw new ApiError(fault.status, fault.message ?? `Injected fault (${fault.status})`, ['sandbox: injected fault']);
+			}
+			const found = this.router.match(method, path);
+			if (!('route' in found)) {
+				if (found.allowed.length > 0) throw new ApiError(405, `Method ${method} not allowed`, [`method: use ${found.allowed.join(', ')}`]);
+				throw new ApiError(404, `No such endpoint: ${method} ${path}`, [`path: ${path} not found`]);
+			}
+			const host = req.headers.host ?? sb.baseUrl.replace(/^https?:\/\//, '');
+			ctx = {
+				sb,
+				req,
+				method,
+				path,
+				params: found.params,
+				query,
+				body: undefined,
+				rawBody,
+				contentType,
+				auth: null,
+				baseUrl: `http://${host}`,
+			};
+			if (found.route.auth) ctx.auth = authenticate(sb, req);
+			ctx.body = parseBody(rawBody, contentType);
+			reply = await found.route.handler(ctx);
+			status = reply.status ?? 200;
+		} catch (error) {
+			if (error instanceof ApiError) {
+				status = error.status;
+				reply = { status, message: error.message, data: { statusCode: status, errors: error.errors }, kind: 'envelope' };
+			} else {
+				console.error('[sandbox] handler error', error);
+				status = 500;
+				reply = { status, message: 'Internal sandbox error', data: { statusCode: 500, errors: [String(error)] } };
+			}
+		}
+		if (isApi) {
+			this.log(req, path, query, rawBody, contentType, fault?.dropAfter ? 0 : status, ctx?.auth?.clientId ?? null, started,
+				fault ? (fault.dropAfter ? `drop-after#${fault.id}` : fault.status ? `status#${fault.id}` : `latency#${fault.id}`) : null);
+		}
+		if (fault?.dropAfter) {
+			req.socket.destroy();
+			return;
+		}
+		if (reply.kind === 'raw') {
+			res.writeHead(reply.status, reply.headers);
+			res.end(reply.body);
+			return;
+		}
+		const body = reply.extra
+			? { status, message: reply.message ?? 'Successful', data: reply.data ?? null, ...reply.extra }
+			: { status, message: reply.message ?? 'Successful', data: reply.data ?? null };
+		this.send(res, status, body);
+	}
+
+	private drain(req: IncomingMessage): Promise<Buffer> {
+		// GET bodies are ignored, but still read so keep-alive sockets stay usable.
+		if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+			return Promise.resolve(Buffer.alloc(0));
+		}
+		return readBody(req);
+	}
+
+	private send(res: ServerResponse, status: number, body: unknown): void {
+		const text = JSON.stringify(body);
+		res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+		res.end(text);
+	}
+
+	private log(
+		req: IncomingMessage,
+		path: string,
+		query: URLSearchParams,
+		rawBody: Buffer,
+		contentType: string,
+		status: number,
+		clientId: string | null,
+		started: number,
+		fault: string | null,
+	): void {
+		const state = this.sb.state;
+		const headers: Record<string, string | string[] | undefined> = {};
+		for (const [k, v] of Object.entries(req.headers)) if (k !== 'authorization' && k !== 'cookie') headers[k] = v;
+		let body: unknown = null;
+		if (rawBody.length > 0) {
+			if (contentType.includes('multipart/form-data')) body = { multipart: true, bytes: rawBody.length };
+			else {
+				try {
+					body = redact(parseBody(rawBody, contentType));
+				} catch {
+					body = '[unparseable body]';
+				}
+			}
+		}
+		const q: Record<string, string | string[]> = {};
+		for (const key of new Set(query.keys())) {
+			const all = query.getAll(key);
+			q[key] = all.length === 1 ? all[0] : all;
+		}
+		const entry: RequestLogEntry = {
+			id: ++state.requestSeq,
+			at: state.now(),
+			method: req.method ?? 'GET',
+			path,
+			query: q,
+			headers,
+			body,
+			status,
+			clientId,
+			durationMs: Date.now() - started,
+			fault,
+		};
+		state.requestLog.push(entry);
+		const limit = state.config.requestLogLimit;
+		if (state.requestLog.length > limit) state.requestLog.splice(0, state.requestLog.length - limit + Math.ceil(limit / 10));
+	}
+}
+
+export async function startSandbox(opts: StartOptions = {}): Promise<SandboxHandle> {
+	const sandbox = new Sandbox(opts.seed);
+	if (opts.config) {
+		sandbox.state.seed = { ...sandbox.state.seed, config: { ...(sandbox.state.seed.config ?? {}), ...opts.config } };
+		Object.assign(sandbox.state.config, opts.config);
+	}
+	const app = new SandboxServer(sandbox);
+	const server = createServer({ keepAliveTimeout: 5000 }, app.handle);
+	const host = opts.host ?? '127.0.0.1';
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(opts.port ?? 0, host, () => resolve());
+	});
+	const port = (server.address() as AddressInfo).port;
+	const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	sandbox.baseUrl = url;
+	return {
+		url,
+		port,
+		state: sandbox.state,
+		sandbox,
+		stop: async () => {
+			sandbox.stop();
+			await sandbox.webhooks.close();
+			await new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			});
+		},
+	};
+}

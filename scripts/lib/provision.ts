@@ -1,0 +1,137 @@
+/**
+ * Idempotent set-up of the demo n8n: one PayOnUs API credential pointing at
+ * the sandbox and the example workflows, imported and active. Everything is
+ * looked up by name first, so a second run reuses what the first made.
+ */
+import type { ExampleKey, ExampleWorkflow } from './examples';
+import { CREDENTIAL_TYPE, loadAllExamples, payOnUsTriggerPaths, prepareExample, webhookNodePaths } from './examples';
+import {
+	activateWorkflow,
+	createCredential,
+	createWorkflow,
+	findCredentialsByName,
+	findWorkflowsByName,
+	getWorkflow,
+	updateCredential,
+	updateWorkflow,
+	type N8nApi,
+} from './n8nApi';
+
+export const CREDENTIAL_NAME = 'PayOnUs sandbox (npm start)';
+export const SANDBOX_CLIENT = { clientId: 'sandbox-client-1', clientSecret: 'sandbox-secret-1' };
+export const DEFAULT_MERCHANT = 'MER-1001';
+export const DEFAULT_BUSINESS = 'BUS-2001';
+
+export interface ProvisionOptions {
+	sandboxUrl: string;
+	verificationKey: string;
+	/** Folder the workflows write their files into (allowed by N8N_RESTRICT_FILE_ACCESS_TO). */
+	filesDir: string;
+	/** Replace existing example workflows with the files in examples/ (default: keep them). */
+	refresh?: boolean;
+	log?: (line: string) => void;
+}
+
+export interface ProvisionedWorkflow {
+	key: ExampleKey;
+	id: string;
+	name: string;
+	created: boolean;
+	/** Production webhook paths of its PayOnUs Trigger nodes. */
+	triggerPaths: string[];
+	/** Production webhook paths of its plain Webhook nodes. */
+	webhookPaths: string[];
+}
+
+export interface Provisioned {
+	credential: { id: string; name: string; created: boolean };
+	workflows: ProvisionedWorkflow[];
+}
+
+export function credentialData(sandboxUrl: string, verificationKey: string): Record<string, unknown> {
+	return {
+		environment: 'custom',
+		baseUrl: sandboxUrl,
+		clientId: SANDBOX_CLIENT.clientId,
+		clientSecret: SANDBOX_CLIENT.clientSecret,
+		webhookVerificationKey: verificationKey,
+		merchantId: DEFAULT_MERCHANT,
+		businessId: DEFAULT_BUSINESS,
+		// n8n adds these two fields to every credential type (they only govern the
+		// generic HTTP Request node). 'none': this credential cannot be borrowed by
+		// an HTTP Request node, whose legacy helper resends on any error.
+		allowedHttpRequestDomains: 'none',
+	};
+}
+
+/** Values of the examples' Settings nodes that depend on this machine. */
+export function exampleSettings(key: ExampleKey, filesDir: string): Record<string, string> | undefined {
+	switch (key) {
+		case 'autoPayout':
+			return { outcomeFile: `${filesDir}/auto-payouts.log` };
+		case 'notifications':
+			return { notificationsFile: `${filesDir}/payment-notifications.log` };
+		case 'reconciliation':
+			return { outputFolder: filesDir };
+		default:
+			return undefined;
+	}
+}
+
+export async function provision(api: N8nApi, opts: ProvisionOptions): Promise<Provisioned> {
+	const log = opts.log ?? (() => undefined);
+	const data = credentialData(opts.sandboxUrl, opts.verificationKey);
+
+	// the credential: reuse by name (its data refreshed: the sandbox address may differ)
+	const existing = await findCredentialsByName(api, CREDENTIAL_NAME, CREDENTIAL_TYPE);
+	let credential: Provisioned['credential'];
+	if (existing.length > 0) {
+		await updateCredential(api, existing[0].id, { name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data });
+		credential = { id: existing[0].id, name: CREDENTIAL_NAME, created: false };
+		log(`credential "${CREDENTIAL_NAME}" reused (${existing[0].id})`);
+	} else {
+		const created = await createCredential(api, { name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data });
+		credential = { id: String(created.id), name: CREDENTIAL_NAME, created: true };
+		log(`credential "${CREDENTIAL_NAME}" created (${credential.id})`);
+	}
+
+	const workflows: ProvisionedWorkflow[] = [];
+	for (const { key, workflow } of loadAllExamples()) {
+		const prepared = prepareExample(workflow, {
+			credential,
+			settings: exampleSettings(key, opts.filesDir),
+		});
+		const found = await findWorkflowsByName(api, prepared.name);
+		let id: string;
+		let created = false;
+		let stored: ExampleWorkflow | { nodes?: Array<Record<string, unknown>> } = prepared;
+		if (found.length === 0) {
+			id = String((await createWorkflow(api, prepared)).id);
+			created = true;
+			log(`workflow "${prepared.name}" imported (${id})`);
+		} else {
+			id = String(found[0].id);
+			if (opts.refresh) {
+				await updateWorkflow(api, id, prepared);
+				log(`workflow "${prepared.name}" replaced from examples/ (${id})`);
+			} else {
+				stored = await getWorkflow(api, id);
+				log(`workflow "${prepared.name}" reused (${id})`);
+			}
+		}
+		const current = await getWorkflow(api, id);
+		if (!current.active) {
+			await activateWorkflow(api, id);
+			log(`workflow "${prepared.name}" activated`);
+		}
+		workflows.push({
+			key,
+			id,
+			name: prepared.name,
+			created,
+			triggerPaths: payOnUsTriggerPaths(stored as { nodes?: Array<Record<string, unknown>> }),
+			webhookPaths: webhookNodePaths(stored as { nodes?: Array<Record<string, unknown>> }),
+		});
+	}
+	return { credential, workflows };
+}

@@ -1,0 +1,203 @@
+/**
+ * `npm start`: the whole demo with one command.
+ *
+ *   - the sandbox of the payments service (fixed port, default 4010), seeded;
+ *   - a real n8n (embedded SQLite, default port 5678) in a persistent folder
+ *     (default ./.payonus-start/) with this package installed as a community
+ *     package, an owner account, a PayOnUs API credential pointing at the
+ *     sandbox and the example workflows imported and active;
+ *   - the sandbox's webhook settings pointing at the trigger workflows (through
+ *     a small relay, since the service sends to one URL per environment) with
+ *     the verification key the credential holds.
+ *
+ * Running it again on the same folder reuses the owner, the credential and the
+ * workflows. Ctrl-C / SIGTERM stops everything.
+ *
+ * Options (or environment): --folder DIR (PAYONUS_START_FOLDER),
+ * --n8n-port N (PAYONUS_N8N_PORT), --sandbox-port N (PAYONUS_SANDBOX_PORT),
+ * --refresh-examples (replace the stored workflows with examples/*.json).
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { startSandbox, type SandboxHandle } from '../sandbox/server';
+import { startN8n, type N8nInstance } from '../test/harness/n8n';
+import { startFanout, type FanoutHandle } from './lib/fanout';
+import { provision, CREDENTIAL_NAME } from './lib/provision';
+import {
+	DEFAULT_N8N_PORT,
+	DEFAULT_SANDBOX_PORT,
+	loadOrCreateState,
+	resolveFolder,
+	writeState,
+} from './lib/state';
+
+export const DEMO_OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Demo',
+	lastName: 'Owner',
+	password: 'PayOnUs-demo-1',
+};
+
+/** Printed once everything is up; tests and the bench wait for it. */
+export const READY_MARKER = 'PayOnUs demo is ready';
+
+interface Args {
+	folder: string;
+	n8nPort: number;
+	sandboxPort: number;
+	refresh: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+	const value = (flag: string): string | undefined => {
+		const index = argv.indexOf(flag);
+		if (index >= 0) return argv[index + 1];
+		const inline = argv.find((a) => a.startsWith(`${flag}=`));
+		return inline?.slice(flag.length + 1);
+	};
+	const port = (flag: string, env: string, fallback: number): number => {
+		const raw = value(flag) ?? process.env[env];
+		if (raw === undefined || raw === '') return fallback;
+		const n = Number(raw);
+		if (!Number.isInteger(n) || n <= 0 || n > 65535) throw new Error(`${flag} must be a port number, got "${raw}"`);
+		return n;
+	};
+	return {
+		folder: resolveFolder(value('--folder')),
+		n8nPort: port('--n8n-port', 'PAYONUS_N8N_PORT', DEFAULT_N8N_PORT),
+		sandboxPort: port('--sandbox-port', 'PAYONUS_SANDBOX_PORT', DEFAULT_SANDBOX_PORT),
+		refresh: argv.includes('--refresh-examples'),
+	};
+}
+
+async function assertPortFree(port: number, what: string, flag: string): Promise<void> {
+	await new Promise<void>((resolve, reject) => {
+		const server = createServer();
+		server.once('error', () =>
+			reject(new Error(`port ${port} (${what}) is in use; stop what holds it or pick another with ${flag}`)),
+		);
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+	});
+}
+
+function say(line = ''): void {
+	process.stdout.write(`${line}\n`);
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const args = parseArgs(process.argv.slice(2));
+	const state = loadOrCreateState(args.folder);
+	const filesDir = join(args.folder, 'files');
+	mkdirSync(filesDir, { recursive: true });
+
+	let sandbox: SandboxHandle | undefined;
+	let relay: FanoutHandle | undefined;
+	let n8n: N8nInstance | undefined;
+	let stopping = false;
+
+	const shutdown = async (signal: string): Promise<void> => {
+		if (stopping) return;
+		stopping = true;
+		say(`\n${signal}: stopping n8n, the relay and the sandbox...`);
+		try {
+			await n8n?.stop();
+		} catch (error) {
+			say(`n8n: ${(error as Error).message}`);
+		}
+		await relay?.stop();
+		await sandbox?.stop();
+		say('stopped.');
+		process.exit(0);
+	};
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.on(signal, () => {
+			if (stopping) {
+				// a second Ctrl-C: give up waiting (the harness's exit hook kills what is left)
+				process.exit(130);
+			}
+			void shutdown(signal);
+		});
+	}
+
+	await assertPortFree(args.sandboxPort, 'sandbox', '--sandbox-port');
+	await assertPortFree(args.n8nPort, 'n8n', '--n8n-port');
+
+	say(`folder ${args.folder}`);
+	sandbox = await startSandbox({ port: args.sandboxPort });
+	say(`sandbox listening on ${sandbox.url}`);
+	relay = await startFanout({ log: (line) => say(line) });
+
+	// the sandbox delivers to the relay, which hands each notification to every trigger workflow
+	const putWebhooks = await fetch(`${sandbox.url}/_sandbox/webhooks`, {
+		method: 'PUT',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ url: relay.url, verificationKey: state.verificationKey }),
+	});
+	if (!putWebhooks.ok) throw new Error(`PUT /_sandbox/webhooks answered ${putWebhooks.status}: ${await putWebhooks.text()}`);
+
+	say(`starting n8n on port ${args.n8nPort} (first start in a new folder takes longer)...`);
+	n8n = await startN8n({
+		userFolder: args.folder,
+		port: args.n8nPort,
+		ownerAccount: DEMO_OWNER,
+		handleSignals: false,
+		env: {
+			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
+			GENERIC_TIMEZONE: process.env.TZ ?? 'UTC',
+		},
+	});
+	if (stopping) return;
+	say(`n8n listening on ${n8n.baseUrl}`);
+
+	const provisioned = await provision(
+		{ baseUrl: n8n.baseUrl, apiKey: n8n.apiKey },
+		{ sandboxUrl: sandbox.url, verificationKey: state.verificationKey, filesDir, refresh: args.refresh, log: (l) => say(`  ${l}`) },
+	);
+	const targets = provisioned.workflows.flatMap((w) => w.triggerPaths.map((path) => n8n!.webhookUrl(path)));
+	relay.setTargets(targets);
+
+	const cardOnFile = provisioned.workflows.find((w) => w.key === 'cardOnFile');
+	const cardOnFileStartUrl = cardOnFile?.webhookPaths[0] ? n8n.webhookUrl(cardOnFile.webhookPaths[0]) : undefined;
+	writeState(args.folder, {
+		...state,
+		sandboxUrl: sandbox.url,
+		n8nUrl: n8n.baseUrl,
+		relayUrl: relay.url,
+		filesDir,
+		owner: { email: DEMO_OWNER.email, password: DEMO_OWNER.password },
+		credentialId: provisioned.credential.id,
+		workflows: Object.fromEntries(provisioned.workflows.map((w) => [w.key, { id: w.id, name: w.name }])),
+		cardOnFileStartUrl,
+		pid: process.pid,
+		readyAt: new Date().toISOString(),
+	});
+
+	const seconds = ((Date.now() - started) / 1000).toFixed(1);
+	say('');
+	say('------------------------------------------------------------------');
+	say(`${READY_MARKER} (${seconds} s)`);
+	say('');
+	say(`  n8n editor   ${n8n.baseUrl}/`);
+	say(`  login        ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`);
+	say(`  sandbox      ${sandbox.url}  (ledger: ${sandbox.url}/_sandbox/ledger)`);
+	say(`  credential   "${CREDENTIAL_NAME}" (sandbox-client-1, merchant MER-1001, business BUS-2001)`);
+	say(`  files        ${filesDir}  (notifications, payout log, reconciliation CSV)`);
+	say('  workflows (active):');
+	for (const w of provisioned.workflows) say(`    - ${w.name}  ${n8n.baseUrl}/workflow/${w.id}`);
+	say('');
+	say('  Play the customer in another terminal:');
+	say(`    npm run customer${args.folder === resolveFolder() ? '' : ` -- --folder ${args.folder}`}`);
+	say('  (pays a dynamic account, approves a mobile money charge, stores a card on the');
+	say('   consent page) then watch Executions in n8n and the files folder.');
+	say('');
+	say('  Ctrl-C stops everything; `npm start` again reuses this folder.');
+	say('------------------------------------------------------------------');
+}
+
+main().catch((error) => {
+	process.stderr.write(`npm start failed: ${(error as Error).stack ?? String(error)}\n`);
+	// the harness's exit hook kills an n8n that was starting
+	process.exit(1);
+});

@@ -1,0 +1,123 @@
+/**
+ * Helpers of the payout and card tokenization e2e files (and the transfer
+ * drill): a sandbox, a credential pointing at it, and a Manual Trigger ->
+ * Code (items) -> PayOnUs workflow.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { fetch } from 'undici';
+import type { N8nClient, WorkflowJson } from '../harness/n8n';
+
+export const PAYONUS = 'n8n-nodes-payonus.payOnUs';
+export const NODE = 'PayOnUs';
+
+export class Sandbox {
+	constructor(readonly url: string) {}
+
+	async control<T = IDataObject>(method: string, path: string, body?: unknown): Promise<T> {
+		const res = await fetch(`${this.url}/_sandbox${path}`, {
+			method,
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const json = (await res.json()) as { data: T };
+		if (res.status >= 400) throw new Error(`sandbox ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+		return json.data;
+	}
+
+	/** Requests the sandbox received under /api/v1, without the token call. */
+	async requests(): Promise<IDataObject[]> {
+		const all = await this.control<IDataObject[]>('GET', '/requests');
+		return all.filter((r) => r.path !== '/api/v1/access-token');
+	}
+
+	async clearRequests(): Promise<void> {
+		await this.control('DELETE', '/requests');
+	}
+
+	async ledger(): Promise<IDataObject> {
+		return await this.control<IDataObject>('GET', '/ledger');
+	}
+
+	/** An authenticated call to the sandbox API (test setup only). */
+	async api<T = IDataObject>(method: string, path: string, body?: unknown, clientId = 'sandbox-client-3'): Promise<T> {
+		const tokenRes = await fetch(`${this.url}/api/v1/access-token`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ apiClientId: clientId, apiClientSecret: clientId.replace('client', 'secret') }),
+		});
+		const token = ((await tokenRes.json()) as IDataObject & { data?: IDataObject }) ?? {};
+		const accessToken = (token.access_token ?? token.data?.access_token) as string;
+		const res = await fetch(`${this.url}${path}`, {
+			method,
+			headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return ((await res.json()) as { data: T }).data;
+	}
+}
+
+export async function createPayOnUsCredential(n8n: N8nClient, sandboxUrl: string, name: string, data: IDataObject = {}): Promise<string> {
+	const { id } = await n8n.createCredential({
+		name,
+		type: 'payOnUsApi',
+		data: {
+			environment: 'custom',
+			baseUrl: sandboxUrl,
+			clientId: 'sandbox-client-1',
+			clientSecret: 'sandbox-secret-1',
+			webhookVerificationKey: 'e2e-verification-key',
+			merchantId: 'MER-1001',
+			businessId: 'BUS-2001',
+			// n8n 2.8 injects these into every credential type; its public API
+			// requires allowedDomains unless the mode is given.
+			allowedHttpRequestDomains: 'all',
+			...data,
+		},
+	});
+	return id;
+}
+
+/** A business resource locator value. */
+export const business = (id: string | '={{ $json.businessId }}') => ({ __rl: true, mode: 'id', value: id });
+
+/**
+ * Manual Trigger -> Code (returns `items`, each `{ json, binary? }`) ->
+ * PayOnUs with `parameters`. `continueOnFail` makes bad items error items.
+ */
+export function payOnUsWorkflow(
+	name: string,
+	credentialId: string,
+	parameters: IDataObject,
+	items: Array<{ json: IDataObject; binary?: IDataObject }>,
+	opts: { continueOnFail?: boolean } = {},
+): WorkflowJson {
+	return {
+		name,
+		nodes: [
+			{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'n2',
+				name: 'Items',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [200, 0],
+				parameters: { jsCode: `return ${JSON.stringify(items)};` },
+			},
+			{
+				id: 'n3',
+				name: NODE,
+				type: PAYONUS,
+				typeVersion: 1,
+				position: [400, 0],
+				parameters,
+				credentials: { payOnUsApi: { id: credentialId, name: 'PayOnUs e2e' } },
+				...(opts.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
+			Items: { main: [[{ node: NODE, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}

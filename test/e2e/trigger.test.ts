@@ -1,0 +1,162 @@
+/**
+ * PayOnUs Trigger in a real n8n, fed by the sandbox's own webhooks.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
+import { startSandbox, type SandboxHandle } from '../../sandbox/server';
+import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
+import { KEY, SandboxApi, TRIGGER_NAME, createCredential, sleep, triggerWorkflow } from './triggerFixtures';
+
+let sb: SandboxHandle;
+let api: SandboxApi;
+let n8n: N8nClient;
+let credentialId: string;
+const workflows: string[] = [];
+
+async function activeTrigger(parameters: IDataObject = {}) {
+	const webhookId = randomUUID();
+	const { id } = await n8n.createWorkflow(triggerWorkflow(`trigger ${webhookId}`, webhookId, credentialId, parameters));
+	workflows.push(id);
+	await n8n.activate(id);
+	return { id, url: n8n.webhookUrl(`${webhookId}/webhook`) };
+}
+
+async function executionCount(workflowId: string): Promise<number> {
+	return (await n8n.listExecutions(workflowId, false)).length;
+}
+
+async function post(url: string, body: string, headers: Record<string, string> = {}, method = 'POST') {
+	const res = await fetch(url, { method, headers: { 'content-type': 'text/plain', ...headers }, body: method === 'GET' ? undefined : body });
+	await res.text();
+	return res.status;
+}
+
+const hashOf = (a: string, r: string, s: string, key = KEY) => createHash('sha256').update(a + r + s + key).digest('hex');
+
+beforeAll(async () => {
+	sb = await startSandbox({ port: 0 });
+	api = new SandboxApi(sb.url);
+	n8n = sharedN8n();
+	credentialId = await createCredential(n8n, sb.url, `PayOnUs trigger e2e ${Date.now()}`);
+});
+
+afterAll(async () => {
+	for (const id of workflows) await n8n.deactivate(id).catch(() => undefined);
+	await sb?.stop();
+});
+
+describe('PayOnUs Trigger (real n8n, sandbox webhooks)', () => {
+	it('starts one execution per event type, with verified items and no secrets', async () => {
+		const { id, url } = await activeTrigger();
+		await api.setWebhooks({ url, verificationKey: KEY });
+		const tag = Date.now();
+		const payin = await api.collection(`e2e-col-${tag}`);
+		const payout = await api.payout(`e2e-pay-${tag}`);
+		const refund = await api.refund(String(payin.onusReference), `e2e-ref-${tag}`);
+		const link = await api.tokenization(`e2e-link-${tag}`);
+
+		const executions = await n8n.waitForExecutions(id, 4, 90_000);
+		const items = executions.flatMap((e) => nodeItems(e, TRIGGER_NAME));
+		const byEvent = (event: string) => items.filter((i) => i.event === event);
+		expect(byEvent('COLLECTION')).toHaveLength(1);
+		expect(byEvent('COLLECTION')[0]).toMatchObject({ onusReference: payin.onusReference, paymentStatus: 'SUCCESSFUL', verified: true, verifiedBy: 'signature' });
+		expect(byEvent('PAYOUT')[0]).toMatchObject({ onusReference: payout.onusReference, verified: true });
+		expect(byEvent('REFUND')[0]).toMatchObject({ onusReference: refund.onusReference, verified: true });
+		expect(byEvent('card_tokenization_link.completed')[0]).toMatchObject({
+			cardTokenizationLinkId: link.id,
+			verified: true,
+			verifiedBy: 'api',
+		});
+		for (const item of items) {
+			expect(typeof item.receivedAt).toBe('string');
+			expect(JSON.stringify(item)).not.toContain(KEY);
+		}
+		// The sandbox saw 200 for every delivery.
+		const deliveries = (await api.deliveries()).filter((d) => d.url === url);
+		expect(deliveries.length).toBe(4);
+		expect(deliveries.every((d) => d.status === 200)).toBe(true);
+		await sleep(1500);
+		expect(await executionCount(id)).toBe(4);
+	});
+
+	it('starts nothing for forged, malformed or oversized requests', async () => {
+		const { id, url } = await activeTrigger();
+		const genuine = {
+			id: 'x',
+			type: 'COLLECTION',
+			businessId: 'BUS-2001',
+			accountNumber: '0123456789',
+			onusReference: 'ONUS-NUB-1000000000001-01012025-101010',
+			paymentStatus: 'SUCCESSFUL',
+			transactionAmount: 5000,
+		};
+		const good = hashOf(genuine.accountNumber, genuine.onusReference, genuine.paymentStatus);
+		const cases: Array<[string, number, string, Record<string, string>, string?]> = [
+			['no hash', 401, JSON.stringify(genuine), {}],
+			['wrong hash', 401, JSON.stringify(genuine), { hash: 'f'.repeat(64) }],
+			['hash of another body', 401, JSON.stringify({ ...genuine, onusReference: 'ONUS-NUB-1000000000009-01012025-101010' }), { hash: good }],
+			['tampered status', 401, JSON.stringify({ ...genuine, paymentStatus: 'FAILED' }), { hash: good }],
+			['wrong key', 401, JSON.stringify(genuine), { hash: hashOf(genuine.accountNumber, genuine.onusReference, genuine.paymentStatus, 'other') }],
+			['malformed JSON', 400, '{"type":"COLLECTION"', { hash: good }],
+			['huge body', 400, JSON.stringify({ ...genuine, pad: 'x'.repeat(300 * 1024) }), { hash: good }],
+			['unknown event', 400, JSON.stringify({ type: 'NOPE' }), { hash: good }],
+			['forged tokenization (link does not exist)', 200, JSON.stringify({ event: 'card_tokenization_link.completed', cardTokenizationLinkId: 'CTL-404', cardTokenId: 'tok', businessId: 'BUS-2001', status: 'COMPLETED' }), {}],
+		];
+		for (const [name, expected, body, headers] of cases) {
+			expect([name, await post(url, body, headers)]).toEqual([name, expected]);
+		}
+		expect(await post(url, '', {}, 'GET')).not.toBe(200);
+		await sleep(2500);
+		expect(await executionCount(id)).toBe(0);
+	});
+
+	it('starts one execution for an event delivered three times', async () => {
+		const { id, url } = await activeTrigger();
+		await api.setWebhooks({ url, verificationKey: KEY, duplicates: 3 });
+		const payin = await api.collection(`e2e-dup-${Date.now()}`);
+		const deadline = Date.now() + 30_000;
+		let mine: IDataObject[] = [];
+		while (Date.now() < deadline) {
+			mine = (await api.deliveries()).filter((d) => d.url === url && d.status !== null);
+			if (mine.length >= 3) break;
+			await sleep(200);
+		}
+		expect(mine.map((d) => d.status)).toEqual([200, 200, 200]);
+		const executions = await n8n.waitForExecutions(id, 1, 30_000);
+		await sleep(2000);
+		expect(await executionCount(id)).toBe(1);
+		expect(nodeItems(executions[0], TRIGGER_NAME)[0]).toMatchObject({ onusReference: payin.onusReference });
+	});
+
+	it('filters on status: a FAILED payout does not start an "only SUCCESSFUL" workflow', async () => {
+		const { id, url } = await activeTrigger({ events: ['PAYOUT'], options: { statuses: ['SUCCESSFUL'] } });
+		await api.setWebhooks({ url, verificationKey: KEY });
+		// 9999991113 ends in UNKNOWN_ERROR (a failure) in the sandbox.
+		const failed = await api.api<IDataObject>('POST', '/api/v1/transfer-requests/bank-transfer', {
+			amount: 100,
+			beneficiaryAccountNumber: '9999991113',
+			beneficiaryAccountName: 'Sandbox Beneficiary',
+			beneficiaryBankCode: '044',
+			transferType: 'WALLET_TO_BANK_ACCOUNT',
+			countryCode: 'NG',
+			currency: 'NGN',
+			reference: `e2e-fail-${Date.now()}`,
+			narration: 'e2e',
+			businessId: 'BUS-2001',
+		});
+		const ok = await api.payout(`e2e-ok-${Date.now()}`);
+		const executions = await n8n.waitForExecutions(id, 1, 60_000);
+		await sleep(2500);
+		expect(await executionCount(id)).toBe(1);
+		expect(nodeItems(executions[0], TRIGGER_NAME)[0]).toMatchObject({ onusReference: ok.onusReference, paymentStatus: 'SUCCESSFUL' });
+		expect(failed.onusReference).toBeDefined();
+	});
+
+	it('refuses to activate when the credential has no verification key', async () => {
+		const noKey = await createCredential(n8n, sb.url, `PayOnUs no key ${Date.now()}`, '');
+		const webhookId = randomUUID();
+		const { id } = await n8n.createWorkflow(triggerWorkflow(`trigger no key ${webhookId}`, webhookId, noKey));
+		workflows.push(id);
+		await expect(n8n.activate(id)).rejects.toThrow(/Verification Key/i);
+	});
+});

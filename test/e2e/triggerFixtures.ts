@@ -1,0 +1,210 @@
+/**
+ * Shared by the trigger e2e tests and the drills (bench/webhook-drills,
+ * bench/poll-drill): a driver for the sandbox's API (its own API client, so
+ * it never invalidates the token n8n's credential holds), and the workflow
+ * and credential fixtures of the two triggers.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import type { N8nClient, WorkflowJson } from '../harness/e2e';
+
+export const KEY = 'e2e-webhook-verification-key';
+export const PACKAGE = 'n8n-nodes-payonus';
+
+export class SandboxApi {
+	private token = '';
+	constructor(
+		readonly url: string,
+		private readonly clientId = 'sandbox-client-2',
+		private readonly clientSecret = 'sandbox-secret-2',
+	) {}
+
+	async control<T = IDataObject>(method: string, path: string, body?: unknown): Promise<T> {
+		const res = await fetch(`${this.url}/_sandbox${path}`, {
+			method,
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		if (!res.ok) throw new Error(`${method} /_sandbox${path}: ${res.status} ${text}`);
+		return (text ? JSON.parse(text) : undefined) as T;
+	}
+
+	async api<T = IDataObject>(method: string, path: string, body?: unknown, qs?: Record<string, string>): Promise<T> {
+		if (!this.token) {
+			const res = await fetch(`${this.url}/api/v1/access-token`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ apiClientId: this.clientId, apiClientSecret: this.clientSecret }),
+			});
+			const json = (await res.json()) as { data?: { access_token?: string } };
+			if (!res.ok || !json.data?.access_token) throw new Error(`sandbox token: ${res.status}`);
+			this.token = json.data.access_token;
+		}
+		const query = qs ? `?${new URLSearchParams(qs).toString()}` : '';
+		const res = await fetch(`${this.url}${path}${query}`, {
+			method,
+			headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+		return (JSON.parse(text) as { data: T }).data;
+	}
+
+	async setWebhooks(settings: { url: string; verificationKey: string; duplicates?: number; delayMs?: number; outOfOrder?: boolean }) {
+		await this.control('PUT', '/webhooks', { duplicates: 1, delayMs: 0, outOfOrder: false, ...settings });
+	}
+
+	/** A dynamic-account payin, paid: one COLLECTION. */
+	async collection(reference: string, amount = 1500, businessId = 'BUS-2001'): Promise<IDataObject> {
+		const account = await this.api<IDataObject>('POST', '/api/v1/virtual-accounts/dynamic', {
+			amount,
+			reference,
+			businessId,
+			customer: { name: 'Ada Obi', email: 'ada@example.com', phone: '+2348000000001' },
+		});
+		await this.api('POST', '/api/v1/fund-ngn-account', {
+			onusReference: account.onusReference,
+			accountNumber: account.accountNumber,
+			amount,
+			paymentStatus: 'SUCCESSFUL',
+			forDynamicAccount: true,
+		});
+		return account;
+	}
+
+	/** A dynamic-account payin left unpaid (polling tests: created, no webhook). */
+	async unpaidPayin(reference: string, amount = 1000, businessId = 'BUS-2001'): Promise<IDataObject> {
+		return await this.api<IDataObject>('POST', '/api/v1/virtual-accounts/dynamic', {
+			amount,
+			reference,
+			businessId,
+			customer: { name: 'Ada Obi', email: 'ada@example.com', phone: '+2348000000001' },
+		});
+	}
+
+	/** A bank transfer to the always-successful test account: one PAYOUT when it settles. */
+	async payout(reference: string, amount = 100, businessId = 'BUS-2001'): Promise<IDataObject> {
+		return await this.api<IDataObject>('POST', '/api/v1/transfer-requests/bank-transfer', {
+			amount,
+			beneficiaryAccountNumber: '9999991112',
+			beneficiaryAccountName: 'Sandbox Beneficiary',
+			beneficiaryBankCode: '044',
+			transferType: 'WALLET_TO_BANK_ACCOUNT',
+			countryCode: 'NG',
+			currency: 'NGN',
+			reference,
+			narration: 'e2e payout',
+			businessId,
+		});
+	}
+
+	async refund(paymentOnusReference: string, reference: string, businessId = 'BUS-2001'): Promise<IDataObject> {
+		return await this.api<IDataObject>('POST', '/api/v1/refunds/bank-transfer', {
+			onusReference: paymentOnusReference,
+			businessId,
+			reference,
+			reason: 'e2e refund',
+		});
+	}
+
+	/** A tokenization link completed by the "customer": one card_tokenization_link.completed. */
+	async tokenization(merchantReference: string, businessId = 'BUS-2001'): Promise<IDataObject> {
+		const link = await this.api<IDataObject>('POST', '/api/v1/card-tokenization-links', {
+			businessId,
+			merchantReference,
+			customer: { name: 'Ada Obi', email: 'ada@example.com' },
+		});
+		await this.control('POST', `/links/${String(link.id)}/submit`, {
+			cardNumber: '4111111111111111',
+			expiry: '12/30',
+			cvv: '123',
+		});
+		return link;
+	}
+
+	async deliveries(): Promise<IDataObject[]> {
+		const d = await this.control<IDataObject[] | { deliveries: IDataObject[] }>('GET', '/deliveries');
+		return Array.isArray(d) ? d : d.deliveries;
+	}
+}
+
+export async function createCredential(n8n: N8nClient, sandboxUrl: string, name: string, key = KEY): Promise<string> {
+	const { id } = await n8n.createCredential({
+		name,
+		type: 'payOnUsApi',
+		data: {
+			environment: 'custom',
+			baseUrl: sandboxUrl,
+			clientId: 'sandbox-client-1',
+			clientSecret: 'sandbox-secret-1',
+			webhookVerificationKey: key,
+			merchantId: 'MER-1001',
+			businessId: 'BUS-2001',
+		},
+	});
+	return id;
+}
+
+export const TRIGGER_NAME = 'PayOnUs Trigger';
+export const POLL_NAME = 'PayOnUs Poll Trigger';
+
+export function triggerWorkflow(name: string, webhookId: string, credentialId: string, parameters: IDataObject = {}): WorkflowJson {
+	return {
+		name,
+		nodes: [
+			{
+				id: `node-${webhookId}`,
+				name: TRIGGER_NAME,
+				type: `${PACKAGE}.payOnUsTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters: {
+					events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link.completed'],
+					confirmTokenization: true,
+					options: {},
+					...parameters,
+				},
+				credentials: { payOnUsApi: { id: credentialId, name: 'PayOnUs' } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all' },
+	};
+}
+
+/**
+ * The poll trigger on a custom cron whose seconds field lists values (n8n
+ * 2.8.4 only refuses a `*` in the seconds field), e.g. every 5 s.
+ */
+export function pollWorkflow(name: string, credentialId: string, everySeconds: number, parameters: IDataObject = {}): WorkflowJson {
+	const seconds: number[] = [];
+	for (let s = 0; s < 60; s += everySeconds) seconds.push(s);
+	return {
+		name,
+		nodes: [
+			{
+				id: `poll-${name.replace(/\W+/g, '-')}`,
+				name: POLL_NAME,
+				type: `${PACKAGE}.payOnUsPollTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes: { item: [{ mode: 'custom', cronExpression: `${seconds.join(',')} * * * * *` }] },
+					watch: ['payins', 'payouts'],
+					merchantId: '',
+					options: {},
+					...parameters,
+				},
+				credentials: { payOnUsApi: { id: credentialId, name: 'PayOnUs' } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all' },
+	};
+}
+
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,127 @@
+/** Helpers for the sandbox tests: start on port 0, call with undici, receive webhooks. */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { startSandbox, type SandboxHandle, type SandboxConfig } from '../../sandbox/server';
+
+export interface Res<T = any> {
+	status: number;
+	body: T;
+	headers: Record<string, string | string[] | undefined>;
+}
+
+export class Client {
+	token: string | undefined;
+	constructor(
+		readonly url: string,
+		readonly clientId = 'sandbox-client-1',
+		readonly clientSecret = 'sandbox-secret-1',
+	) {}
+
+	async raw(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; rawBody?: string | Buffer } = {}): Promise<Res> {
+		const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+		let body: string | Buffer | undefined;
+		if (opts.rawBody !== undefined) body = opts.rawBody;
+		else if (opts.body !== undefined) {
+			body = JSON.stringify(opts.body);
+			headers['content-type'] ??= 'application/json';
+		}
+		const res = await request(this.url + path, { method: method as 'GET', headers, body });
+		const text = await res.body.text();
+		let parsed: unknown = text;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			/* html */
+		}
+		return { status: res.statusCode, body: parsed, headers: res.headers };
+	}
+
+	async login(): Promise<string> {
+		const r = await this.raw('POST', '/api/v1/access-token', { body: { apiClientId: this.clientId, apiClientSecret: this.clientSecret } });
+		if (r.status !== 200) throw new Error(`login failed ${r.status} ${JSON.stringify(r.body)}`);
+		this.token = r.body.data.access_token;
+		return this.token!;
+	}
+
+	async api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
+		if (!this.token) await this.login();
+		return this.raw(method, path, { body, headers: { authorization: `Bearer ${this.token}`, ...headers } });
+	}
+
+	get = (path: string) => this.api('GET', path);
+	post = (path: string, body?: unknown) => this.api('POST', path, body ?? {});
+	del = (path: string) => this.api('DELETE', path);
+	control = (method: string, path: string, body?: unknown) => this.raw(method, `/_sandbox${path}`, { body });
+}
+
+export async function boot(config: Partial<SandboxConfig> = {}): Promise<{ sb: SandboxHandle; c: Client }> {
+	const sb = await startSandbox({ port: 0, config });
+	return { sb, c: new Client(sb.url) };
+}
+
+let refCounter = 0;
+export const ref = (prefix = 'ref') => `${prefix}-${Date.now().toString(36)}-${++refCounter}`;
+
+export const customer = { name: 'Ada Obi', email: 'ada@example.com', phone: '+2348012345678' };
+
+export async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 2000): Promise<T> {
+	const end = Date.now() + timeoutMs;
+	for (;;) {
+		const v = await fn();
+		if (v !== undefined && v !== false) return v as T;
+		if (Date.now() > end) throw new Error('waitFor timed out');
+		await new Promise((r) => setTimeout(r, 10));
+	}
+}
+
+export interface Received {
+	headers: IncomingHttpHeaders;
+	body: string;
+	json: any;
+	path: string;
+}
+
+/** A webhook receiver on a free port. */
+export async function receiver(status = 200): Promise<{ url: string; got: Received[]; close(): Promise<void>; server: Server }> {
+	const got: Received[] = [];
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c) => chunks.push(c));
+		req.on('end', () => {
+			const body = Buffer.concat(chunks).toString('utf8');
+			got.push({ headers: req.headers, body, json: JSON.parse(body), path: req.url ?? '/' });
+			res.writeHead(status);
+			res.end('ok');
+		});
+	});
+	await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+	return {
+		url,
+		got,
+		server,
+		close: () =>
+			new Promise<void>((r) => {
+				server.close(() => r());
+				server.closeAllConnections();
+			}),
+	};
+}
+
+/** Creates a dynamic account and pays it with the fund simulation. */
+export async function paidDynamic(c: Client, amount = 5000, businessId = 'BUS-2001') {
+	const reference = ref('dyn');
+	const created = await c.post('/api/v1/virtual-accounts/dynamic', { amount, reference, businessId, customer });
+	if (created.status !== 200) throw new Error(JSON.stringify(created.body));
+	const d = created.body.data;
+	const funded = await c.post('/api/v1/fund-ngn-account', {
+		onusReference: d.onusReference,
+		accountNumber: d.accountNumber,
+		amount,
+		paymentStatus: 'SUCCESSFUL',
+		forDynamicAccount: true,
+	});
+	if (funded.status !== 200) throw new Error(JSON.stringify(funded.body));
+	return { ...d, reference, record: funded.body.data };
+}
