@@ -248,7 +248,8 @@ export async function startSandbox(opts: StartOptions = {}): Promise<SandboxHand
 		Object.assign(sandbox.state.config, opts.config);
 	}
 	const app = new SandboxServer(sandbox);
-	const server = createServer({ keepAliveTimeout: 5000 }, app.handle);
+	const server = createServer(app.handle);
+	server.keepAliveTimeout = 5000;
 	const host = opts.host ?? '127.0.0.1';
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);

@@ -89,9 +89,13 @@ function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 	return new NodeOperationError(ctx.getNode(), prefix + errorMessage(error), { itemIndex });
 }
 
-/** The JSON of an error item (continueOnFail): the message, and what to do when known. */
-function errorJson(error: NodeApiError | NodeOperationError): IDataObject {
-	const json: IDataObject = { error: error.message };
+/**
+ * The JSON of an error item (continueOnFail): the message, always starting
+ * with the item number, and what to do when known.
+ */
+function errorJson(error: NodeApiError | NodeOperationError, itemIndex: number): IDataObject {
+	const prefix = `Item ${itemIndex + 1}: `;
+	const json: IDataObject = { error: error.message.startsWith(prefix) ? error.message : prefix + error.message };
 	if (error.description) json.description = error.description;
 	return json;
 }
@@ -185,7 +189,7 @@ export class PayOnUs implements INodeType {
 			} catch (error) {
 				const failure = toNodeError(this, error, 0);
 				if (!continueOnFail) throw failure;
-				return [[{ json: errorJson(failure), pairedItem }]];
+				return [[{ json: errorJson(failure, 0), pairedItem }]];
 			}
 		}
 
@@ -194,7 +198,7 @@ export class PayOnUs implements INodeType {
 			const pairedItem = { item: i };
 			const input = inputs[i];
 			if (!input.ok) {
-				output.push({ json: { error: input.error.message }, pairedItem });
+				output.push({ json: errorJson(input.error, i), pairedItem });
 				continue;
 			}
 			const ctx: OperationContext = {
@@ -210,7 +214,7 @@ export class PayOnUs implements INodeType {
 			} catch (error) {
 				const failure = toNodeError(this, error, i);
 				if (!continueOnFail) throw failure;
-				output.push({ json: errorJson(failure), pairedItem });
+				output.push({ json: errorJson(failure, i), pairedItem });
 			}
 		}
 		return [output];

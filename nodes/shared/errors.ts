@@ -152,3 +152,26 @@ export function summarizeHttpError(
 		body: sanitizeBody(body, secrets),
 	};
 }
+
+const NETWORK_WORDS: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ECONNRESET: 'connection reset',
+	ECONNABORTED: 'connection aborted',
+	ENOTFOUND: 'host name not found',
+	EAI_AGAIN: 'name lookup failed',
+	ETIMEDOUT: 'timed out',
+	EHOSTUNREACH: 'host unreachable',
+	ENETUNREACH: 'network unreachable',
+	EPIPE: 'connection closed while sending',
+	EADDRNOTAVAIL: 'address not available',
+};
+
+/**
+ * A network error code in words. (n8n replaces a whole error message that
+ * merely contains a code such as ECONNREFUSED by a generic sentence, which
+ * would hide our explanation: so messages never carry the raw code.)
+ */
+export function networkReason(code: string | undefined): string {
+	if (!code) return 'network error';
+	return NETWORK_WORDS[code.toUpperCase()] ?? code.toLowerCase().replace(/^e/, '').replace(/_/g, ' ');
+}

@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import { describeEnvironment, resolveBaseUrl } from './environments';
+import { networkReason } from './errors';
 
 /**
  * Access tokens of the PayOnUs API, shared by every execution of this n8n
@@ -384,7 +385,7 @@ function tokenCallFailure(error: AxiosLikeError, where: string): TokenCallError 
 			status,
 		);
 	}
-	const code = typeof error?.code === 'string' ? error.code : 'network error';
+	const code = networkReason(typeof error?.code === 'string' ? error.code : undefined);
 	return new TokenCallError(
 		`Could not reach PayOnUs at ${where} to get an access token (${code}). Check the credential's Environment / Base URL and this server's network access.`,
 		'unreachable',
@@ -483,7 +484,7 @@ async function verifyToken(
 		}
 		// Other statuses (400, 5xx...): the token itself was accepted.
 		if (status !== undefined) return true;
-		const code = outcome?.code ?? 'network error';
+		const code = networkReason(outcome?.code);
 		throw new TokenCallError(
 			`Could not reach PayOnUs at ${where} (${code}). Check the credential's Environment / Base URL.`,
 			'unreachable',

@@ -21,7 +21,7 @@ import type {
 	RequestOptions,
 } from './client';
 import { isEnvironment, resolveBaseUrl } from './environments';
-import { redactText, sanitizeBody, statusMeaning, summarizeHttpError } from './errors';
+import { networkReason, redactText, sanitizeBody, statusMeaning, summarizeHttpError } from './errors';
 import {
 	isTokenRejectedSignal,
 	markTransportOwned,
@@ -428,10 +428,10 @@ class Transport implements PayOnUsClient {
 			message = `PayOnUs ${where} did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s`;
 			description = 'The service may be slow or unreachable. Try again later.';
 		} else if (f.kind === 'dropped') {
-			message = `The connection to PayOnUs dropped during ${where} (${f.code})`;
+			message = `The connection to PayOnUs dropped during ${where} (${networkReason(f.code)})`;
 			description = 'Try again later.';
 		} else if (f.kind === 'unreachable') {
-			message = `Could not reach PayOnUs at ${this.baseUrl} for ${where} (${f.code})`;
+			message = `Could not reach PayOnUs at ${this.baseUrl} for ${where} (${networkReason(f.code)})`;
 			description = "Check the credential's Environment / Base URL and this server's network access.";
 		} else {
 			message = `PayOnUs ${where} failed: ${redactText(f.message ?? 'unknown error', secrets)}`;

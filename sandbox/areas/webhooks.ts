@@ -103,6 +103,6 @@ export class WebhookDispatcher {
 	}
 
 	async close(): Promise<void> {
-		await this.agent.close().catch(() => undefined);
+		await this.agent.destroy().catch(() => undefined);
 	}
 }

@@ -13,6 +13,8 @@ import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
 import { loadExample, payOnUsTriggerPaths, prepareExample, webhookNodePaths } from '../../scripts/lib/examples';
 import { credentialData } from '../../scripts/lib/provision';
 
+jest.setTimeout(300_000);
+
 export const CHROMIUM = process.env.PAYONUS_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
 	'--headless',

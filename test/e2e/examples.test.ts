@@ -25,6 +25,8 @@ import {
 import { credentialData, exampleSettings } from '../../scripts/lib/provision';
 import { Shop, approveMobileMoney, completeConsentPage, payDynamicAccount } from '../../scripts/play-customer';
 
+jest.setTimeout(300_000);
+
 const KEY = `examples-e2e-key-${randomBytes(6).toString('hex')}`;
 const RUN = randomBytes(4).toString('hex');
 

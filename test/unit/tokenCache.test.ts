@@ -224,7 +224,7 @@ describe('errors name the problem and never carry secrets', () => {
 	it('an address that is not PayOnUs', async () => {
 		const creds = sandboxCredential('http://127.0.0.1:1', 1);
 		const error = (await preAuth(creds).catch((e: Error) => e)) as Error;
-		expect(error.message).toMatch(/Could not reach PayOnUs at http:\/\/127\.0\.0\.1:1 .*ECONNREFUSED/);
+		expect(error.message).toMatch(/Could not reach PayOnUs at http:\/\/127\.0\.0\.1:1 .*\(connection refused\)/);
 		expect(error.message).not.toContain('sandbox-secret-1');
 	});
 });

@@ -1,0 +1,192 @@
+/**
+ * `npm start` (build/scripts/start.js) comes up and tears down cleanly, twice
+ * in a row on the same folder: the second run reuses the owner, the
+ * credential and the workflows (nothing duplicated). Needs `npm run build`
+ * and `npm run build:tools` first (the script runs compiled, as `npm start` does).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { N8nClient, freePort, packageRoot } from '../harness/n8n';
+import { EXAMPLES, loadExample } from '../../scripts/lib/examples';
+import { CREDENTIAL_NAME } from '../../scripts/lib/provision';
+import { readState } from '../../scripts/lib/state';
+import { Shop, payDynamicAccount } from '../../scripts/play-customer';
+
+jest.setTimeout(600_000);
+
+const READY = 'PayOnUs demo is ready';
+const OWNER = { email: 'owner@example.com', password: 'PayOnUs-demo-1' };
+const EXAMPLE_NAMES = Object.keys(EXAMPLES).map((key) => loadExample(key as keyof typeof EXAMPLES).name);
+
+interface Run {
+	child: ChildProcess;
+	output: () => string;
+	readyMs: number;
+}
+
+let folder: string;
+let n8nPort: number;
+let sandboxPort: number;
+const live: ChildProcess[] = [];
+
+async function startOnce(): Promise<Run> {
+	const script = join(packageRoot(), 'build', 'scripts', 'start.js');
+	if (!existsSync(script)) throw new Error(`${script} missing: run \`npm run build:tools\` first`);
+	const started = Date.now();
+	const child = spawn(
+		process.execPath,
+		[script, '--folder', folder, '--n8n-port', String(n8nPort), '--sandbox-port', String(sandboxPort)],
+		{ cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	live.push(child);
+	let out = '';
+	child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+	child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+	await new Promise<void>((resolve, reject) => {
+		const timer = setInterval(() => {
+			if (out.includes(READY)) {
+				clearInterval(timer);
+				resolve();
+			} else if (child.exitCode !== null || Date.now() - started > 300_000) {
+				clearInterval(timer);
+				reject(new Error(`npm start did not become ready (exit ${String(child.exitCode)}):\n${out}`));
+			}
+		}, 100);
+	});
+	return { child, output: () => out, readyMs: Date.now() - started };
+}
+
+async function stop(run: Run): Promise<number | null> {
+	const exited = new Promise<number | null>((resolve) => run.child.once('exit', (code) => resolve(code)));
+	run.child.kill('SIGTERM');
+	const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000).unref())]);
+	if (code === 'timeout') throw new Error(`npm start did not stop within 60 s after SIGTERM:\n${run.output()}`);
+	return code;
+}
+
+async function portFree(port: number): Promise<boolean> {
+	return await new Promise((resolve) => {
+		const server = createServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
+async function login(baseUrl: string): Promise<N8nClient> {
+	const res = await fetch(`${baseUrl}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+	});
+	expect(res.status).toBe(200);
+	const cookie = res.headers
+		.getSetCookie()
+		.map((h) => /^n8n-auth=([^;]+)/.exec(h)?.[1])
+		.find(Boolean);
+	expect(cookie).toBeTruthy();
+	return new N8nClient({ baseUrl, apiKey: '', cookie: cookie! });
+}
+
+interface Snapshot {
+	workflows: Array<{ id: string; name: string; active: boolean }>;
+	credentials: Array<{ id: string; name: string; type: string }>;
+	apiKeys: Array<{ label: string }>;
+	users: number;
+}
+
+/** What the running demo holds, checked against what it should hold. */
+async function inspect(run: Run): Promise<Snapshot> {
+	const state = readState(folder)!;
+	expect(state.n8nUrl).toBe(`http://127.0.0.1:${n8nPort}`);
+	expect(state.sandboxUrl).toBe(`http://127.0.0.1:${sandboxPort}`);
+	expect(run.output()).toContain(`login        ${OWNER.email} / ${OWNER.password}`);
+	expect(run.output()).toContain('npm run customer');
+
+	// n8n is up and the owner can log in
+	expect((await fetch(`${state.n8nUrl}/healthz`)).status).toBe(200);
+	const n8n = await login(state.n8nUrl!);
+	const workflows = (await n8n.rest<Array<{ id: string; name: string; active: boolean }>>('GET', '/workflows')).filter((w) =>
+		EXAMPLE_NAMES.includes(w.name),
+	);
+	const credentials = await n8n.rest<Array<{ id: string; name: string; type: string }>>('GET', '/credentials');
+	const apiKeys = await n8n.rest<Array<{ label: string }>>('GET', '/api-keys');
+	const users = await n8n.rest<{ count: number; items: Array<{ email: string }> }>('GET', '/users');
+
+	// the sandbox is up, seeded, and sends its notifications (with the credential's key) to the relay
+	const hooks = (await (await fetch(`${state.sandboxUrl}/_sandbox/webhooks`)).json()) as { data: { url: string; verificationKey: string } };
+	expect(hooks.data.url).toBe(state.relayUrl);
+	expect(hooks.data.verificationKey).toBe(state.verificationKey);
+	const ledger = (await (await fetch(`${state.sandboxUrl}/_sandbox/ledger`)).json()) as {
+		data: { wallets: Array<{ entityId: string; currency: string }> };
+	};
+	expect(ledger.data.wallets.filter((w) => w.entityId === 'BUS-2001').map((w) => w.currency).sort()).toEqual(['KES', 'NGN', 'USD', 'ZAR']);
+
+	expect(users.items.map((u) => u.email)).toEqual([OWNER.email]);
+	return { workflows, credentials, apiKeys, users: users.count };
+}
+
+beforeAll(async () => {
+	folder = mkdtempSync(join(tmpdir(), 'payonus-start-test-'));
+	n8nPort = await freePort();
+	sandboxPort = await freePort();
+});
+
+afterAll(() => {
+	for (const child of live) if (child.exitCode === null) child.kill('SIGKILL');
+	if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+it('comes up, tears down on SIGTERM, and comes up again on the same folder with nothing duplicated', async () => {
+	// first run: a fresh folder
+	const first = await startOnce();
+	const one = await inspect(first);
+	expect(one.workflows.map((w) => w.name).sort()).toEqual([...EXAMPLE_NAMES].sort());
+	expect(one.workflows.every((w) => w.active)).toBe(true);
+	expect(one.credentials.filter((c) => c.name === CREDENTIAL_NAME)).toHaveLength(1);
+	expect(one.apiKeys.filter((k) => k.label === 'payonus-start')).toHaveLength(1);
+	expect(one.users).toBe(1);
+	expect(first.output()).toMatch(/credential "PayOnUs sandbox \(npm start\)" created/);
+	const relayPort = Number(new URL(readState(folder)!.relayUrl!).port);
+
+	expect(await stop(first)).toBe(0);
+	expect(first.output()).toContain('stopped.');
+	expect(await portFree(n8nPort)).toBe(true);
+	expect(await portFree(sandboxPort)).toBe(true);
+	expect(await portFree(relayPort)).toBe(true);
+
+	// second run: same folder, everything reused
+	const second = await startOnce();
+	const two = await inspect(second);
+	expect(two.workflows.map((w) => w.id).sort()).toEqual(one.workflows.map((w) => w.id).sort());
+	expect(two.workflows.every((w) => w.active)).toBe(true);
+	expect(two.credentials.filter((c) => c.name === CREDENTIAL_NAME).map((c) => c.id)).toEqual(
+		one.credentials.filter((c) => c.name === CREDENTIAL_NAME).map((c) => c.id),
+	);
+	expect(two.apiKeys.filter((k) => k.label === 'payonus-start')).toHaveLength(1);
+	expect(two.users).toBe(1);
+	expect(second.output()).toMatch(/credential "PayOnUs sandbox \(npm start\)" reused/);
+	expect(second.output()).not.toMatch(/imported/);
+
+	// and it works: a customer's payment reaches the auto-payout workflow through the relay
+	const state = readState(folder)!;
+	const shop = new Shop(state.sandboxUrl!);
+	const ref = await payDynamicAccount(shop, 10000, `start-test-${Date.now()}`);
+	const deadline = Date.now() + 60_000;
+	let share: { amount: number } | undefined;
+	while (!share && Date.now() < deadline) {
+		const ledger = (await (await fetch(`${state.sandboxUrl}/_sandbox/ledger`)).json()) as {
+			data: { transfers: Array<{ merchantReference: string; amount: number }> };
+		};
+		share = ledger.data.transfers.find((t) => t.merchantReference === `share-${ref}`);
+		if (!share) await new Promise((r) => setTimeout(r, 300));
+	}
+	expect(share?.amount).toBe(1000);
+
+	expect(await stop(second)).toBe(0);
+	expect(await portFree(n8nPort)).toBe(true);
+	expect(await portFree(sandboxPort)).toBe(true);
+	process.stdout.write(`npm start ready: cold ${first.readyMs} ms, warm ${second.readyMs} ms\n`);
+});
