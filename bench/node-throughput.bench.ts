@@ -104,6 +104,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				webhookVerificationKey: 'bench-key',
 				merchantId: 'MER-1001',
 				businessId: 'BUS-2001',
+				// n8n 2.8's public API schema needs this explicitly (its if/then on domains).
+				allowedHttpRequestDomains: 'all',
 			},
 		});
 		const credentials = { payOnUsApi: { id: credentialId, name: 'PayOnUs bench' } };

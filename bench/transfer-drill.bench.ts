@@ -15,7 +15,8 @@
  *   resent    references POSTed more than once
  *   conflicts 409 answers on the transfer POST
  *   duplicates references held by more than one transfer in the ledger
- *   lost      references in no transfer of the ledger
+ *   lost      references in no transfer of the ledger (the item must then carry an error)
+ *   silentLoss lost references whose item carries no error (must be 0)
  *   errors    output items carrying an error
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -115,6 +116,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				conflicts: log.filter((r) => r.status === 409).length,
 				duplicates: doubled.length,
 				lost: lostRefs.length,
+				// Missing from the ledger AND no error on its item: a loss nobody was told about.
+				silentLoss: lostRefs.filter((r) => items[Number(r.slice(tag.length + 1)) - 1]?.error === undefined).length,
 				errors: items.filter((i) => i.error !== undefined).length,
 				outputItems: items.length,
 				ledgerOnce: held.size === count && doubled.length === 0,

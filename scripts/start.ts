@@ -17,7 +17,7 @@
  * --n8n-port N (PAYONUS_N8N_PORT), --sandbox-port N (PAYONUS_SANDBOX_PORT),
  * --refresh-examples (replace the stored workflows with examples/*.json).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startSandbox, type SandboxHandle } from '../sandbox/server';
@@ -137,7 +137,8 @@ async function main(): Promise<void> {
 	});
 	if (!putWebhooks.ok) throw new Error(`PUT /_sandbox/webhooks answered ${putWebhooks.status}: ${await putWebhooks.text()}`);
 
-	say(`starting n8n on port ${args.n8nPort} (first start in a new folder takes longer)...`);
+	const fresh = !existsSync(join(args.folder, 'main', '.n8n', 'database.sqlite'));
+	say(`starting n8n on port ${args.n8nPort}${fresh ? ' (new folder: owner, credential and workflows are set up)' : ''}...`);
 	n8n = await startN8n({
 		userFolder: args.folder,
 		port: args.n8nPort,

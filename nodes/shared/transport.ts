@@ -90,7 +90,8 @@ const MAX_AUTH_RECOVERIES = 2;
 /** A stored token issued this recently that already fails probably lost a
  * race with another process that is about to store its own: look again. */
 const RECENT_TOKEN_MS = 15_000;
-const RACE_SETTLE_MS = 750;
+const RACE_SETTLE_MS = 500;
+const RACE_LOOKS = 4;
 
 /** What went wrong with one HTTP attempt. */
 interface Failure {
@@ -326,23 +327,34 @@ class Transport implements PayOnUsClient {
 		};
 	}
 
-	/** Re-reads the stored credential after a refused token; decides whether a mint is needed. */
+	/**
+	 * Re-reads the stored credential after a refused token and decides
+	 * whether a new token is needed:
+	 *  - the stored token differs from the one that failed: another execution
+	 *    or process stored a newer one; use it (no token call);
+	 *  - the stored token IS the one that failed, and it is only seconds old:
+	 *    another process most likely minted at the same moment and is about to
+	 *    store its token; look again a few times (jittered) before minting, so
+	 *    two processes do not keep killing each other's tokens;
+	 *  - otherwise flag it dead and send with an empty token: preAuthentication
+	 *    then hands out this process's live token if it has one (and n8n
+	 *    stores it), or mints one (single flight).
+	 */
 	private async recoverFromRejectedToken(failedToken: string): Promise<void> {
-		for (let look = 0; look < 2; look++) {
+		for (let look = 0; ; look++) {
 			const fresh = this.adopt(
 				(await this.ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)) ?? {},
 			);
 			const stored = typeof fresh.accessToken === 'string' ? fresh.accessToken : '';
 			if (stored !== '' && stored !== failedToken && !tokenCache.isDead(this.key, stored)) {
-				// Another execution or process stored a newer token: use it.
 				this.data = fresh;
 				return;
 			}
 			const issuedAt = numberField(fresh.tokenIssuedAt) ?? 0;
-			if (look === 0 && stored === failedToken && issuedAt > 0 && tokenCache.now() - issuedAt < RECENT_TOKEN_MS) {
-				// Brand new and already refused: another process minted at the same
-				// moment and is storing its token; give it a moment before minting.
-				await this.pause(RACE_SETTLE_MS);
+			const recent = stored === failedToken && issuedAt > 0 && tokenCache.now() - issuedAt < RECENT_TOKEN_MS;
+			const mine = tokenCache.live(this.key);
+			if (recent && look < RACE_LOOKS && !(mine && mine.token !== failedToken)) {
+				await this.pause(RACE_SETTLE_MS + Math.floor(Math.random() * RACE_SETTLE_MS));
 				continue;
 			}
 			if (failedToken !== '') tokenCache.markDead(this.key, failedToken);

@@ -631,7 +631,7 @@ function listPayments(ctx: Ctx) {
 			(from === undefined || p._createdMs >= from) &&
 			(toEnd === undefined || p._createdMs < toEnd),
 	);
-	return ok(pageZeroBased(items.map(payinView), q));
+	return ok(pageZeroBased(items, q, payinView));
 }
 
 export function registerPayins(router: Router): void {

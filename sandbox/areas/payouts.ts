@@ -335,7 +335,7 @@ function searchTransfers(ctx: Ctx) {
 			(from === undefined || t._createdMs >= from) &&
 			(toEnd === undefined || t._createdMs < toEnd),
 	);
-	return ok(pageFromOne(items.map(transferView), q));
+	return ok(pageFromOne(items, q, transferView));
 }
 
 // ---------- bulk ----------

@@ -58,6 +58,10 @@ export async function findCredentialsByName(
 	return all.filter((c) => c.name === name && c.type === type);
 }
 
+export async function listCredentials(api: N8nApi): Promise<Array<{ id: string; name: string; type: string }>> {
+	return listAll<{ id: string; name: string; type: string }>(api, '/credentials');
+}
+
 export async function createCredential(
 	api: N8nApi,
 	c: { name: string; type: string; data: object },

@@ -12,6 +12,7 @@ import {
 	findCredentialsByName,
 	findWorkflowsByName,
 	getWorkflow,
+	listCredentials,
 	updateCredential,
 	updateWorkflow,
 	type N8nApi,
@@ -95,6 +96,9 @@ export async function provision(api: N8nApi, opts: ProvisionOptions): Promise<Pr
 		log(`credential "${CREDENTIAL_NAME}" created (${credential.id})`);
 	}
 
+	const knownCredentialIds = new Set(
+		(await listCredentials(api)).filter((c) => c.type === CREDENTIAL_TYPE).map((c) => String(c.id)),
+	);
 	const workflows: ProvisionedWorkflow[] = [];
 	for (const { key, workflow } of loadAllExamples()) {
 		const prepared = prepareExample(workflow, {
@@ -117,6 +121,9 @@ export async function provision(api: N8nApi, opts: ProvisionOptions): Promise<Pr
 			} else {
 				stored = await getWorkflow(api, id);
 				log(`workflow "${prepared.name}" reused (${id})`);
+				if (await relinkCredential(api, stored as StoredWorkflow, credential, knownCredentialIds)) {
+					log(`workflow "${prepared.name}": PayOnUs nodes linked to the credential again (it had been deleted)`);
+				}
 			}
 		}
 		const current = await getWorkflow(api, id);
@@ -134,4 +141,51 @@ export async function provision(api: N8nApi, opts: ProvisionOptions): Promise<Pr
 		});
 	}
 	return { credential, workflows };
+}
+
+interface StoredWorkflow {
+	id: string;
+	name: string;
+	nodes: Array<Record<string, unknown>>;
+	connections: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+}
+
+/** Settings keys n8n's public API accepts back on PUT. */
+const SETTINGS_KEYS = [
+	'saveExecutionProgress',
+	'saveManualExecutions',
+	'saveDataErrorExecution',
+	'saveDataSuccessExecution',
+	'executionTimeout',
+	'errorWorkflow',
+	'timezone',
+	'executionOrder',
+	'callerPolicy',
+];
+
+/**
+ * A reused workflow whose PayOnUs nodes point at a credential that no longer
+ * exists (the user deleted it; this run made a new one) is linked to the new
+ * one. Nodes linked to another existing credential are the user's choice and
+ * are left alone. Returns whether the workflow was changed.
+ */
+async function relinkCredential(
+	api: N8nApi,
+	stored: StoredWorkflow,
+	credential: { id: string; name: string },
+	known: Set<string>,
+): Promise<boolean> {
+	let changed = false;
+	for (const node of stored.nodes) {
+		if (typeof node.type !== 'string' || !node.type.startsWith('n8n-nodes-payonus.')) continue;
+		const linked = (node.credentials as Record<string, { id?: string }> | undefined)?.[CREDENTIAL_TYPE]?.id;
+		if (linked !== undefined && known.has(String(linked))) continue;
+		node.credentials = { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } };
+		changed = true;
+	}
+	if (!changed) return false;
+	const settings = Object.fromEntries(Object.entries(stored.settings ?? {}).filter(([k]) => SETTINGS_KEYS.includes(k)));
+	await updateWorkflow(api, stored.id, { name: stored.name, nodes: stored.nodes, connections: stored.connections, settings });
+	return true;
 }

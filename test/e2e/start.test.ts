@@ -4,7 +4,7 @@
  * credential and the workflows (nothing duplicated). Needs `npm run build`
  * and `npm run build:tools` first (the script runs compiled, as `npm start` does).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -129,6 +129,16 @@ async function inspect(run: Run): Promise<Snapshot> {
 }
 
 beforeAll(async () => {
+	// `npm start` runs the compiled script: compile the current sources first
+	// (tsc writes its output even when some other file has a type error)
+	try {
+		execFileSync(process.execPath, [join(packageRoot(), 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.tools.json'], {
+			cwd: packageRoot(),
+			stdio: 'pipe',
+		});
+	} catch {
+		// reported below if the script is missing
+	}
 	folder = mkdtempSync(join(tmpdir(), 'payonus-start-test-'));
 	n8nPort = await freePort();
 	sandboxPort = await freePort();

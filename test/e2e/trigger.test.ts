@@ -7,6 +7,8 @@ import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
 import { KEY, SandboxApi, TRIGGER_NAME, createCredential, sleep, triggerWorkflow } from './triggerFixtures';
 
+jest.setTimeout(300_000);
+
 let sb: SandboxHandle;
 let api: SandboxApi;
 let n8n: N8nClient;

@@ -26,7 +26,10 @@ export class SandboxApi {
 		});
 		const text = await res.text();
 		if (!res.ok) throw new Error(`${method} /_sandbox${path}: ${res.status} ${text}`);
-		return (text ? JSON.parse(text) : undefined) as T;
+		if (!text) return undefined as T;
+		const json = JSON.parse(text) as { data?: unknown };
+		// Control answers use the service's envelope.
+		return (json && typeof json === 'object' && 'data' in json ? json.data : json) as T;
 	}
 
 	async api<T = IDataObject>(method: string, path: string, body?: unknown, qs?: Record<string, string>): Promise<T> {
@@ -141,6 +144,8 @@ export async function createCredential(n8n: N8nClient, sandboxUrl: string, name:
 			webhookVerificationKey: key,
 			merchantId: 'MER-1001',
 			businessId: 'BUS-2001',
+			// n8n 2.8 adds this to every credential type; its public API wants it.
+			allowedHttpRequestDomains: 'all',
 		},
 	});
 	return id;

@@ -1,0 +1,294 @@
+/**
+ * `npm run bench -- webhook-drills [--events=1000] [--forgeries=1000] [--concurrency=16]`
+ *
+ * Real n8n (SQLite, regular mode) + the PayOnUs Trigger on an active workflow:
+ *  1. Forgery drill: >= 1,000 bad requests (no hash, wrong hash, right hash of
+ *     another body, tampered status, tampered amount replaying a delivered
+ *     event, wrong key, malformed JSON, huge body, wrong method, unknown event,
+ *     forged tokenization) at the production URL; counts by category and
+ *     response code; executions started (goal: 0).
+ *  2. Delivery drill: N valid signed events, each delivered three times, at
+ *     concurrency C; executions started (goal: exactly N) and accept latency.
+ *  Side by side in the same run: the same valid traffic against n8n's own
+ *  Webhook node (no verification, no dedupe) for the latency ratio.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { Agent, request } from 'undici';
+import type { IDataObject } from 'n8n-workflow';
+import { startSandbox } from '../sandbox/server';
+import { startN8n, type N8nInstance } from '../test/harness/n8n';
+import { nodeItems } from '../test/harness/execution';
+import { KEY, TRIGGER_NAME, createCredential, sleep, triggerWorkflow } from '../test/e2e/triggerFixtures';
+
+export const description = 'PayOnUs Trigger in real n8n: forgery drill (0 executions) and triple-delivery drill (exactly N)';
+
+const arg = (args: string[], name: string, fallback: number) =>
+	Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+
+const hashOf = (a: string, r: string, s: string, key = KEY) => createHash('sha256').update(a + r + s + key).digest('hex');
+
+function percentile(values: number[], p: number): number {
+	if (values.length === 0) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	return Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(1));
+}
+
+interface Shot {
+	category: string;
+	method?: 'POST' | 'GET' | 'PUT';
+	body: string;
+	headers: Record<string, string>;
+}
+
+async function fire(url: string, shots: Shot[], concurrency: number, agent: Agent) {
+	const results: Array<{ category: string; status: number; ms: number }> = new Array(shots.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < shots.length) {
+			const i = next++;
+			const shot = shots[i];
+			const started = performance.now();
+			let status = 0;
+			try {
+				const res = await request(url, {
+					method: shot.method ?? 'POST',
+					headers: { 'content-type': 'text/plain', ...shot.headers },
+					body: shot.method === 'GET' ? undefined : shot.body,
+					dispatcher: agent,
+				});
+				status = res.statusCode;
+				await res.body.dump();
+			} catch {
+				status = -1;
+			}
+			results[i] = { category: shot.category, status, ms: performance.now() - started };
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	return results;
+}
+
+/** All executions of a workflow (public API pages of 250). */
+async function allExecutions(n8n: N8nInstance, workflowId: string, includeData: boolean): Promise<IDataObject[]> {
+	const out: IDataObject[] = [];
+	let cursor: string | undefined;
+	do {
+		const page = await n8n.api<{ data: IDataObject[]; nextCursor?: string | null }>(
+			'GET',
+			`/executions?workflowId=${workflowId}&includeData=${includeData}&limit=250${cursor ? `&cursor=${cursor}` : ''}`,
+		);
+		out.push(...page.data);
+		cursor = page.nextCursor ?? undefined;
+	} while (cursor);
+	return out;
+}
+
+async function settle(n8n: N8nInstance, workflowId: string, expected: number, timeoutMs: number): Promise<number> {
+	const deadline = Date.now() + timeoutMs;
+	let count = -1;
+	let stableSince = Date.now();
+	while (Date.now() < deadline) {
+		const now = (await allExecutions(n8n, workflowId, false)).length;
+		if (now !== count) {
+			count = now;
+			stableSince = Date.now();
+		}
+		if (count >= expected && Date.now() - stableSince > 3000) break;
+		if (count < expected && Date.now() - stableSince > 15000) break;
+		await sleep(500);
+	}
+	return count;
+}
+
+function collection(i: number, tag: string): IDataObject {
+	return {
+		id: `evt-${tag}-${i}`,
+		type: i % 2 === 0 ? 'COLLECTION' : 'PAYOUT',
+		currency: 'NGN',
+		businessId: 'BUS-2001',
+		accountNumber: String(1000000000 + i),
+		onusReference: `ONUS-${i % 2 === 0 ? 'NUB' : 'TRNF'}-${String(i).padStart(13, '0')}-${tag}`,
+		paymentStatus: 'SUCCESSFUL',
+		transactionAmount: 1000 + i,
+		merchantReference: `drill-${tag}-${i}`,
+	};
+}
+
+function signed(body: IDataObject, category = 'valid'): Shot {
+	return {
+		category,
+		body: JSON.stringify(body),
+		headers: { hash: hashOf(String(body.accountNumber), String(body.onusReference), String(body.paymentStatus)) },
+	};
+}
+
+function forgeries(total: number, tag: string, replayable: IDataObject[]): Shot[] {
+	const makers: Array<(i: number) => Shot> = [
+		(i) => ({ category: 'no hash', body: JSON.stringify(collection(i, tag)), headers: {} }),
+		(i) => ({ category: 'wrong hash', body: JSON.stringify(collection(i, tag)), headers: { hash: createHash('sha256').update(`x${i}`).digest('hex') } }),
+		(i) => {
+			const other = collection(i + 1, tag);
+			return { category: 'right hash of another body', body: JSON.stringify(collection(i, tag)), headers: signed(other).headers };
+		},
+		(i) => {
+			const b = collection(i, tag);
+			return { category: 'tampered status', body: JSON.stringify({ ...b, paymentStatus: 'FAILED' }), headers: signed(b).headers };
+		},
+		(i) => {
+			// Amount is not covered by the hash: a replay of a delivered event with a new amount.
+			const b = replayable[i % replayable.length];
+			return { category: 'tampered amount (replay)', body: JSON.stringify({ ...b, transactionAmount: 999999 }), headers: signed(b).headers };
+		},
+		(i) => {
+			const b = collection(i, tag);
+			return { category: 'wrong key', body: JSON.stringify(b), headers: { hash: hashOf(String(b.accountNumber), String(b.onusReference), 'SUCCESSFUL', 'not-the-key') } };
+		},
+		(i) => ({ category: 'malformed JSON', body: JSON.stringify(collection(i, tag)).slice(0, -3), headers: signed(collection(i, tag)).headers }),
+		(i) => ({ category: 'huge body (300 KiB)', body: JSON.stringify({ ...collection(i, tag), pad: 'x'.repeat(300 * 1024) }), headers: signed(collection(i, tag)).headers }),
+		(i) => ({ category: 'wrong method (GET)', method: 'GET', body: '', headers: signed(collection(i, tag)).headers }),
+		(i) => ({ category: 'unknown event', body: JSON.stringify({ ...collection(i, tag), type: 'CHARGEBACK' }), headers: signed(collection(i, tag)).headers }),
+		(i) => ({
+			category: 'forged tokenization',
+			body: JSON.stringify({ event: 'card_tokenization_link.completed', cardTokenizationLinkId: `CTL-FORGED-${i}`, cardTokenId: `tok-${i}`, businessId: 'BUS-2001', status: 'COMPLETED' }),
+			headers: {},
+		}),
+	];
+	const shots: Shot[] = [];
+	for (let i = 0; shots.length < total; i++) shots.push(makers[i % makers.length](i));
+	return shots;
+}
+
+export async function run(args: string[]): Promise<Record<string, unknown>> {
+	const events = arg(args, 'events', 1000);
+	const forgeryCount = arg(args, 'forgeries', 1000);
+	const concurrency = arg(args, 'concurrency', 16);
+	const sb = await startSandbox({ port: 0 });
+	const n8n = await startN8n({ db: 'sqlite' });
+	const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
+	try {
+		const credentialId = await createCredential(n8n, sb.url, 'PayOnUs drills');
+		const webhookId = randomUUID();
+		const { id } = await n8n.createWorkflow(triggerWorkflow('webhook drills', webhookId, credentialId));
+		await n8n.activate(id);
+		const url = n8n.webhookUrl(`${webhookId}/webhook`);
+		const tag = String(Date.now());
+
+		// 0. Warm-up + a few genuine events the tampered-amount forgeries replay.
+		const replayable = Array.from({ length: 10 }, (_, i) => collection(900000 + i, `r${tag}`));
+		await fire(url, replayable.map((b) => signed(b, 'warm-up')), 4, agent);
+		await settle(n8n, id, 10, 30_000);
+		const beforeForgery = (await allExecutions(n8n, id, false)).length;
+
+		// 1. Forgery drill.
+		const forged = await fire(url, forgeries(forgeryCount, tag, replayable), concurrency, agent);
+		const afterForgery = await settle(n8n, id, beforeForgery, 20_000);
+		const byCategory: Record<string, Record<string, number>> = {};
+		const byStatus: Record<string, number> = {};
+		for (const r of forged) {
+			byCategory[r.category] ??= {};
+			byCategory[r.category][r.status] = (byCategory[r.category][r.status] ?? 0) + 1;
+			byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+		}
+		const forgeryExecutions = afterForgery - beforeForgery;
+		console.log(`  forgery drill: ${forged.length} requests, executions started: ${forgeryExecutions}`);
+		for (const [category, codes] of Object.entries(byCategory)) console.log(`    ${category.padEnd(28)} ${JSON.stringify(codes)}`);
+
+		// 2. Delivery drill: each event three times, copies spread over the run.
+		const bodies = Array.from({ length: events }, (_, i) => collection(i, tag));
+		const shots: Shot[] = [];
+		for (let round = 0; round < 3; round++) {
+			// Copies of one event are at most ~2*concurrency requests apart: some overlap in flight.
+			for (let start = 0; start < events; start += concurrency) {
+				for (let i = start; i < Math.min(events, start + concurrency); i++) shots.push(signed(bodies[i], `copy ${round + 1}`));
+			}
+		}
+		// Interleave the rounds block by block so copies really race each other.
+		const interleaved: Shot[] = [];
+		const block = concurrency;
+		for (let start = 0; start < events; start += block) {
+			for (let round = 0; round < 3; round++) {
+				for (let i = start; i < Math.min(events, start + block); i++) interleaved.push(shots[round * events + i]);
+			}
+		}
+		const startedAt = Date.now();
+		const delivered = await fire(url, interleaved, concurrency, agent);
+		const deliverSeconds = (Date.now() - startedAt) / 1000;
+		const afterDelivery = await settle(n8n, id, afterForgery + events, 180_000);
+		const deliveryExecutions = afterDelivery - afterForgery;
+		const statusCounts: Record<string, number> = {};
+		for (const r of delivered) statusCounts[r.status] = (statusCounts[r.status] ?? 0) + 1;
+		const latencies = delivered.map((r) => r.ms);
+
+		// Which events started executions (distinct onusReference, duplicates).
+		const executions = await allExecutions(n8n, id, true);
+		const refs = new Map<string, number>();
+		for (const e of executions) {
+			for (const item of nodeItems(e as never, TRIGGER_NAME)) {
+				const ref = String(item.onusReference ?? item.cardTokenizationLinkId);
+				refs.set(ref, (refs.get(ref) ?? 0) + 1);
+			}
+		}
+		const drillRefs = bodies.map((b) => String(b.onusReference));
+		const missing = drillRefs.filter((r) => !refs.has(r)).length;
+		const repeated = drillRefs.filter((r) => (refs.get(r) ?? 0) > 1).length;
+		const tampered = [...refs.entries()].filter(([r, n]) => r.includes(`r${tag}`) && n > 1).length;
+
+		// 3. Side by side: n8n's own Webhook node, same traffic shape (one copy each).
+		const plainId = randomUUID();
+		const plain = await n8n.createWorkflow({
+			name: 'plain webhook baseline',
+			nodes: [
+				{
+					id: 'plain',
+					name: 'Webhook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: plainId,
+					parameters: { httpMethod: 'POST', path: plainId, responseMode: 'onReceived', options: {} },
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		await n8n.activate(plain.id);
+		const baselineBodies = Array.from({ length: events }, (_, i) => collection(i, `b${tag}`));
+		const ours = await fire(url, baselineBodies.map((b) => signed(b)), concurrency, agent);
+		const theirs = await fire(n8n.webhookUrl(plainId), baselineBodies.map((b) => signed(b)), concurrency, agent);
+		await settle(n8n, plain.id, events, 120_000);
+		const oursP = { p50: percentile(ours.map((r) => r.ms), 50), p99: percentile(ours.map((r) => r.ms), 99) };
+		const theirsP = { p50: percentile(theirs.map((r) => r.ms), 50), p99: percentile(theirs.map((r) => r.ms), 99) };
+
+		const report = {
+			n8n: '2.8.4 (sqlite, regular mode)',
+			concurrency,
+			forgery: { requests: forged.length, executionsStarted: forgeryExecutions, byStatus, byCategory },
+			delivery: {
+				events,
+				requests: delivered.length,
+				statusCounts,
+				executionsStarted: deliveryExecutions,
+				missingEvents: missing,
+				eventsStartedMoreThanOnce: repeated,
+				replayedTamperedAmountEventsStartedTwice: tampered,
+				seconds: deliverSeconds,
+				requestsPerSecond: Number((delivered.length / deliverSeconds).toFixed(1)),
+				acceptLatencyMs: { p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
+			},
+			sideBySide: {
+				note: `${events} distinct valid events, one copy each, concurrency ${concurrency}, same n8n`,
+				payOnUsTriggerMs: oursP,
+				n8nWebhookNodeMs: theirsP,
+				ratioP50: Number((oursP.p50 / theirsP.p50).toFixed(2)),
+				ratioP99: Number((oursP.p99 / theirsP.p99).toFixed(2)),
+			},
+		};
+		console.log(JSON.stringify(report.delivery, null, 2));
+		console.log(JSON.stringify(report.sideBySide, null, 2));
+		return report;
+	} finally {
+		await agent.close().catch(() => undefined);
+		await n8n.stop();
+		await sb.stop();
+	}
+}

@@ -1,0 +1,84 @@
+/**
+ * PayOnUs Poll Trigger in a real n8n: a custom cron every 5 s, payins and
+ * payouts created in the sandbox while it runs; each (record, status) is
+ * emitted exactly once and nothing created is missed.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { startSandbox, type SandboxHandle } from '../../sandbox/server';
+import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
+import { POLL_NAME, SandboxApi, createCredential, pollWorkflow, sleep } from './triggerFixtures';
+
+jest.setTimeout(300_000);
+
+let sb: SandboxHandle;
+let api: SandboxApi;
+let n8n: N8nClient;
+let credentialId: string;
+const workflows: string[] = [];
+
+beforeAll(async () => {
+	sb = await startSandbox({ port: 0 });
+	api = new SandboxApi(sb.url);
+	n8n = sharedN8n();
+	credentialId = await createCredential(n8n, sb.url, `PayOnUs poll e2e ${Date.now()}`);
+});
+
+afterAll(async () => {
+	for (const id of workflows) await n8n.deactivate(id).catch(() => undefined);
+	await sb?.stop();
+});
+
+async function emitted(workflowId: string): Promise<IDataObject[]> {
+	const executions = await n8n.listExecutions(workflowId, true);
+	return executions.flatMap((e) => nodeItems(e, POLL_NAME));
+}
+
+describe('PayOnUs Poll Trigger (real n8n, sandbox)', () => {
+	it('emits what the sandbox created after activation, each (record, status) once', async () => {
+		const tag = Date.now();
+		await api.unpaidPayin(`poll-before-${tag}`); // exists before activation: not emitted
+		const { id } = await n8n.createWorkflow(pollWorkflow(`poll ${tag}`, credentialId, 5));
+		workflows.push(id);
+		await n8n.activate(id);
+
+		const payins: string[] = [];
+		const payouts: string[] = [];
+		for (let i = 0; i < 15; i++) {
+			payins.push(String((await api.unpaidPayin(`poll-in-${tag}-${i}`)).onusReference));
+			payouts.push(String((await api.payout(`poll-out-${tag}-${i}`)).onusReference));
+			if (i % 5 === 4) await sleep(3000);
+		}
+
+		// Wait until every payin (PENDING) and every payout in its final status was emitted.
+		const deadline = Date.now() + 90_000;
+		let items: IDataObject[] = [];
+		const complete = () => {
+			const keys = new Set(items.map((i) => `${String(i.onusReference)}|${String(i.paymentStatus)}`));
+			return payins.every((r) => items.some((i) => i.onusReference === r)) && payouts.every((r) => keys.has(`${r}|SUCCESSFUL`));
+		};
+		while (Date.now() < deadline) {
+			items = await emitted(id);
+			if (complete()) break;
+			await sleep(1000);
+		}
+		expect(complete()).toBe(true);
+		await sleep(11_000); // two more polls: nothing new may appear
+		items = await emitted(id);
+		const keys = items.map((i) => `${String(i.onusReference)}|${String(i.paymentStatus)}`);
+		expect(new Set(keys).size).toBe(keys.length);
+		expect(items.some((i) => String(i.merchantReference ?? i.reference ?? '').startsWith(`poll-before-${tag}`))).toBe(false);
+		expect(items.filter((i) => i.resource === 'payin').every((i) => payins.includes(String(i.onusReference)))).toBe(true);
+		expect(items.filter((i) => i.resource === 'payout').every((i) => payouts.includes(String(i.onusReference)))).toBe(true);
+	});
+
+	it('a manual run (fetch test event) returns the newest record without moving the cursor', async () => {
+		const tag = Date.now();
+		const latest = await api.unpaidPayin(`poll-manual-${tag}`);
+		const { id } = await n8n.createWorkflow(pollWorkflow(`poll manual ${tag}`, credentialId, 5, { watch: ['payins'] }));
+		workflows.push(id);
+		const execution = await n8n.runWorkflow(id, { triggerName: POLL_NAME, timeoutMs: 60_000 });
+		const items = nodeItems(execution, POLL_NAME);
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({ onusReference: latest.onusReference, resource: 'payin', change: 'test' });
+	});
+});
