@@ -41,7 +41,7 @@ interface Shot {
 }
 
 async function fire(url: string, shots: Shot[], concurrency: number, agent: Agent) {
-	const results: Array<{ category: string; status: number; ms: number }> = new Array(shots.length);
+	const results: Array<{ category: string; status: number; ms: number; outcome: string }> = new Array(shots.length);
 	let next = 0;
 	const worker = async () => {
 		while (next < shots.length) {
@@ -49,6 +49,7 @@ async function fire(url: string, shots: Shot[], concurrency: number, agent: Agen
 			const shot = shots[i];
 			const started = performance.now();
 			let status = 0;
+			let outcome = 'error';
 			try {
 				const res = await request(url, {
 					method: shot.method ?? 'POST',
@@ -57,11 +58,12 @@ async function fire(url: string, shots: Shot[], concurrency: number, agent: Agen
 					dispatcher: agent,
 				});
 				status = res.statusCode;
-				await res.body.dump();
+				const text = await res.body.text();
+				outcome = /"duplicate":true/.test(text) ? 'suppressed' : /"ignored"/.test(text) ? 'ignored' : status === 200 ? 'started' : 'rejected';
 			} catch {
 				status = -1;
 			}
-			results[i] = { category: shot.category, status, ms: performance.now() - started };
+			results[i] = { category: shot.category, status, ms: performance.now() - started, outcome };
 		}
 	};
 	await Promise.all(Array.from({ length: concurrency }, worker));
@@ -274,6 +276,13 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				seconds: deliverSeconds,
 				requestsPerSecond: Number((delivered.length / deliverSeconds).toFixed(1)),
 				acceptLatencyMs: { p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
+				byOutcome: Object.fromEntries(
+					['started', 'suppressed'].map((o) => {
+						const ms = delivered.filter((r) => r.outcome === o).map((r) => r.ms);
+						return [o, { count: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99) }];
+					}),
+				),
+				forgeryRejectLatencyMs: { p50: percentile(forged.map((r) => r.ms), 50), p99: percentile(forged.map((r) => r.ms), 99) },
 			},
 			sideBySide: {
 				note: `${events} distinct valid events, one copy each, concurrency ${concurrency}, same n8n`,
