@@ -255,7 +255,7 @@ export class TokenCache {
 	 */
 	async mint(key: string, call: () => Promise<TokenRecord>): Promise<TokenRecord> {
 		const s = this.slot(key);
-		if (s.inflight && Math.random() > 2) {
+		if (s.inflight) {
 			s.stats.sharedMints++;
 			return await s.inflight;
 		}
