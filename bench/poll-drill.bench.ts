@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- poll-drill [--records=5000] [--every=5] [--concurrency=8] [--restart]`
+ * `npm run bench -- poll-drill [--records=5000] [--rate=100] [--every=5] [--concurrency=8] [--restart]`
  *
  * Real n8n (SQLite) + the PayOnUs Poll Trigger on a custom cron every
  * `every` seconds (n8n 2.8.4 refuses a `*` in the cron's seconds field but
@@ -40,6 +40,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const every = arg(args, 'every', 5);
 	const concurrency = arg(args, 'concurrency', 8);
 	const restart = args.includes('--restart');
+	// Paced so creation spans many polls (default 100 records/s: ~50 s, ~10 polls).
+	const rate = arg(args, 'rate', 100);
 	const sb = await startSandbox({ port: 0 });
 	const n8n = await startN8n({ db: 'sqlite' });
 	const api = new SandboxApi(sb.url);
@@ -58,6 +60,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		const worker = async () => {
 			while (next < total) {
 				const i = next++;
+				const due = started + (i * 1000) / rate;
+				if (due > Date.now()) await sleep(due - Date.now());
 				if (restart && !restarted && i >= total / 2) {
 					restarted = true;
 					await n8n.deactivate(id);
@@ -109,7 +113,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			pollEverySeconds: every,
 			cron: `${Array.from({ length: Math.ceil(60 / every) }, (_, k) => k * every).join(',')} * * * * *`,
 			restartHalfway: restart,
-			records: { payins: payins.length, payouts: payouts.length, createSeconds },
+			records: { payins: payins.length, payouts: payouts.length, createSeconds, ratePerSecond: rate },
 			executions: executions.length,
 			itemsEmitted: items.length,
 			distinctKeys: keyCount.size,

@@ -9,18 +9,12 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import { createClient } from '../shared/transport';
-import type { PayOnUsClient } from '../shared/client';
+import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../shared/client';
 import { describeIssue } from '../shared/validation';
 import { buildProperties, findOperation, parameterNames } from './resources';
+import { withCredentialDefaults } from './resources/fields';
 import { PayOnUsInputError, type OperationContext, type PayOnUsOperation } from './resources/types';
 import { listSearch, loadOptions } from './methods';
-
-/**
- * Top-level parameters with these names are filled from the credential's
- * defaults (Default Merchant ID / Default Business ID) when left empty.
- * Filters inside a collection (e.g. `filters.businessId`) are not.
- */
-const CREDENTIAL_DEFAULTS = ['merchantId', 'businessId'] as const;
 
 /** Reads a parameter without n8n's "Could not get parameter" for hidden ones. */
 function readParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): unknown {
@@ -48,14 +42,7 @@ function readInput(
 	for (const name of parameterNames(op)) {
 		raw[name] = readParameter(ctx, name, itemIndex) as IDataObject[keyof IDataObject];
 	}
-	for (const name of CREDENTIAL_DEFAULTS) {
-		if (!(name in raw)) continue;
-		const value = raw[name];
-		if ((value === undefined || value === '') && client.defaults[name]) {
-			raw[name] = client.defaults[name];
-		}
-	}
-	return raw;
+	return withCredentialDefaults(raw, client.defaults);
 }
 
 function errorMessage(error: unknown): string {
@@ -98,6 +85,83 @@ function errorJson(error: NodeApiError | NodeOperationError, itemIndex: number):
 	const json: IDataObject = { error: error.message.startsWith(prefix) ? error.message : prefix + error.message };
 	if (error.description) json.description = error.description;
 	return json;
+}
+
+/**
+ * Operations that only read: every call they make is a GET and none moves
+ * money. Their items run concurrently (READ_CONCURRENCY calls in flight, see
+ * runBounded); all others run strictly one item after the other. An
+ * operation listed here that ever sends something else is refused by
+ * readOnlyClient before anything is sent.
+ */
+const READ_ONLY_OPERATIONS = new Set([
+	'payin:getPayment',
+	'payin:listPayments',
+	'payin:listEftBanks',
+	'payout:getTransfer',
+	'payout:searchTransfers',
+	'payout:listBanks',
+	'wallet:listWallets',
+	'cardTokenization:getLink',
+	'cardTokenization:searchLinks',
+	'cardTokenization:searchTokens',
+]);
+
+/** Calls in flight at most when a read-only operation runs its items (fixed). */
+export const READ_CONCURRENCY = 8;
+
+export function isReadOnly(op: PayOnUsOperation): boolean {
+	return READ_ONLY_OPERATIONS.has(`${op.resource}:${op.value}`);
+}
+
+/** The client handed to a read-only operation: GET only, nothing money-moving. */
+function readOnlyClient(client: PayOnUsClient): PayOnUsClient {
+	return {
+		environment: client.environment,
+		defaults: client.defaults,
+		request: async <T = IDataObject>(opts: RequestOptions): Promise<T> => {
+			if (opts.method !== 'GET' || opts.moneyMoving) {
+				throw new Error(`${opts.method} ${opts.path} refused: this operation is run as read only (GET)`);
+			}
+			return await client.request<T>(opts);
+		},
+		paginate: async <T = IDataObject>(opts: PaginateOptions): Promise<T[]> => await client.paginate<T>(opts),
+	};
+}
+
+/**
+ * Runs items [from, to) with at most `limit` in flight, storing each result at
+ * its index (so the output keeps the input order). A failure (thrown only
+ * without continueOnFail) stops new items from starting; the items already
+ * started finish, then the failure of the LOWEST failing item is thrown: the
+ * same error a one-by-one run would have stopped at.
+ */
+export async function runBounded<R>(
+	from: number,
+	to: number,
+	limit: number,
+	results: R[],
+	run: (index: number) => Promise<R>,
+): Promise<void> {
+	let next = from;
+	let failedAt = -1;
+	let failure: unknown;
+	const worker = async () => {
+		while (next < to && failedAt < 0) {
+			const index = next++;
+			try {
+				results[index] = await run(index);
+			} catch (error) {
+				if (failedAt < 0 || index < failedAt) {
+					failedAt = index;
+					failure = error;
+				}
+			}
+		}
+	};
+	const workers = Math.max(1, Math.min(limit, to - from));
+	await Promise.all(Array.from({ length: workers }, async () => await worker()));
+	if (failedAt >= 0) throw failure;
 }
 
 export class PayOnUs implements INodeType {
@@ -194,15 +258,12 @@ export class PayOnUs implements INodeType {
 		}
 
 		// 2b. Run the operation item by item, one output item per record.
-		for (let i = 0; i < items.length; i++) {
+		const runItem = async (i: number, itemClient: PayOnUsClient): Promise<INodeExecutionData[]> => {
 			const pairedItem = { item: i };
 			const input = inputs[i];
-			if (!input.ok) {
-				output.push({ json: errorJson(input.error, i), pairedItem });
-				continue;
-			}
+			if (!input.ok) return [{ json: errorJson(input.error, i), pairedItem }];
 			const ctx: OperationContext = {
-				client,
+				client: itemClient,
 				itemIndex: i,
 				item: items[i].json,
 				getBinary: async (propertyName: string) => await readBinary(this, i, propertyName),
@@ -210,13 +271,32 @@ export class PayOnUs implements INodeType {
 			try {
 				const result = await op.execute(ctx, input.data);
 				const records = Array.isArray(result) ? result : [result];
-				for (const json of records) output.push({ json, pairedItem });
+				return records.map((json) => ({ json, pairedItem }));
 			} catch (error) {
 				const failure = toNodeError(this, error, i);
 				if (!continueOnFail) throw failure;
-				output.push({ json: errorJson(failure, i), pairedItem });
+				return [{ json: errorJson(failure, i), pairedItem }];
 			}
+		};
+
+		const results: INodeExecutionData[][] = new Array(items.length);
+		if (isReadOnly(op) && items.length > 1) {
+			// Reads: the items before and including the first valid one run
+			// alone (a missing token is minted once, a wrong credential fails
+			// once), then the rest with up to READ_CONCURRENCY calls in flight.
+			const reader = readOnlyClient(client);
+			let i = 0;
+			for (let warm = false; i < items.length && !warm; i++) {
+				warm = inputs[i].ok;
+				results[i] = await runItem(i, reader);
+			}
+			await runBounded(i, items.length, READ_CONCURRENCY, results, async (k) => await runItem(k, reader));
+		} else {
+			// Everything else (money-moving calls above all): strictly one
+			// item after the other, in order.
+			for (let i = 0; i < items.length; i++) results[i] = await runItem(i, client);
 		}
+		for (const records of results) for (const record of records) output.push(record);
 		return [output];
 	}
 }

@@ -24,6 +24,40 @@ import {
 	type EventName,
 } from './delivery';
 
+/*
+ * What this trigger guarantees (n8n 2.8.4):
+ *
+ * Authenticity. COLLECTION, PAYOUT and REFUND start the workflow only with a
+ * `hash` header equal to SHA-256(accountNumber + onusReference +
+ * paymentStatus + key); anything else gets 401 and starts nothing. The hash
+ * covers those three fields only: amount, currency and the rest are not
+ * signed by PayOnUs (items say so in `verifiedFields`). Malformed, empty,
+ * non-object or larger-than-256-KiB bodies, and unknown events, get 400.
+ * (With Content-Type application/json, n8n itself parses the body first and
+ * answers 422 to malformed JSON before this node runs.) Other methods than
+ * POST get n8n's 404. Card tokenization notifications are not signed: by
+ * default the node answers 200 at once, then fetches the link (one API call)
+ * and starts the workflow only if it is COMPLETED with the same card token
+ * and business; if the API cannot be reached the event is dropped with a
+ * warning in n8n's log (PayOnUs sends it once and never retries: reconcile
+ * with the action node's Search Links).
+ *
+ * Repeats. A repeat of (event, reference, status) within 24 h is answered
+ * 200 `{duplicate: true}` and starts nothing, judged by an in-process memory
+ * (10,000 events per trigger node and mode) that is checked and updated
+ * synchronously, so in ONE n8n process (regular mode, or queue mode where
+ * only the main receives webhooks) exactly one of any number of concurrent
+ * copies starts the workflow. The newest 200 keys are also written to the
+ * workflow's static data, read back on every request: that carries the
+ * memory over a restart and, best effort, to other processes. Static data is
+ * loaded per request and written back whole, so with several webhook
+ * processes (queue mode with webhook processors, multi-main) two copies
+ * arriving on different processes close together can BOTH start the
+ * workflow. There the guarantee is at-least-once: keep the workflow
+ * idempotent per onusReference, as the specification asks. Test URL
+ * deliveries use their own memory and never touch static data.
+ */
+
 /** Repeats of one event (type, reference, status) are suppressed for a day, up to 10,000 events per trigger. */
 export const DEDUPE_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
 /** Keys also written to the workflow's static data (see README of this node). */

@@ -317,13 +317,13 @@ class Transport implements PayOnUsClient {
 		return token ? [...this.secrets, token] : this.secrets;
 	}
 
-	private credentialsDecrypted(): ICredentialsDecrypted {
+	private credentialsDecrypted(data: ICredentialDataDecryptedObject): ICredentialsDecrypted {
 		const ref = this.ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 		return {
 			id: ref?.id ?? '',
 			name: ref?.name ?? 'PayOnUs API',
 			type: CREDENTIAL_TYPE,
-			data: this.data,
+			data,
 		};
 	}
 
@@ -364,7 +364,14 @@ class Transport implements PayOnUsClient {
 		}
 	}
 
-	/** One call with authentication and the 401 recovery; returns the raw body. */
+	/**
+	 * One call with authentication and the 401 recovery; returns the raw body.
+	 * Safe with several calls of one node run in flight (the node runs reads
+	 * concurrently): each attempt keeps the credential object it sent with, so
+	 * the token that failed is the one THIS attempt used; when another call
+	 * already recovered (the shared data holds another live token), this one
+	 * just resends with it, without a database read or a token call.
+	 */
 	private async send(request: IHttpRequestOptions): Promise<unknown> {
 		for (let recoveries = 0; ; recoveries++) {
 			const options: IHttpRequestOptions = {
@@ -372,19 +379,25 @@ class Transport implements PayOnUsClient {
 				headers: { ...(request.headers ?? {}) },
 				qs: request.qs ? { ...request.qs } : undefined,
 			};
+			const used = this.data;
 			let failed: unknown;
 			try {
 				return await this.ctx.helpers.httpRequestWithAuthentication.call(
 					this.ctx as IExecuteFunctions,
 					CREDENTIAL_TYPE,
 					options,
-					{ credentialsDecrypted: this.credentialsDecrypted() },
+					{ credentialsDecrypted: this.credentialsDecrypted(used) },
 				);
 			} catch (error) {
 				failed = error;
 			}
 			if (classifyFailure(failed).kind !== 'auth' || recoveries >= MAX_AUTH_RECOVERIES) throw failed;
-			const token = typeof this.data.accessToken === 'string' ? this.data.accessToken : '';
+			// n8n writes the token it sent into `used` (preAuthentication).
+			const token = typeof used.accessToken === 'string' ? used.accessToken : '';
+			const current = typeof this.data.accessToken === 'string' ? this.data.accessToken : '';
+			if (this.data !== used && current !== '' && current !== token && !tokenCache.isDead(this.key, current)) {
+				continue;
+			}
 			await this.recoverFromRejectedToken(token);
 		}
 	}

@@ -76,6 +76,14 @@ function byName(a: INodePropertyOptions, b: INodePropertyOptions): number {
 	return a.name.localeCompare(b.name);
 }
 
+/** Bank options "Name (code)", by name; the value is the code. */
+function bankOptions(banks: CodeName[] | null): INodePropertyOptions[] {
+	return (Array.isArray(banks) ? banks : [])
+		.filter((b) => b.code)
+		.map((b) => ({ name: `${b.name ?? b.code} (${b.code})`, value: b.code as string }))
+		.sort(byName);
+}
+
 export const loadOptions = {
 	async getCurrencies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const client = await createClient(this);
@@ -91,20 +99,12 @@ export const loadOptions = {
 		const currency = current(this, 'currency');
 		if (!currency) return [];
 		const client = await createClient(this);
-		const banks = await client.request<CodeName[]>({ method: 'GET', path: '/api/v1/banks', qs: { key: currency } });
-		return (Array.isArray(banks) ? banks : [])
-			.filter((b) => b.code)
-			.map((b) => ({ name: `${b.name ?? b.code} (${b.code})`, value: b.code as string }))
-			.sort(byName);
+		return bankOptions(await client.request<CodeName[]>({ method: 'GET', path: '/api/v1/banks', qs: { key: currency } }));
 	},
 
 	async getEftBanks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const client = await createClient(this);
-		const banks = await client.request<CodeName[]>({ method: 'GET', path: '/api/v1/eft-payment/banks' });
-		return (Array.isArray(banks) ? banks : [])
-			.filter((b) => b.code)
-			.map((b) => ({ name: `${b.name ?? b.code} (${b.code})`, value: b.code as string }))
-			.sort(byName);
+		return bankOptions(await client.request<CodeName[]>({ method: 'GET', path: '/api/v1/eft-payment/banks' }));
 	},
 
 	async getMobileMoneyNetworks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 /**
  * Field descriptions several operations share (payin, wallet, payout, card
@@ -8,6 +8,29 @@ import type { INodeProperties } from 'n8n-workflow';
  * Naming convention the node relies on: a top-level field named `businessId`
  * or `merchantId` left empty takes the credential's default.
  */
+
+/** Top-level fields filled from the credential's defaults when left empty. */
+export const CREDENTIAL_DEFAULTS = ['merchantId', 'businessId'] as const;
+
+/**
+ * The raw input of an operation with the credential's Default Merchant ID /
+ * Default Business ID put in the empty top-level `merchantId` / `businessId`
+ * fields it has (filters inside a collection are not filled). The node runs
+ * this before validation, so a missing business is reported with the other
+ * input problems, before anything is sent.
+ */
+export function withCredentialDefaults(
+	raw: IDataObject,
+	defaults: { merchantId?: string; businessId?: string },
+): IDataObject {
+	const filled: IDataObject = { ...raw };
+	for (const name of CREDENTIAL_DEFAULTS) {
+		if (!(name in filled)) continue;
+		const value = filled[name];
+		if ((value === undefined || value === null || value === '') && defaults[name]) filled[name] = defaults[name];
+	}
+	return filled;
+}
 
 /** Business picked from the merchant's businesses, or typed as an ID. */
 export function businessIdField(overrides: Partial<INodeProperties> = {}): INodeProperties {
@@ -49,7 +72,10 @@ export function merchantIdField(overrides: Partial<INodeProperties> = {}): INode
 	};
 }
 
-/** Currency picked from the currencies the business has a wallet in. */
+/**
+ * Currency picked from the currencies the business has a wallet in (the
+ * banks and mobile money dropdowns of an operation reload from it).
+ */
 export function currencyField(overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
 		displayName: 'Currency Name or ID',
@@ -121,4 +147,74 @@ export function returnAllFields(): INodeProperties[] {
 			displayOptions: { show: { returnAll: [false] } },
 		},
 	];
+}
+
+/** The reference PayOnUs gave a payin or a transfer (onusReference). */
+export function onusReferenceField(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Onus Reference',
+		name: 'onusReference',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. ONUS-NUB-1234567890123-31052024-101500',
+		description: 'The reference PayOnUs gave the payment (onusReference)',
+		...overrides,
+	};
+}
+
+/** The optional fields of an operation, in one "Additional Fields" collection. */
+export function additionalFields(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
+}
+
+/** The filters of a list or search operation, in one "Filters" collection. */
+export function filtersField(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options,
+	};
+}
+
+/**
+ * Business filter of a list (inside Filters: typed, never filled from the
+ * credential; empty means every business of the merchant).
+ */
+export function businessIdFilter(description: string): INodeProperties {
+	return {
+		displayName: 'Business ID',
+		name: 'businessId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. BUS-2001',
+		description,
+	};
+}
+
+/** A date filter (n8n's date picker; the date part is sent, YYYY-MM-DD). */
+export function dateFilter(name: string, displayName: string, description: string): INodeProperties {
+	return { displayName, name, type: 'dateTime', default: '', description };
+}
+
+/** Status filter from a fixed list of statuses (shown alphabetically). */
+export function statusFilter(statuses: readonly string[], defaultStatus: string): INodeProperties {
+	const title = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();
+	return {
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: [...statuses].sort().map((s) => ({ name: title(s), value: s })),
+		default: defaultStatus,
+	};
 }

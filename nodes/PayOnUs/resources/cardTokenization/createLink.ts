@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import * as v from '../../../shared/validation';
-import { businessIdField } from '../fields';
+import { additionalFields, businessIdField } from '../fields';
 import { buildCustomer, customerProperty } from '../payin/customer';
 import type { OperationContext, PayOnUsOperation } from '../types';
-import { explain, LINKS_PATH, notEnabled, statusOf, withoutCardData } from './shared';
+import { explain, statusOf } from '../errors';
+import { LINKS_PATH, notEnabled, withoutCardData } from './shared';
 
 /**
  * Create Link: a hosted consent page where the customer stores a card.
@@ -51,7 +52,7 @@ export const createLinkOperation: PayOnUsOperation<typeof schema> = {
 	name: 'Create Link',
 	action: 'Create a card tokenization link',
 	description:
-		'Create a consent link where the customer stores a card for later charges; returns the link URL to send to the customer',
+		'Create a consent link where the customer stores a card for later charges (moves no money). Returns the link: its ID, URL to send to the customer, expiry and status.',
 	properties: [
 		businessIdField(),
 		{
@@ -66,25 +67,18 @@ export const createLinkOperation: PayOnUsOperation<typeof schema> = {
 		},
 		{ ...customerProperty('name', true), description: 'Full name of the card holder' },
 		{ ...customerProperty('email', true), description: 'E-mail address of the customer' },
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				customerProperty('externalId', false),
-				customerProperty('phone', false),
-				{
-					displayName: 'Expiry Minutes',
-					name: 'expiryMinutes',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: MAX_EXPIRY_MINUTES },
-					default: 30,
-					description: 'How long the link stays usable, 1 to 1440 minutes (the service default is 30)',
-				},
-			],
-		},
+		additionalFields([
+			customerProperty('externalId', false),
+			customerProperty('phone', false),
+			{
+				displayName: 'Expiry Minutes',
+				name: 'expiryMinutes',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_EXPIRY_MINUTES },
+				default: 30,
+				description: 'How long the link stays usable, 1 to 1440 minutes (the service default is 30)',
+			},
+		]),
 	],
 	schema,
 	async execute(ctx: OperationContext, input: Input) {

@@ -4,7 +4,8 @@ import type { Envelope } from '../../../shared/client';
 import * as v from '../../../shared/validation';
 import { businessIdField } from '../fields';
 import type { OperationContext, PayOnUsOperation } from '../types';
-import { explain, STORED_CARDS_PATH } from './shared';
+import { explain } from '../errors';
+import { STORED_CARDS_PATH } from './shared';
 
 /**
  * Delete Card Token: DELETE /api/v1/card-tokens/{id}?businessId=...
@@ -27,7 +28,8 @@ export const deleteTokenOperation: PayOnUsOperation<typeof schema> = {
 	value: 'deleteToken',
 	name: 'Delete Card Token',
 	action: 'Delete a card token',
-	description: 'Delete a stored card so it can no longer be charged; deleting it again is reported as already deleted',
+	description:
+		'Delete a stored card token so the card can no longer be charged (moves no money). Returns the token ID, deleted: true and alreadyDeleted, true when it was deleted before.',
 	properties: [
 		businessIdField({ description: "The business owning the token. Leave empty to use the credential's Default Business ID." }),
 		{

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import * as v from '../../../shared/validation';
 import { businessIdField } from '../fields';
 import type { OperationContext, PayOnUsOperation } from '../types';
-import { explain, LINKS_PATH, notEnabled, withoutCardData } from './shared';
+import { explain } from '../errors';
+import { LINKS_PATH, notEnabled, withoutCardData } from './shared';
 
 /**
  * Get Link: one tokenization link with its current status, by its id or by
@@ -31,7 +32,8 @@ export const getLinkOperation: PayOnUsOperation<typeof schema> = {
 	value: 'getLink',
 	name: 'Get Link',
 	action: 'Get a card tokenization link',
-	description: 'Get a tokenization link and its current status, by ID or by merchant reference',
+	description:
+		'Get one card tokenization link by its ID or merchant reference. Returns the link with its status (PENDING, COMPLETED, EXPIRED or CANCELLED), URL and, once completed, the card token ID (read only).',
 	properties: [
 		businessIdField(),
 		{

@@ -1,11 +1,15 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
+import type { PayOnUsClient } from '../../../shared/client';
 import * as v from '../../../shared/validation';
+import { explain } from '../errors';
+import { dateFilter } from '../fields';
+import { checkDateRange, givenFilters, search } from '../search';
 
 /**
  * Pieces shared by the card tokenization operations: the paths, the search
- * filters, the removal of anything card-like from output, and the service
- * errors of this area turned into plain sentences.
+ * filters, the removal of anything card-like from output, and the
+ * "not enabled" sentence of this area (statuses are read by ../errors).
  */
 
 export const LINKS_PATH = '/api/v1/card-tokenization-links';
@@ -37,31 +41,6 @@ export function withoutCardData<T>(value: T, depth = 0): T {
 	return value;
 }
 
-/** The HTTP status of a transport error (NodeApiError.httpCode or similar). */
-export function statusOf(error: unknown): number | undefined {
-	if (!error || typeof error !== 'object') return undefined;
-	const e = error as { httpCode?: unknown; status?: unknown; statusCode?: unknown; context?: { status?: unknown } };
-	for (const candidate of [e.httpCode, e.status, e.statusCode, e.context?.status]) {
-		const n = typeof candidate === 'string' ? Number(candidate) : candidate;
-		if (typeof n === 'number' && Number.isInteger(n) && n >= 100 && n < 600) return n;
-	}
-	return undefined;
-}
-
-/**
- * Rewrites the message of a service error with what it means for this
- * call (the error keeps its type, status and description, so n8n still shows
- * the service's own words). Errors of other statuses pass unchanged.
- */
-export function explain(error: unknown, meanings: Partial<Record<number, string>>): unknown {
-	const status = statusOf(error);
-	const meaning = status === undefined ? undefined : meanings[status];
-	if (meaning && error instanceof Error) {
-		error.message = `${meaning} (PayOnUs answered ${status})`;
-	}
-	return error;
-}
-
 export const notEnabled = (businessId: string) =>
 	`Card tokenization is not enabled for business ${businessId}, or the API client may not use it: enable card tokenization for this business on the PayOnUs dashboard (same environment)`;
 
@@ -76,24 +55,16 @@ export function commonFilterOptions(): INodeProperties[] {
 			placeholder: 'e.g. BUS-2001,BUS-2002',
 			description: "Comma-separated business IDs. Leave out for all the merchant's businesses.",
 		},
-		{
-			displayName: 'Created From',
-			name: 'createdFrom',
-			type: 'dateTime',
-			default: '',
-			description: 'Created on or after this date (inclusive)',
-		},
-		{
-			displayName: 'Created To',
-			name: 'createdTo',
-			type: 'dateTime',
-			default: '',
-			description: 'Created on or before this date (inclusive)',
-		},
+		dateFilter('createdFrom', 'Created From', 'Created on or after this date (inclusive)'),
+		dateFilter('createdTo', 'Created To', 'Created on or before this date (inclusive)'),
 	];
 }
 
-/** Comma-separated business ids -> the list, each checked. */
+/**
+ * Comma-separated business ids, each checked, sent back as one
+ * comma-separated value: n8n would write a list as businessIds[0]=...,
+ * which a Spring-style service does not read.
+ */
 export const businessIdList = () =>
 	v.optional(
 		z
@@ -103,7 +74,8 @@ export const businessIdList = () =>
 				z
 					.array(z.string().regex(/^[^\s/?#]+$/, 'must be business IDs separated by commas, e.g. BUS-2001,BUS-2002'))
 					.min(1, 'must name at least one business ID'),
-			),
+			)
+			.transform((ids) => ids.join(',')),
 	);
 
 export const commonFilterShape = {
@@ -112,13 +84,28 @@ export const commonFilterShape = {
 	createdTo: v.optional(v.date()),
 };
 
-/** Query string of the common filters; null when the date range is reversed. */
-export function commonFilterQuery(f: { businessIds?: string[]; createdFrom?: string; createdTo?: string }): IDataObject {
-	const qs: IDataObject = {};
-	// Sent as one comma-separated value: n8n would otherwise write
-	// businessIds[0]=..., which a Spring-style service does not read.
-	if (f.businessIds && f.businessIds.length > 0) qs.businessIds = f.businessIds.join(',');
-	if (f.createdFrom) qs.createdFrom = f.createdFrom;
-	if (f.createdTo) qs.createdTo = f.createdTo;
-	return qs;
+/**
+ * Runs one of the two searches (links or card tokens) of a merchant: the
+ * date range checked, the filters given sent, pages from 1, card data
+ * stripped from every record, a 403 explained.
+ */
+export async function searchMerchantRecords(
+	client: PayOnUsClient,
+	path: string,
+	what: string,
+	input: { merchantId: string; returnAll?: boolean; limit?: number; filters: { createdFrom?: string; createdTo?: string } },
+): Promise<IDataObject[]> {
+	checkDateRange(input.filters, 'createdFrom', 'createdTo');
+	try {
+		const records = await search(
+			client,
+			{ path, style: 'fromOne', qs: { merchantId: input.merchantId, ...givenFilters(input.filters) } },
+			input,
+		);
+		return withoutCardData(records);
+	} catch (error) {
+		throw explain(error, {
+			403: `Searching ${what} was refused for merchant ${input.merchantId}: the API client may not read them, or card tokenization is not enabled for a business searched`,
+		});
+	}
 }

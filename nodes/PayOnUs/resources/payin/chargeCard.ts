@@ -1,11 +1,17 @@
-import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import * as v from '../../../shared/validation';
-import { amountField, businessIdField, currencyField, narrationField, referenceField } from '../fields';
+import {
+	additionalFields,
+	amountField,
+	businessIdField,
+	currencyField,
+	narrationField,
+	referenceField,
+} from '../fields';
 import type { PayOnUsOperation } from '../types';
-import { buildCustomer, customerProperty, customerShape, type CustomerKey } from './customer';
-import { payinMoneyMoving } from './lookup';
+import { customerBlock } from './customer';
 import { cardNextStep } from './nextStep';
+import { postPayin } from './shared';
 
 /**
  * Charge card: POST /api/v1/card-payments. MOVES MONEY.
@@ -16,8 +22,7 @@ import { cardNextStep } from './nextStep';
  * field. The output's `nextStep` says what PIN, OTP or THREE_DS needs.
  */
 
-const REQUIRED: CustomerKey[] = ['name', 'email'];
-const OPTIONAL: CustomerKey[] = ['phone', 'line1', 'city', 'state', 'countryCode'];
+const customer = customerBlock(['name', 'email'], ['phone', 'line1', 'city', 'state', 'countryCode']);
 
 const schema = z.object({
 	businessId: v.businessId(),
@@ -25,11 +30,11 @@ const schema = z.object({
 	amount: v.amount(),
 	currency: v.currency(),
 	reference: v.reference(),
-	...customerShape(REQUIRED, true),
+	...customer.shape,
 	additionalFields: v.group({
 		narration: v.optionalText(255),
 		redirectUrl: v.optional(v.url()),
-		...customerShape(OPTIONAL, false),
+		...customer.optionalShape,
 	}),
 });
 
@@ -41,7 +46,7 @@ export const chargeCard: PayOnUsOperation<typeof schema> = {
 	name: 'Charge Card',
 	action: 'Charge a card',
 	description:
-		'Charge a card (moves money). Takes the card details RSA-encrypted and Base64-encoded, never raw card numbers. The output says what comes next when the card needs a PIN, an OTP or 3-D Secure.',
+		'Charge a card: moves money from the customer to the business wallet. Takes the card details RSA-encrypted and Base64-encoded, never raw card numbers. Returns the payment (onusReference, status) and nextStep, saying what to do when the card needs a PIN, an OTP or 3-D Secure.',
 	properties: [
 		businessIdField(),
 		{
@@ -57,46 +62,33 @@ export const chargeCard: PayOnUsOperation<typeof schema> = {
 		amountField(),
 		currencyField({ required: true }),
 		referenceField(),
-		...REQUIRED.map((k) => customerProperty(k, true)),
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				narrationField(),
-				{
-					displayName: 'Redirect URL',
-					name: 'redirectUrl',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. https://shop.example.com/paid',
-					description: 'Where the customer returns after 3-D Secure',
-				},
-				...OPTIONAL.map((k) => customerProperty(k, false)),
-			],
-		},
+		...customer.fields,
+		additionalFields([
+			narrationField(),
+			{
+				displayName: 'Redirect URL',
+				name: 'redirectUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://shop.example.com/paid',
+				description: 'Where the customer returns after 3-D Secure',
+			},
+			...customer.options,
+		]),
 	],
 	schema,
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
-		const body: IDataObject = {
+		const data = await postPayin(client, '/api/v1/card-payments', {
 			cardData: input.cardData,
 			amount: input.amount,
 			currency: input.currency,
 			reference: input.reference,
 			narration: extra.narration ?? '',
 			businessId: input.businessId,
-			customer: buildCustomer({ ...input, ...extra }, [...REQUIRED, ...OPTIONAL]),
-		};
-		if (extra.redirectUrl) body.redirectUrl = extra.redirectUrl;
-		const data = await client.request<IDataObject>({
-			method: 'POST',
-			path: '/api/v1/card-payments',
-			body,
-			moneyMoving: payinMoneyMoving(client, input.businessId, input.reference),
+			customer: customer.build(input),
+			...(extra.redirectUrl ? { redirectUrl: extra.redirectUrl } : {}),
 		});
-		return { ...data, nextStep: cardNextStep(data ?? {}) };
+		return { ...data, nextStep: cardNextStep(data) };
 	},
 };

@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import * as v from '../../../shared/validation';
-import { businessIdField, narrationField, referenceField } from '../fields';
+import { statusOf } from '../errors';
+import { additionalFields, businessIdField, narrationField, referenceField } from '../fields';
 import { PayOnUsInputError, type PayOnUsOperation } from '../types';
-import { payinMoneyMoving } from './lookup';
+import { postPayin } from './shared';
 
 /**
  * Charge tokenized card: POST /api/v1/card-payments/with-token. MOVES MONEY.
@@ -23,17 +24,6 @@ const schema = z.object({
 });
 
 type Input = z.infer<typeof schema>;
-
-/** HTTP status of a transport error, whatever its shape. */
-export function statusOf(error: unknown): number | undefined {
-	if (!error || typeof error !== 'object') return undefined;
-	const e = error as IDataObject & { context?: IDataObject; cause?: IDataObject };
-	for (const candidate of [e.httpCode, e.status, e.statusCode, e.context?.status, e.context?.httpCode, e.cause?.httpCode, e.cause?.status]) {
-		const n = Number(candidate);
-		if (Number.isInteger(n) && n >= 100 && n < 600) return n;
-	}
-	return undefined;
-}
 
 /** The service's own words (the transport puts them in the description). */
 function serviceText(error: unknown): string {
@@ -94,7 +84,7 @@ export const chargeTokenizedCard: PayOnUsOperation<typeof schema> = {
 	name: 'Charge Tokenized Card',
 	action: 'Charge a tokenized card',
 	description:
-		"Charge a card the customer stored earlier (moves money), with no customer step: the answer carries the final status. Needs the card token's ID and a reference unique for the business; the amount is at least 1.",
+		"Charge a card the customer stored earlier (moves money from the customer to the business wallet), with no customer step. Needs the card token's ID and a reference unique for the business; the amount is at least 1. Returns the payment with its final status (onusReference, paymentStatus).",
 	properties: [
 		businessIdField({ description: "The business that owns the card token. Leave empty to use the credential's Default Business ID." }),
 		{
@@ -117,42 +107,29 @@ export const chargeTokenizedCard: PayOnUsOperation<typeof schema> = {
 			description: 'Amount to charge, at least 1 (up to 2 decimal places)',
 		},
 		referenceField(),
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				narrationField(),
-				{
-					displayName: 'Notification URL',
-					name: 'notificationUrl',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. https://example.com/webhook',
-					description: "Webhook address for this charge only (instead of the dashboard's Webhook URL)",
-				},
-			],
-		},
+		additionalFields([
+			narrationField(),
+			{
+				displayName: 'Notification URL',
+				name: 'notificationUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://example.com/webhook',
+				description: "Webhook address for this charge only (instead of the dashboard's Webhook URL)",
+			},
+		]),
 	],
 	schema,
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
-		const body: IDataObject = {
-			businessId: input.businessId,
-			cardTokenId: input.cardTokenId,
-			amount: input.amount,
-			reference: input.reference,
-		};
-		if (extra.narration) body.narration = extra.narration;
-		if (extra.notificationUrl) body.notificationUrl = extra.notificationUrl;
 		try {
-			return await client.request<IDataObject>({
-				method: 'POST',
-				path: '/api/v1/card-payments/with-token',
-				body,
-				moneyMoving: payinMoneyMoving(client, input.businessId, input.reference),
+			return await postPayin(client, '/api/v1/card-payments/with-token', {
+				businessId: input.businessId,
+				cardTokenId: input.cardTokenId,
+				amount: input.amount,
+				reference: input.reference,
+				...(extra.narration ? { narration: extra.narration } : {}),
+				...(extra.notificationUrl ? { notificationUrl: extra.notificationUrl } : {}),
 			});
 		} catch (error) {
 			throw explainTokenChargeError(error, input) ?? error;

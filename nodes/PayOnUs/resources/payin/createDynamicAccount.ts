@@ -1,27 +1,26 @@
-import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import * as v from '../../../shared/validation';
-import { amountField, businessIdField, referenceField } from '../fields';
+import { additionalFields, amountField, businessIdField, referenceField } from '../fields';
 import type { PayOnUsOperation } from '../types';
-import { buildCustomer, customerProperty, customerShape, type CustomerKey } from './customer';
-import { payinMoneyMoving } from './lookup';
+import { customerBlock } from './customer';
+import { postPayin } from './shared';
 
 /**
  * Create dynamic account: a one-time NGN bank account for one exact amount.
- * POST /api/v1/virtual-accounts/dynamic
+ * POST /api/v1/virtual-accounts/dynamic. Sets up a collection (money moves
+ * when the customer pays in), so it is sent with the money-moving safety.
  *
  * Output: the account to show the customer, plus `nextStep`.
  */
 
-const REQUIRED: CustomerKey[] = ['name', 'email'];
-const OPTIONAL: CustomerKey[] = ['phone', 'externalId', 'bvn'];
+const customer = customerBlock(['name', 'email'], ['phone', 'externalId', 'bvn']);
 
 const schema = z.object({
 	businessId: v.businessId(),
 	amount: v.amount(),
 	reference: v.reference(),
-	...customerShape(REQUIRED, true),
-	additionalFields: v.group(customerShape(OPTIONAL, false)),
+	...customer.shape,
+	additionalFields: v.group(customer.optionalShape),
 });
 
 type Input = z.infer<typeof schema>;
@@ -32,34 +31,21 @@ export const createDynamicAccount: PayOnUsOperation<typeof schema> = {
 	name: 'Create Dynamic Account',
 	action: 'Create a dynamic account',
 	description:
-		'Create a one-time NGN bank account the customer pays an exact amount into (collects money). Returns the account number, bank and name to show the customer; a COLLECTION webhook follows when paid.',
+		'Create a one-time NGN bank account the customer pays an exact amount into (collects money: moves money into the business wallet when paid). Returns the account number, bank and account name to show the customer, and nextStep; a COLLECTION webhook follows when paid.',
 	properties: [
 		businessIdField(),
 		amountField({ description: 'Exact amount in NGN the customer must transfer, greater than 0' }),
 		referenceField(),
-		...REQUIRED.map((k) => customerProperty(k, true)),
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: OPTIONAL.map((k) => customerProperty(k, false)),
-		},
+		...customer.fields,
+		additionalFields(customer.options),
 	],
 	schema,
 	async execute({ client }, input: Input) {
-		const body: IDataObject = {
+		const data = await postPayin(client, '/api/v1/virtual-accounts/dynamic', {
 			amount: input.amount,
 			reference: input.reference,
 			businessId: input.businessId,
-			customer: buildCustomer({ ...input, ...input.additionalFields }, [...REQUIRED, ...OPTIONAL]),
-		};
-		const data = await client.request<IDataObject>({
-			method: 'POST',
-			path: '/api/v1/virtual-accounts/dynamic',
-			body,
-			moneyMoving: payinMoneyMoving(client, input.businessId, input.reference),
+			customer: customer.build(input),
 		});
 		return {
 			...data,

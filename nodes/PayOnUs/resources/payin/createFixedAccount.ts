@@ -1,10 +1,9 @@
-import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import * as v from '../../../shared/validation';
-import { businessIdField, referenceField } from '../fields';
+import { additionalFields, businessIdField, referenceField } from '../fields';
 import type { PayOnUsOperation } from '../types';
-import { buildCustomer, customerProperty, customerShape, type CustomerKey } from './customer';
-import { payinMoneyMoving } from './lookup';
+import { customerBlock } from './customer';
+import { postPayin } from './shared';
 
 /**
  * Create fixed account: a permanent bank account for one customer; every
@@ -13,15 +12,17 @@ import { payinMoneyMoving } from './lookup';
  * countryCode, bvn and dob.
  */
 
-const REQUIRED: CustomerKey[] = ['name', 'email', 'bvn', 'line1', 'city', 'countryCode'];
-const OPTIONAL: CustomerKey[] = ['phone', 'externalId', 'state', 'postalCode'];
+const customer = customerBlock(
+	['name', 'email', 'bvn', 'line1', 'city', 'countryCode'],
+	['phone', 'externalId', 'state', 'postalCode'],
+);
 
 const schema = z.object({
 	businessId: v.businessId(),
 	reference: v.reference(),
 	dob: v.date(),
-	...customerShape(REQUIRED, true),
-	additionalFields: v.group(customerShape(OPTIONAL, false)),
+	...customer.shape,
+	additionalFields: v.group(customer.optionalShape),
 });
 
 type Input = z.infer<typeof schema>;
@@ -32,11 +33,11 @@ export const createFixedAccount: PayOnUsOperation<typeof schema> = {
 	name: 'Create Fixed Account',
 	action: 'Create a fixed account',
 	description:
-		"Create a permanent bank account dedicated to one customer (collects money: every transfer into it is a payin). Needs the customer's BVN, date of birth and address.",
+		"Create a permanent bank account dedicated to one customer (collects money: every transfer into it moves money into the business wallet). Needs the customer's BVN, date of birth and address. Returns the account number and bank to give the customer.",
 	properties: [
 		businessIdField(),
 		referenceField(),
-		...REQUIRED.map((k) => customerProperty(k, true)),
+		...customer.fields,
 		{
 			displayName: 'Date of Birth',
 			name: 'dob',
@@ -46,29 +47,15 @@ export const createFixedAccount: PayOnUsOperation<typeof schema> = {
 			placeholder: 'e.g. 1990-04-21',
 			description: 'Date of birth of the customer, written YYYY-MM-DD',
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: OPTIONAL.map((k) => customerProperty(k, false)),
-		},
+		additionalFields(customer.options),
 	],
 	schema,
 	async execute({ client }, input: Input) {
-		const body: IDataObject = {
-			customer: buildCustomer({ ...input, ...input.additionalFields }, [...REQUIRED, ...OPTIONAL]),
+		return await postPayin(client, '/api/v1/virtual-accounts/fixed-account', {
+			customer: customer.build(input),
 			dob: input.dob,
 			reference: input.reference,
 			businessId: input.businessId,
-		};
-		const data = await client.request<IDataObject>({
-			method: 'POST',
-			path: '/api/v1/virtual-accounts/fixed-account',
-			body,
-			moneyMoving: payinMoneyMoving(client, input.businessId, input.reference),
 		});
-		return data ?? {};
 	},
 };

@@ -158,3 +158,25 @@ export function buildCustomer(values: IDataObject, keys: CustomerKey[]): IDataOb
 	if (Object.keys(address).length > 0) customer.address = address;
 	return customer;
 }
+
+/**
+ * The customer of one operation in one piece: the values it requires
+ * (top-level fields) and those it accepts (options of its Additional Fields
+ * collection), their zod shapes, and the `customer` object built back from
+ * the validated input.
+ */
+export function customerBlock(required: CustomerKey[], optional: CustomerKey[]) {
+	return {
+		/** Top-level node fields. */
+		fields: required.map((k) => customerProperty(k, true)),
+		/** Options of the Additional Fields collection. */
+		options: optional.map((k) => customerProperty(k, false)),
+		/** zod shape of the top-level fields. */
+		shape: customerShape(required, true),
+		/** zod shape of the optional ones (inside additionalFields). */
+		optionalShape: customerShape(optional, false),
+		/** `customer` from the validated input (additionalFields merged in). */
+		build: (input: IDataObject & { additionalFields?: IDataObject }): IDataObject =>
+			buildCustomer({ ...input, ...input.additionalFields }, [...required, ...optional]),
+	};
+}

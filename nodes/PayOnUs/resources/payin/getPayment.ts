@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import * as v from '../../../shared/validation';
-import { businessIdField } from '../fields';
+import { businessIdField, onusReferenceField } from '../fields';
 import type { PayOnUsOperation } from '../types';
 
 /**
@@ -22,18 +22,10 @@ export const getPayment: PayOnUsOperation<typeof schema> = {
 	name: 'Get Payment',
 	action: 'Get a payment',
 	description:
-		'Get the current status and details of one payin (card, virtual account, mobile money or EFT) by its onusReference (read only)',
+		'Get one payin (card, virtual account, mobile money or EFT) by its onusReference. Returns the payment request with its current status (PROCESSING, PENDING, SUCCESSFUL or FAILED), amount and customer (read only).',
 	properties: [
 		businessIdField(),
-		{
-			displayName: 'Onus Reference',
-			name: 'onusReference',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. ONUS-NUB-1234567890123-31052024-101500',
-			description: 'The reference PayOnUs gave the payin',
-		},
+		onusReferenceField({ description: 'The reference PayOnUs gave the payin' }),
 	],
 	schema,
 	async execute({ client }, input: Input) {

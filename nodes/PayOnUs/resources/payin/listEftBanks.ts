@@ -11,7 +11,8 @@ export const listEftBanks: PayOnUsOperation<typeof schema> = {
 	value: 'listEftBanks',
 	name: 'List EFT Banks',
 	action: 'List EFT banks',
-	description: 'List the South African banks EFT payins support, with the bank codes EFT Payment needs (read only)',
+	description:
+		'List the South African banks EFT payins support. Returns one item per bank with its code (for EFT Payment) and name (read only).',
 	properties: [],
 	schema,
 	async execute({ client }) {

@@ -1,7 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import * as v from '../../../shared/validation';
-import { returnAllFields } from '../fields';
+import { businessIdFilter, dateFilter, statusFilter } from '../fields';
+import { givenFilters, limitWhenNotAll, pagingShape, search, searchProperties } from '../search';
 import type { PayOnUsOperation } from '../types';
 
 /**
@@ -14,8 +14,7 @@ const STATUSES = ['PROCESSING', 'PENDING', 'SUCCESSFUL', 'FAILED'] as const;
 
 const schema = z
 	.object({
-		returnAll: v.bool(),
-		limit: v.optional(v.integer(1)),
+		...pagingShape,
 		filters: v.group({
 			status: v.optional(v.oneOf(STATUSES)),
 			businessId: v.optional(v.businessId()),
@@ -26,13 +25,13 @@ const schema = z
 		}),
 	})
 	.superRefine((input, ctx) => {
+		// The documented filters are checked before sending (the other
+		// searches check their date range in the handler).
 		const { fromDate, toDate } = input.filters;
 		if (fromDate && toDate && fromDate > toDate) {
 			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['filters', 'toDate'], message: 'must not be before fromDate' });
 		}
-		if (!input.returnAll && input.limit === undefined) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['limit'], message: 'is required when Return All is off' });
-		}
+		limitWhenNotAll(input, ctx);
 	});
 
 type Input = z.infer<typeof schema>;
@@ -43,79 +42,33 @@ export const listPayments: PayOnUsOperation<typeof schema> = {
 	name: 'List Payments',
 	action: 'List payments',
 	description:
-		'List payins (payment requests), newest first, filtered by status, business, reference, onusReference or creation date; all of them or up to a limit (read only)',
-	properties: [
-		...returnAllFields(),
+		'List payins (payment requests), newest first, filtered by status, business, reference, onusReference or creation date; all of them or up to a limit. Returns one item per payment with its status and amount (read only).',
+	properties: searchProperties([
+		businessIdFilter("Only this business's payments (empty: every business of the merchant)"),
+		dateFilter('fromDate', 'From Date', 'Created on or after this day (YYYY-MM-DD, UTC)'),
 		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Business ID',
-					name: 'businessId',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. BUS-2001',
-					description: "Only this business's payments (empty: every business of the merchant)",
-				},
-				{
-					displayName: 'From Date',
-					name: 'fromDate',
-					type: 'dateTime',
-					default: '',
-					description: 'Created on or after this day (YYYY-MM-DD, UTC)',
-				},
-				{
-					displayName: 'Onus Reference',
-					name: 'onusReference',
-					type: 'string',
-					default: '',
-					description: 'The reference PayOnUs gave the payin',
-				},
-				{
-					displayName: 'Reference',
-					name: 'reference',
-					type: 'string',
-					default: '',
-					description: 'Your own (merchant) reference',
-				},
-				{
-					displayName: 'Status',
-					name: 'status',
-					type: 'options',
-					options: [
-						{ name: 'Failed', value: 'FAILED' },
-						{ name: 'Pending', value: 'PENDING' },
-						{ name: 'Processing', value: 'PROCESSING' },
-						{ name: 'Successful', value: 'SUCCESSFUL' },
-					],
-					default: 'SUCCESSFUL',
-				},
-				{
-					displayName: 'To Date',
-					name: 'toDate',
-					type: 'dateTime',
-					default: '',
-					description: 'Created on or before this day (YYYY-MM-DD, UTC)',
-				},
-			],
+			displayName: 'Onus Reference',
+			name: 'onusReference',
+			type: 'string',
+			default: '',
+			description: 'The reference PayOnUs gave the payin',
 		},
-	],
+		{
+			displayName: 'Reference',
+			name: 'reference',
+			type: 'string',
+			default: '',
+			description: 'Your own (merchant) reference',
+		},
+		statusFilter(STATUSES, 'SUCCESSFUL'),
+		dateFilter('toDate', 'To Date', 'Created on or before this day (YYYY-MM-DD, UTC)'),
+	]),
 	schema,
 	async execute({ client }, input: Input) {
-		const qs: IDataObject = {};
-		for (const [key, value] of Object.entries(input.filters)) {
-			if (value !== undefined) qs[key] = value;
-		}
-		return await client.paginate<IDataObject>({
-			path: '/api/v1/payment-requests',
-			qs,
-			style: 'zeroBased',
-			returnAll: input.returnAll,
-			limit: input.returnAll ? undefined : input.limit,
-		});
+		return await search(
+			client,
+			{ path: '/api/v1/payment-requests', style: 'zeroBased', qs: givenFilters(input.filters) },
+			input,
+		);
 	},
 };

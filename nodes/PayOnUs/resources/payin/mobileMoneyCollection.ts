@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import * as v from '../../../shared/validation';
-import { amountField, businessIdField, narrationField, referenceField } from '../fields';
+import { additionalFields, amountField, businessIdField, narrationField, referenceField } from '../fields';
 import type { PayOnUsOperation } from '../types';
-import { buildCustomer, customerProperty, customerShape, type CustomerKey } from './customer';
-import { payinMoneyMoving } from './lookup';
+import { customerBlock } from './customer';
+import { postPayin } from './shared';
 
 /**
  * Mobile money collection: POST /api/v1/mobile-money/collection. MOVES MONEY.
@@ -12,19 +12,18 @@ import { payinMoneyMoving } from './lookup';
  * what to do next.
  */
 
-const REQUIRED: CustomerKey[] = ['name', 'email', 'phone'];
-const OPTIONAL: CustomerKey[] = ['city', 'postalCode', 'countryCode'];
+const customer = customerBlock(['name', 'email', 'phone'], ['city', 'postalCode', 'countryCode']);
 
 const schema = z.object({
 	businessId: v.businessId(),
 	momoNetwork: v.identifier('MTN-GH'),
 	amount: v.amount(),
 	reference: v.reference(),
-	...customerShape(REQUIRED, true),
+	...customer.shape,
 	additionalFields: v.group({
 		narration: v.optionalText(255),
 		initiatingCode: v.optionalText(50),
-		...customerShape(OPTIONAL, false),
+		...customer.optionalShape,
 	}),
 });
 
@@ -46,7 +45,7 @@ export const mobileMoneyCollection: PayOnUsOperation<typeof schema> = {
 	name: 'Mobile Money Collection',
 	action: 'Collect a mobile money payment',
 	description:
-		"Collect money from a customer's mobile money account (moves money): a payment prompt goes to the customer's phone. The output says whether an OTP is needed and what to do next.",
+		"Collect money from a customer's mobile money account (moves money to the business wallet): a payment prompt goes to the customer's phone. Returns the payment (onusReference, status), otpRequired and nextStep, saying what to do next.",
 	properties: [
 		businessIdField(),
 		{
@@ -61,48 +60,35 @@ export const mobileMoneyCollection: PayOnUsOperation<typeof schema> = {
 		},
 		amountField({ description: "Amount in the network's currency, greater than 0" }),
 		referenceField(),
-		...REQUIRED.map((k) =>
-			k === 'phone'
-				? { ...customerProperty(k, true), description: 'Mobile money number of the customer, international format (+ and digits)' }
-				: customerProperty(k, true),
+		...customer.fields.map((f) =>
+			f.name === 'customerPhone'
+				? { ...f, description: 'Mobile money number of the customer, international format (+ and digits)' }
+				: f,
 		),
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Initiating Code',
-					name: 'initiatingCode',
-					type: 'string',
-					default: '',
-					description: 'Pre-OTP code some networks need on this call (the network list says which)',
-				},
-				narrationField(),
-				...OPTIONAL.map((k) => customerProperty(k, false)),
-			],
-		},
+		additionalFields([
+			{
+				displayName: 'Initiating Code',
+				name: 'initiatingCode',
+				type: 'string',
+				default: '',
+				description: 'Pre-OTP code some networks need on this call (the network list says which)',
+			},
+			narrationField(),
+			...customer.options,
+		]),
 	],
 	schema,
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
-		const body: IDataObject = {
+		const data = await postPayin(client, '/api/v1/mobile-money/collection', {
 			amount: input.amount,
 			reference: input.reference,
 			businessId: input.businessId,
 			narration: extra.narration ?? '',
 			momoNetwork: input.momoNetwork,
-			customer: buildCustomer({ ...input, ...extra }, [...REQUIRED, ...OPTIONAL]),
-		};
-		if (extra.initiatingCode) body.initiatingCode = extra.initiatingCode;
-		const data = await client.request<IDataObject>({
-			method: 'POST',
-			path: '/api/v1/mobile-money/collection',
-			body,
-			moneyMoving: payinMoneyMoving(client, input.businessId, input.reference),
+			customer: customer.build(input),
+			...(extra.initiatingCode ? { initiatingCode: extra.initiatingCode } : {}),
 		});
-		return { ...data, nextStep: mobileMoneyNextStep(data ?? {}) };
+		return { ...data, nextStep: mobileMoneyNextStep(data) };
 	},
 };

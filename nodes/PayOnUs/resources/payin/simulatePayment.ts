@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import * as v from '../../../shared/validation';
-import { amountField } from '../fields';
+import { amountField, onusReferenceField } from '../fields';
 import { PayOnUsInputError, type PayOnUsOperation } from '../types';
 
 /**
@@ -31,17 +31,9 @@ export const simulatePayment: PayOnUsOperation<typeof schema> = {
 	name: 'Simulate Dynamic Account Payment',
 	action: 'Simulate a dynamic account payment',
 	description:
-		'Sandbox only: pretend the customer paid a dynamic NGN account, to test a workflow end to end (no real money; a COLLECTION webhook follows). Refused with a production credential.',
+		'Sandbox only: pretend the customer paid a dynamic NGN account, to test a workflow end to end (moves no real money; a COLLECTION webhook follows). Returns what was simulated. Refused with a production credential.',
 	properties: [
-		{
-			displayName: 'Onus Reference',
-			name: 'onusReference',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. ONUS-NUB-1234567890123-31052024-101500',
-			description: 'The onusReference returned when the dynamic account was created',
-		},
+		onusReferenceField({ description: 'The onusReference returned when the dynamic account was created' }),
 		{
 			displayName: 'Account Number',
 			name: 'accountNumber',

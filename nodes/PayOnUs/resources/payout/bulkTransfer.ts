@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 import type { PayOnUsClient } from '../../../shared/client';
-import { currency, identifier, oneOf, optional, reference, text } from '../../../shared/validation';
+import { businessId as businessIdInput, currency, oneOf, optional, reference, text } from '../../../shared/validation';
 import type { OperationContext, PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
 import {
@@ -14,7 +14,8 @@ import {
 	type RawRow,
 } from './csv';
 import { businessIdField, currencyField } from '../fields';
-import { findTransfersByReference, resolveBusinessId, resolveMerchantId } from './shared';
+import { findByReferences, transfersOf } from '../lookup';
+import { resolveMerchantId } from './shared';
 
 /**
  * Bulk Transfer: one batch of bank transfers sent as a CSV with one batch
@@ -95,7 +96,7 @@ const properties: INodeProperties[] = [
 const schema = z.object({
 	source: oneOf(['binary', 'items'] as const),
 	binaryPropertyName: optional(text(200)),
-	businessId: optional(identifier('BUS-2001')),
+	businessId: businessIdInput(),
 	currency: currency(),
 	// Leaves room for the "-<row>" suffix inside the 100 characters of a reference.
 	reference: reference(90),
@@ -127,8 +128,8 @@ export function rowReference(batch: string, row: number): string {
 
 /**
  * The lookup of a batch: row 1's reference tells whether the batch landed;
- * if so, the rows are collected (checked one by one, see
- * findTransfersByReference) into a summary like the service's answer.
+ * if so, the rows are collected (each checked, see ../lookup.ts) into a
+ * summary like the service's answer.
  */
 export function batchLookup(
 	client: PayOnUsClient,
@@ -138,16 +139,17 @@ export function batchLookup(
 	rows: BulkRow[],
 ): () => Promise<IDataObject | undefined> {
 	return async () => {
-		const first = await findTransfersByReference(client, merchantId, businessId, [rowReference(batch, 1)]);
+		const transfers = transfersOf(merchantId);
+		const first = await findByReferences(client, transfers, businessId, [rowReference(batch, 1)]);
 		if (first.size === 0) return undefined;
 		const refs = rows.map((_, i) => rowReference(batch, i + 1));
-		const found = rows.length === 1 ? first : await findTransfersByReference(client, merchantId, businessId, refs);
-		const transfers = refs.map((r) => found.get(r)).filter((t): t is IDataObject => t !== undefined);
+		const found = rows.length === 1 ? first : await findByReferences(client, transfers, businessId, refs);
+		const landed = refs.map((r) => found.get(r)).filter((t): t is IDataObject => t !== undefined);
 		return {
 			reference: batch,
 			totalCount: rows.length,
-			transfersFound: transfers.length,
-			transfers,
+			transfersFound: landed.length,
+			transfers: landed,
 		};
 	};
 }
@@ -156,14 +158,15 @@ export const bulkTransferOperation: PayOnUsOperation<typeof schema> = {
 	resource: 'payout',
 	value: 'bulkTransfer',
 	name: 'Bulk Transfer',
-	action: 'Create a bulk transfer from a CSV (moves money)',
-	description: 'Pay many bank accounts in one batch from a CSV file or from the input items. Moves money.',
+	action: 'Create a bulk transfer',
+	description:
+		'Pay many bank accounts in one batch from a CSV file or from the input items (moves money). Every row is checked before anything is sent. Returns the batch: reference, count, total amount, total fee and one transfer record per row.',
 	properties,
 	schema,
 	aggregatesItems: (input) => input.source === 'items',
 	async execute(ctx: OperationContext, input) {
 		const { client } = ctx;
-		const businessId = resolveBusinessId(client, input.businessId);
+		const { businessId } = input;
 		const merchantId = resolveMerchantId(client, undefined, 'to check a batch by its reference after a lost answer');
 
 		const { rows, problems } = validateRows(await readRows(ctx, input));

@@ -4,6 +4,7 @@ import {
 	accountNumber,
 	amount,
 	bool,
+	businessId as businessIdInput,
 	countryCode,
 	currency,
 	email,
@@ -18,12 +19,8 @@ import type { OperationContext, PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
 import { nameEnquiry } from './nameEnquiry';
 import { amountField, businessIdField, currencyField, narrationField, referenceField } from '../fields';
-import {
-	namesMatch,
-	resolveBusinessId,
-	resolveMerchantId,
-	transferLookup,
-} from './shared';
+import { moneyMoving, transfersOf } from '../lookup';
+import { namesMatch, resolveMerchantId } from './shared';
 
 /**
  * Create Transfer: pays money out of a wallet to a bank account, a mobile
@@ -181,7 +178,7 @@ const momoNumber = () =>
 const schema = z
 	.object({
 		transferType: oneOf(TRANSFER_TYPES),
-		businessId: optional(identifier('BUS-2001')),
+		businessId: businessIdInput(),
 		amount: amount(),
 		currency: currency(),
 		countryCode: countryCode(),
@@ -230,13 +227,14 @@ export const createTransferOperation: PayOnUsOperation<typeof schema> = {
 	resource: 'payout',
 	value: 'createTransfer',
 	name: 'Create Transfer',
-	action: 'Create a transfer (moves money)',
-	description: 'Pay money out of a wallet to a bank account, mobile money or EFT. Moves money.',
+	action: 'Create a transfer',
+	description:
+		'Pay money out of a business wallet to a bank account, a mobile money number or a South African bank by EFT (moves money). Needs a reference unique for the business. Returns the transfer (onusReference, paymentStatus, amount, fee), usually PENDING until the bank settles it.',
 	properties,
 	schema,
 	async execute(ctx: OperationContext, input) {
 		const { client } = ctx;
-		const businessId = resolveBusinessId(client, input.businessId);
+		const { businessId } = input;
 		// The lookup needs the merchant; refuse before paying rather than be
 		// unable to check a lost answer later.
 		const merchantId = resolveMerchantId(client, undefined, 'to check a transfer by its reference after a lost answer');
@@ -285,10 +283,7 @@ export const createTransferOperation: PayOnUsOperation<typeof schema> = {
 			method: 'POST',
 			path: BANK_TRANSFER_PATH,
 			body,
-			moneyMoving: {
-				reference: input.reference,
-				lookup: transferLookup(client, merchantId, businessId, input.reference),
-			},
+			moneyMoving: moneyMoving(client, transfersOf(merchantId), businessId, input.reference),
 		});
 		return nameCheck ? { ...result, nameCheck } : result;
 	},

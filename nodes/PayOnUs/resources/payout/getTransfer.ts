@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 import { identifier, onusReference, optional } from '../../../shared/validation';
-import { merchantIdField } from '../fields';
+import { merchantIdField, onusReferenceField } from '../fields';
 import type { OperationContext, PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
 import { resolveMerchantId, TRANSFERS_PATH } from './shared';
@@ -9,15 +9,10 @@ import { resolveMerchantId, TRANSFERS_PATH } from './shared';
 /** Get Transfer: one transfer by its service reference (onusReference). */
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Onus Reference',
-		name: 'onusReference',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'ONUS-TRNF-1234567890123-31052024-101500',
-		description: 'The reference the service gave the transfer (onusReference)',
-	},
+	onusReferenceField({
+		placeholder: 'e.g. ONUS-TRNF-1234567890123-31052024-101500',
+		description: 'The reference PayOnUs gave the transfer (onusReference)',
+	}),
 	merchantIdField(),
 ];
 
@@ -31,7 +26,8 @@ export const getTransferOperation: PayOnUsOperation<typeof schema> = {
 	value: 'getTransfer',
 	name: 'Get Transfer',
 	action: 'Get a transfer',
-	description: 'Get one transfer by its onusReference',
+	description:
+		'Get one transfer (payout) by its onusReference. Returns the transfer with its status (PENDING, SUCCESSFUL or FAILED), amount, currency, fee and merchant reference (read only).',
 	properties,
 	schema,
 	async execute(ctx: OperationContext, input) {

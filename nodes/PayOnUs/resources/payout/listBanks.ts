@@ -23,7 +23,8 @@ export const listBanksOperation: PayOnUsOperation<typeof schema> = {
 	value: 'listBanks',
 	name: 'List Banks',
 	action: 'List banks for a currency',
-	description: 'List the bank codes valid for payouts in a currency (one item per bank)',
+	description:
+		'List the banks that can receive payouts in a currency. Returns one item per bank with its code (for Create Transfer and Name Enquiry) and name (read only).',
 	properties,
 	schema,
 	async execute(ctx: OperationContext, input) {

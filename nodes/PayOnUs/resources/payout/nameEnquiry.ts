@@ -1,10 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 import type { PayOnUsClient } from '../../../shared/client';
-import { accountNumber, currency, identifier, optional, text } from '../../../shared/validation';
+import { accountNumber, businessId, currency, text } from '../../../shared/validation';
 import type { OperationContext, PayOnUsOperation } from '../types';
 import { businessIdField, currencyField } from '../fields';
-import { resolveBusinessId } from './shared';
 
 /** Name enquiry: who owns a bank account, before paying it. */
 
@@ -34,7 +33,7 @@ const properties: INodeProperties[] = [
 ];
 
 const schema = z.object({
-	businessId: optional(identifier('BUS-2001')),
+	businessId: businessId(),
 	currency: currency(),
 	institutionCode: text(20),
 	accountNumber: accountNumber(),
@@ -60,15 +59,15 @@ export const nameEnquiryOperation: PayOnUsOperation<typeof schema> = {
 	value: 'nameEnquiry',
 	name: 'Name Enquiry',
 	action: 'Look up the name on a bank account',
-	description: 'Look up the account holder name of a bank account before paying it',
+	description:
+		'Look up who owns a bank account before paying it (moves no money). Returns the account number, the account holder name, the bank code and the bank name.',
 	properties,
 	schema,
 	async execute(ctx: OperationContext, input) {
-		const businessId = resolveBusinessId(ctx.client, input.businessId);
 		return await nameEnquiry(ctx.client, {
 			institutionCode: input.institutionCode,
 			accountNumber: input.accountNumber,
-			businessId,
+			businessId: input.businessId,
 			currency: input.currency,
 		});
 	},

@@ -1,9 +1,8 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
-import { bool, date, group, identifier, integer, oneOf, optional, reference } from '../../../shared/validation';
-import { merchantIdField, returnAllFields } from '../fields';
+import { date, group, identifier, oneOf, optional, reference } from '../../../shared/validation';
+import { businessIdFilter, dateFilter, merchantIdField, statusFilter } from '../fields';
+import { checkDateRange, givenFilters, limitWhenNotAll, pagingShape, search, searchProperties } from '../search';
 import type { OperationContext, PayOnUsOperation } from '../types';
-import { PayOnUsInputError } from '../types';
 import { resolveMerchantId, TRANSFERS_PATH } from './shared';
 
 /**
@@ -14,24 +13,33 @@ import { resolveMerchantId, TRANSFERS_PATH } from './shared';
 
 const STATUSES = ['PENDING', 'SUCCESSFUL', 'FAILED'] as const;
 
-const properties: INodeProperties[] = [
-	merchantIdField(),
-	...returnAllFields(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{ displayName: 'Business ID', name: 'businessId', type: 'string', default: '' },
-			{
-				displayName: 'From Date',
-				name: 'fromDate',
-				type: 'dateTime',
-				default: '',
-				description: 'Created on or after this date (YYYY-MM-DD)',
-			},
+const schema = z
+	.object({
+		merchantId: optional(identifier('MER-1001')),
+		...pagingShape,
+		filters: group({
+			businessId: optional(identifier('BUS-2001')),
+			fromDate: optional(date()),
+			merchantReference: optional(reference()),
+			onusReference: optional(identifier('ONUS-TRNF-1234567890123-31052024-101500')),
+			status: optional(oneOf(STATUSES)),
+			toDate: optional(date()),
+		}),
+	})
+	.superRefine(limitWhenNotAll);
+
+export const searchTransfersOperation: PayOnUsOperation<typeof schema> = {
+	resource: 'payout',
+	value: 'searchTransfers',
+	name: 'Search Transfers',
+	action: 'Search transfers',
+	description:
+		'Search the transfers (payouts) of the merchant, newest first, filtered by business, status, reference or creation date. Returns one item per transfer with its status, amount and fee (read only).',
+	properties: [
+		merchantIdField(),
+		...searchProperties([
+			businessIdFilter("Only this business's transfers (empty: every business of the merchant)"),
+			dateFilter('fromDate', 'From Date', 'Created on or after this date (YYYY-MM-DD)'),
 			{
 				displayName: 'Merchant Reference',
 				name: 'merchantReference',
@@ -40,66 +48,20 @@ const properties: INodeProperties[] = [
 				description: 'Your reference of the transfer',
 			},
 			{ displayName: 'Onus Reference', name: 'onusReference', type: 'string', default: '' },
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: [
-					{ name: 'Failed', value: 'FAILED' },
-					{ name: 'Pending', value: 'PENDING' },
-					{ name: 'Successful', value: 'SUCCESSFUL' },
-				],
-				default: 'PENDING',
-			},
-			{
-				displayName: 'To Date',
-				name: 'toDate',
-				type: 'dateTime',
-				default: '',
-				description: 'Created on or before this date (YYYY-MM-DD)',
-			},
-		],
-	},
-];
-
-const schema = z.object({
-	merchantId: optional(identifier('MER-1001')),
-	returnAll: optional(bool()),
-	limit: optional(integer(1)),
-	filters: group({
-		businessId: optional(identifier('BUS-2001')),
-		fromDate: optional(date()),
-		merchantReference: optional(reference()),
-		onusReference: optional(identifier('ONUS-TRNF-1234567890123-31052024-101500')),
-		status: optional(oneOf(STATUSES)),
-		toDate: optional(date()),
-	}),
-});
-
-export const searchTransfersOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'payout',
-	value: 'searchTransfers',
-	name: 'Search Transfers',
-	action: 'Search transfers',
-	description: 'Search transfers of the merchant, newest first (one item per transfer)',
-	properties,
+			statusFilter(STATUSES, 'PENDING'),
+			dateFilter('toDate', 'To Date', 'Created on or before this date (YYYY-MM-DD)'),
+		]),
+	],
 	schema,
 	async execute(ctx: OperationContext, input) {
 		const merchantId = resolveMerchantId(ctx.client, input.merchantId, 'to search transfers');
 		const f = input.filters;
-		if (f.fromDate && f.toDate && f.fromDate > f.toDate) {
-			throw new PayOnUsInputError('filters.toDate', 'must be on or after "filters.fromDate"');
-		}
-		const qs: IDataObject = { merchantId };
-		for (const [key, value] of Object.entries(f)) if (value !== undefined) qs[key] = value;
-		const returnAll = input.returnAll === true;
-		const records = await ctx.client.paginate<IDataObject>({
-			path: TRANSFERS_PATH,
-			qs,
-			style: 'fromOne',
-			returnAll,
-			limit: returnAll ? undefined : (input.limit ?? 50),
-		});
+		checkDateRange(f, 'fromDate', 'toDate');
+		const records = await search(
+			ctx.client,
+			{ path: TRANSFERS_PATH, style: 'fromOne', qs: { merchantId, ...givenFilters(f) } },
+			input,
+		);
 		// The undocumented filters are checked here too.
 		return records.filter(
 			(r) =>

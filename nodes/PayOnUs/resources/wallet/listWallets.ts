@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import * as v from '../../../shared/validation';
-import { merchantIdField } from '../fields';
+import { businessIdFilter, currencyField, filtersField, merchantIdField } from '../fields';
 import type { PayOnUsOperation } from '../types';
 
 /**
  * List wallets: GET /api/v1/merchants/{merchantId}/wallets, one item per
  * wallet (balance, lien, payout allowed). The optional business and currency
- * filters are applied here: the call has no query filters.
+ * filters are applied here: the call has no query filters (and no paging).
  */
 
 const schema = z.object({
@@ -26,34 +26,17 @@ export const listWallets: PayOnUsOperation<typeof schema> = {
 	name: 'List Wallets',
 	action: 'List wallets',
 	description:
-		"List the merchant's wallets, one per business and currency, with available balance, lien amount and whether payouts are allowed (read only). Optionally only one business or currency.",
+		"List the merchant's wallets, optionally of one business or currency. Returns one item per wallet (business and currency) with its available balance, lien amount and whether payouts are allowed (read only).",
 	properties: [
 		merchantIdField(),
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Business ID',
-					name: 'businessId',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. BUS-2001',
-					description: "Only this business's wallets",
-				},
-				{
-					displayName: 'Currency',
-					name: 'currency',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. NGN',
-					description: 'Only wallets in this currency (3-letter code)',
-				},
-			],
-		},
+		filtersField([
+			businessIdFilter("Only this business's wallets"),
+			currencyField({
+				typeOptions: { loadOptionsMethod: 'getCurrencies', loadOptionsDependsOn: ['merchantId'] },
+				description:
+					'Only wallets in this currency. Choose from the list, or specify a code such as NGN using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			}),
+		]),
 	],
 	schema,
 	async execute({ client }, input: Input) {

@@ -3,7 +3,8 @@ import { deleteTokenOperation } from '../../../../nodes/PayOnUs/resources/cardTo
 import { getLinkOperation } from '../../../../nodes/PayOnUs/resources/cardTokenization/getLink';
 import { searchLinksOperation } from '../../../../nodes/PayOnUs/resources/cardTokenization/searchLinks';
 import { searchTokensOperation } from '../../../../nodes/PayOnUs/resources/cardTokenization/searchTokens';
-import { statusOf, withoutCardData } from '../../../../nodes/PayOnUs/resources/cardTokenization/shared';
+import { withoutCardData } from '../../../../nodes/PayOnUs/resources/cardTokenization/shared';
+import { statusOf } from '../../../../nodes/PayOnUs/resources/errors';
 import type { PayOnUsOperation } from '../../../../nodes/PayOnUs/resources/types';
 import type { RequestOptions } from '../../../../nodes/shared/client';
 import { context, fakeClient, httpError } from '../payout/fakeClient';

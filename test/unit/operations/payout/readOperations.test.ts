@@ -1,3 +1,4 @@
+import { withCredentialDefaults } from '../../../../nodes/PayOnUs/resources/fields';
 import { getTransferOperation } from '../../../../nodes/PayOnUs/resources/payout/getTransfer';
 import { listBanksOperation } from '../../../../nodes/PayOnUs/resources/payout/listBanks';
 import { nameEnquiryOperation } from '../../../../nodes/PayOnUs/resources/payout/nameEnquiry';
@@ -30,7 +31,8 @@ describe('nameEnquiry', () => {
 
 	it('takes the business from the credential when none is given', async () => {
 		const client = fakeClient(() => ({}));
-		const input = parse(nameEnquiryOperation.schema, { ...raw, businessId: '' });
+		// The node fills the credential's default before validation (fields.ts).
+		const input = parse(nameEnquiryOperation.schema, withCredentialDefaults({ ...raw, businessId: '' }, client.defaults));
 		if (!input.ok) throw new Error(input.message);
 		await nameEnquiryOperation.execute(context(client), input.data);
 		expect(client.calls[0].body?.businessId).toBe('BUS-2001');

@@ -1,0 +1,23 @@
+import type { IDataObject } from 'n8n-workflow';
+import type { PayOnUsClient } from '../../../shared/client';
+import { moneyMoving, PAYMENT_REQUESTS } from '../lookup';
+
+/**
+ * The request every money-moving payin makes: a POST carrying the merchant
+ * reference, never resent blindly: after a lost answer the transport first
+ * looks the reference up among the payment requests (../lookup.ts).
+ * Returns the answer's `data` ({} when the service sends none).
+ */
+export async function postPayin(
+	client: PayOnUsClient,
+	path: string,
+	body: IDataObject & { businessId: string; reference: string },
+): Promise<IDataObject> {
+	const data = await client.request<IDataObject | null>({
+		method: 'POST',
+		path,
+		body,
+		moneyMoving: moneyMoving(client, PAYMENT_REQUESTS, body.businessId, body.reference),
+	});
+	return data ?? {};
+}
