@@ -111,12 +111,17 @@ async function main(): Promise<void> {
 		say('stopped.');
 		process.exit(0);
 	};
+	let firstSignalAt = 0;
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 		process.on(signal, () => {
 			if (stopping) {
-				// a second Ctrl-C: give up waiting (the harness's exit hook kills what is left)
-				process.exit(130);
+				// Ctrl-C in a terminal may reach us twice at once (from the terminal and
+				// forwarded by npm): only a later, deliberate second Ctrl-C gives up
+				// waiting (the harness's exit hook then kills what is left).
+				if (Date.now() - firstSignalAt > 2000) process.exit(130);
+				return;
 			}
+			firstSignalAt = Date.now();
 			void shutdown(signal);
 		});
 	}
