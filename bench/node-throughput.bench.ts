@@ -1,21 +1,29 @@
 /**
- * `npm run bench -- node-throughput [--items=2000] [--rounds=2]`
+ * `npm run bench -- node-throughput [--items=2000] [--rounds=3] [--concurrency=8]`
  *
- * "Get Payment" for N items (default 2,000) against the local sandbox, side by
- * side in one run:
- *  - the PayOnUs node (Manual Trigger -> Code -> PayOnUs, in a real n8n),
+ * "Get Payment" for N items (default 2,000, each a DIFFERENT payin) against
+ * the local sandbox, side by side in one run:
+ *  - the PayOnUs node (Manual Trigger -> Code -> PayOnUs, in a real n8n; a
+ *    read-only operation, so it runs READ_CONCURRENCY = 8 calls in flight),
  *  - n8n's HTTP Request node with this package's credential (predefined
- *    credential type payOnUsApi), same workflow shape,
- *  - straight undici from this process, one request after the other (what a
- *    node processing items in order could reach at best).
- * Reported: items/s of each (the n8n figures use the node's own executionTime
- * from the run data; the whole execution wall time is shown too) and the
- * ratios. Goals: PayOnUs within 1.5x of undici, and not slower than the HTTP
- * Request node. Rounds alternate the three, the median counts.
+ *    credential type payOnUsApi), same workflow shape (one item after the other),
+ *  - straight undici from this process, one request after the other
+ *    (one keep-alive connection): the sequential limit,
+ *  - straight undici with the node's concurrency (8 requests in flight over
+ *    8 keep-alive connections): the limit at the same concurrency.
+ * Every path is checked against the sandbox's request log: exactly N
+ * `GET /api/v1/payment-requests/businesses/BUS-2001` calls answered 200,
+ * one per item reference; the PayOnUs node's output is checked item by item
+ * (same order as its input). Reported: items/s of each (the n8n figures use
+ * the node's own executionTime from the run data; the execution wall time is
+ * shown too) and the ratios. Goals: PayOnUs within 1.5x of undici, and not
+ * slower than the HTTP Request node. Rounds alternate the paths; the median
+ * counts.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { Pool, fetch } from 'undici';
 import { startSandbox } from '../sandbox/server';
+import { READ_CONCURRENCY } from '../nodes/PayOnUs/PayOnUs.node';
 import { executionData, startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
 
 export const description = 'Get Payment x N: PayOnUs node vs HTTP Request node (same credential) vs raw undici';
@@ -51,27 +59,40 @@ function workflow(name: string, items: IDataObject[], node: IDataObject): Workfl
 	};
 }
 
-/** Runs a workflow; returns the node's own time and the execution's wall time (ms). */
-async function timeRun(n8n: N8nInstance, id: string, expected: number): Promise<{ nodeMs: number; wallMs: number }> {
-	const execution = await n8n.runWorkflow(id, { timeoutMs: 600000 });
-	const runData = executionData(execution).resultData?.runData as Record<string, Array<IDataObject>> | undefined;
-	const run = runData?.[NODE]?.[0] as { executionTime?: number; data?: { main?: IDataObject[][] }; error?: IDataObject } | undefined;
-	if (!run || run.error) throw new Error(`bench run failed: ${JSON.stringify(run?.error ?? execution.status)}`);
-	const count = run.data?.main?.[0]?.length ?? 0;
-	if (count !== expected) throw new Error(`expected ${expected} items, got ${count}`);
-	const wallMs = new Date(String(execution.stoppedAt)).getTime() - new Date(String(execution.startedAt)).getTime();
-	return { nodeMs: run.executionTime ?? wallMs, wallMs };
+interface NodeRun {
+	nodeMs: number;
+	wallMs: number;
+	output: IDataObject[];
 }
 
-export async function run(args: string[]): Promise<Record<string, unknown>> {
-	const itemsCount = Number(args.find((a) => a.startsWith('--items='))?.split('=')[1] ?? 2000);
-	const rounds = Number(args.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 2);
+/** Runs a workflow; returns the node's own time, the execution's wall time (ms) and the node's output. */
+async function timeRun(n8n: N8nInstance, id: string, expected: number): Promise<NodeRun> {
+	const execution = await n8n.runWorkflow(id, { timeoutMs: 600000 });
+	const runData = executionData(execution).resultData?.runData as Record<string, Array<IDataObject>> | undefined;
+	const run = runData?.[NODE]?.[0] as { executionTime?: number; data?: { main?: Array<Array<{ json: IDataObject }>> }; error?: IDataObject } | undefined;
+	if (!run || run.error) throw new Error(`bench run failed: ${JSON.stringify(run?.error ?? execution.status)}`);
+	const output = (run.data?.main?.[0] ?? []).map((item) => item.json);
+	if (output.length !== expected) throw new Error(`expected ${expected} items, got ${output.length}`);
+	const wallMs = new Date(String(execution.stoppedAt)).getTime() - new Date(String(execution.startedAt)).getTime();
+	return { nodeMs: run.executionTime ?? wallMs, wallMs, output };
+}
 
-	const sandbox = await startSandbox({ port: 0, config: { requestLogLimit: 1000 } });
+const PAYMENT_PATH = '/api/v1/payment-requests/businesses/BUS-2001';
+
+export async function run(args: string[]): Promise<Record<string, unknown>> {
+	const flag = (name: string, fallback: number) =>
+		Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+	const itemsCount = flag('items', 2000);
+	const rounds = flag('rounds', 3);
+	const concurrency = flag('concurrency', READ_CONCURRENCY);
+
+	const sandbox = await startSandbox({ port: 0, config: { requestLogLimit: itemsCount * 2 + 100 } });
 	const n8n = await startN8n({ db: 'sqlite' });
+	// undici: one keep-alive connection for the sequential limit, `concurrency` for the concurrent one.
 	const pool = new Pool(sandbox.url, { connections: 1, pipelining: 1 });
+	const widePool = new Pool(sandbox.url, { connections: concurrency, pipelining: 1 });
 	try {
-		// A token for the undici baseline (its own API client: separate token slot).
+		// A token for the undici baselines (its own API client: separate token slot).
 		const tokenRes = await fetch(`${sandbox.url}/api/v1/access-token`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
@@ -80,18 +101,20 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		const token = ((await tokenRes.json()) as { data: { access_token: string } }).data.access_token;
 		const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' };
 
-		// 20 payins to look up, cycled through the items.
-		const refs: string[] = [];
-		for (let i = 0; i < 20; i++) {
-			const res = await pool.request({
+		// One payin per item: every item looks up a different record.
+		const refs: string[] = new Array(itemsCount);
+		await inParallel(itemsCount, 8, async (i) => {
+			const res = await widePool.request({
 				method: 'POST',
 				path: '/api/v1/virtual-accounts/dynamic',
 				headers: auth,
-				body: JSON.stringify({ amount: 100 + i, reference: `bench-${i}`, businessId: 'BUS-2001', customer: { name: 'Bench', email: 'bench@example.com' } }),
+				body: JSON.stringify({ amount: 100 + (i % 900), reference: `bench-${i}`, businessId: 'BUS-2001', customer: { name: 'Bench', email: 'bench@example.com' } }),
 			});
-			refs.push(((await res.body.json()) as { data: { onusReference: string } }).data.onusReference);
-		}
-		const items = Array.from({ length: itemsCount }, (_, i) => ({ onusReference: refs[i % refs.length] }));
+			const body = (await res.body.json()) as { data?: { onusReference?: string } };
+			if (res.statusCode !== 200 || !body.data?.onusReference) throw new Error(`creating payin ${i} got ${res.statusCode}`);
+			refs[i] = body.data.onusReference;
+		});
+		const items = refs.map((onusReference) => ({ onusReference }));
 
 		const { id: credentialId } = await n8n.createCredential({
 			name: 'PayOnUs bench',
@@ -126,7 +149,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			credentials,
 			parameters: {
 				method: 'GET',
-				url: `${sandbox.url}/api/v1/payment-requests/businesses/BUS-2001`,
+				url: `${sandbox.url}${PAYMENT_PATH}`,
 				authentication: 'predefinedCredentialType',
 				nodeCredentialType: 'payOnUsApi',
 				sendQuery: true,
@@ -141,60 +164,121 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			httpWarm: (await n8n.createWorkflow(workflow('bench: HTTP warm-up', items.slice(0, 50), httpNode))).id,
 		};
 
-		const undiciRun = async (): Promise<number> => {
+		const getOne = async (p: Pool, ref: string) => {
+			const res = await p.request({ method: 'GET', path: `${PAYMENT_PATH}?onusReference=${encodeURIComponent(ref)}`, headers: auth });
+			const body = (await res.body.json()) as { data?: IDataObject };
+			if (res.statusCode !== 200 || body.data?.onusReference !== ref) throw new Error(`undici baseline got ${res.statusCode}`);
+		};
+		const undiciSequential = async (): Promise<number> => {
 			const started = performance.now();
-			for (const item of items) {
-				const res = await pool.request({
-					method: 'GET',
-					path: `/api/v1/payment-requests/businesses/BUS-2001?onusReference=${encodeURIComponent(item.onusReference)}`,
-					headers: auth,
-				});
-				const body = (await res.body.json()) as { data: IDataObject };
-				if (res.statusCode !== 200 || !body.data) throw new Error(`undici baseline got ${res.statusCode}`);
-			}
+			for (const item of items) await getOne(pool, item.onusReference);
 			return performance.now() - started;
+		};
+		const undiciConcurrent = async (): Promise<number> => {
+			const started = performance.now();
+			await inParallel(items.length, concurrency, async (i) => await getOne(widePool, items[i].onusReference));
+			return performance.now() - started;
+		};
+
+		/** The sandbox saw exactly one answered Get payment per item reference since the last clear. */
+		const clearLog = async () => {
+			await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
+		};
+		const checkLog = async (path: string) => {
+			const res = await fetch(`${sandbox.url}/_sandbox/requests?method=GET&path=${encodeURIComponent(PAYMENT_PATH)}`);
+			const log = ((await res.json()) as { data: Array<{ query?: Record<string, unknown>; status?: number }> }).data;
+			const seen = new Map<string, number>();
+			for (const e of log) {
+				if (e.status !== 200) throw new Error(`${path}: the sandbox answered ${e.status} to a Get payment`);
+				const ref = String(e.query?.onusReference ?? '');
+				seen.set(ref, (seen.get(ref) ?? 0) + 1);
+			}
+			const missing = refs.filter((r) => seen.get(r) !== 1);
+			if (log.length !== itemsCount || missing.length > 0) {
+				throw new Error(`${path}: the sandbox logged ${log.length} Get payment calls, ${missing.length} item references not exactly once`);
+			}
+		};
+		const checkOrder = (output: IDataObject[]) => {
+			const wrong = output.findIndex((json, i) => json.onusReference !== refs[i]);
+			if (wrong >= 0) throw new Error(`PayOnUs node output ${wrong} is not the payin of input item ${wrong}`);
 		};
 
 		// Warm-up: token minted and stored, code paths compiled.
 		await timeRun(n8n, ids.payOnUsWarm, 50);
 		await timeRun(n8n, ids.httpWarm, 50);
-		await undiciRun();
+		await undiciSequential();
+		await undiciConcurrent();
 
-		const samples = { payOnUs: [] as number[], payOnUsWall: [] as number[], http: [] as number[], httpWall: [] as number[], undici: [] as number[] };
+		const samples = {
+			payOnUs: [] as number[],
+			payOnUsWall: [] as number[],
+			http: [] as number[],
+			httpWall: [] as number[],
+			undici: [] as number[],
+			undiciConcurrent: [] as number[],
+		};
 		for (let r = 0; r < rounds; r++) {
+			await clearLog();
 			const a = await timeRun(n8n, ids.payOnUs, itemsCount);
+			await checkLog('PayOnUs node');
+			checkOrder(a.output);
 			samples.payOnUs.push(a.nodeMs);
 			samples.payOnUsWall.push(a.wallMs);
+			await clearLog();
 			const b = await timeRun(n8n, ids.http, itemsCount);
+			await checkLog('HTTP Request node');
 			samples.http.push(b.nodeMs);
 			samples.httpWall.push(b.wallMs);
-			samples.undici.push(await undiciRun());
+			await clearLog();
+			samples.undici.push(await undiciSequential());
+			await checkLog('undici sequential');
+			await clearLog();
+			samples.undiciConcurrent.push(await undiciConcurrent());
+			await checkLog('undici concurrent');
 			console.log(
-				`  round ${r + 1}: PayOnUs ${a.nodeMs.toFixed(0)} ms (execution ${a.wallMs} ms), HTTP Request ${b.nodeMs.toFixed(0)} ms (execution ${b.wallMs} ms), undici ${samples.undici[r].toFixed(0)} ms`,
+				`  round ${r + 1}: PayOnUs ${a.nodeMs.toFixed(0)} ms (execution ${a.wallMs} ms), HTTP Request ${b.nodeMs.toFixed(0)} ms (execution ${b.wallMs} ms), undici ${samples.undici[r].toFixed(0)} ms, undici x${concurrency} ${samples.undiciConcurrent[r].toFixed(0)} ms`,
 			);
 		}
 		const rate = (ms: number) => Number(((itemsCount * 1000) / ms).toFixed(0));
-		const med = { payOnUs: median(samples.payOnUs), http: median(samples.http), undici: median(samples.undici) };
+		const med = {
+			payOnUs: median(samples.payOnUs),
+			http: median(samples.http),
+			undici: median(samples.undici),
+			undiciConcurrent: median(samples.undiciConcurrent),
+		};
 		const table = [
-			{ path: 'PayOnUs node (n8n)', medianMs: Math.round(med.payOnUs), itemsPerSecond: rate(med.payOnUs), executionWallMs: median(samples.payOnUsWall) },
+			{ path: `PayOnUs node (n8n, ${READ_CONCURRENCY} in flight)`, medianMs: Math.round(med.payOnUs), itemsPerSecond: rate(med.payOnUs), executionWallMs: median(samples.payOnUsWall) },
 			{ path: 'HTTP Request node + payOnUsApi (n8n)', medianMs: Math.round(med.http), itemsPerSecond: rate(med.http), executionWallMs: median(samples.httpWall) },
 			{ path: 'undici, sequential (limit)', medianMs: Math.round(med.undici), itemsPerSecond: rate(med.undici), executionWallMs: null },
+			{ path: `undici, ${concurrency} in flight (limit)`, medianMs: Math.round(med.undiciConcurrent), itemsPerSecond: rate(med.undiciConcurrent), executionWallMs: null },
 		];
 		console.table(table);
 		const ratios = {
 			payOnUsOverUndici: Number((med.payOnUs / med.undici).toFixed(2)),
+			payOnUsOverUndiciConcurrent: Number((med.payOnUs / med.undiciConcurrent).toFixed(2)),
 			payOnUsOverHttpRequest: Number((med.payOnUs / med.http).toFixed(2)),
 			httpRequestOverUndici: Number((med.http / med.undici).toFixed(2)),
 		};
 		const goals = {
 			within1_5xOfUndici: ratios.payOnUsOverUndici <= 1.5,
+			within1_5xOfUndiciSameConcurrency: ratios.payOnUsOverUndiciConcurrent <= 1.5,
 			notSlowerThanHttpRequest: ratios.payOnUsOverHttpRequest <= 1.0,
 		};
 		console.log('  ratios (time, lower is faster):', ratios, 'goals met:', goals);
-		return { items: itemsCount, rounds, table, ratios, goals, samples };
+		return { items: itemsCount, rounds, concurrency, nodeConcurrency: READ_CONCURRENCY, table, ratios, goals, samples };
 	} finally {
 		await pool.close();
+		await widePool.close();
 		await n8n.stop();
 		await sandbox.stop();
 	}
+}
+
+/** Runs fn(0..count-1) with `limit` calls in flight. */
+async function inParallel(count: number, limit: number, fn: (i: number) => Promise<void>): Promise<void> {
+	let next = 0;
+	const worker = async () => {
+		while (next < count) await fn(next++);
+	};
+	await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, count)) }, async () => await worker()));
 }

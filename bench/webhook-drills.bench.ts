@@ -283,6 +283,13 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 					}),
 				),
 				forgeryRejectLatencyMs: { p50: percentile(forged.map((r) => r.ms), 50), p99: percentile(forged.map((r) => r.ms), 99) },
+				// Rejections by answer: 401 (signature), 400 (body/event), 404 (n8n, wrong method), 200 (forged tokenization, answered then dropped).
+				forgeryLatencyByStatusMs: Object.fromEntries(
+					Object.keys(byStatus).map((code) => {
+						const ms = forged.filter((r) => String(r.status) === code).map((r) => r.ms);
+						return [code, { count: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99) }];
+					}),
+				),
 			},
 			sideBySide: {
 				note: `${events} distinct valid events, one copy each, concurrency ${concurrency}, same n8n`,

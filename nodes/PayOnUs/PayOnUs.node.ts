@@ -2,6 +2,7 @@ import {
 	NodeApiError,
 	NodeConnectionTypes,
 	NodeOperationError,
+	UnexpectedError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -121,7 +122,7 @@ function readOnlyClient(client: PayOnUsClient): PayOnUsClient {
 		defaults: client.defaults,
 		request: async <T = IDataObject>(opts: RequestOptions): Promise<T> => {
 			if (opts.method !== 'GET' || opts.moneyMoving) {
-				throw new Error(`${opts.method} ${opts.path} refused: this operation is run as read only (GET)`);
+				throw new UnexpectedError(`${opts.method} ${opts.path} refused: this operation is run as read only (GET)`);
 			}
 			return await client.request<T>(opts);
 		},

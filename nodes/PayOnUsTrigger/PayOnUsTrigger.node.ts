@@ -27,6 +27,19 @@ import {
 /*
  * What this trigger guarantees (n8n 2.8.4):
  *
+ * Answer first. Every request is answered by this node itself, before n8n
+ * does anything slow: an accepted event gets 200 `{received: true}` and the
+ * node returns `{ noWebhookResponse: true, workflowData }`, so n8n starts the
+ * execution (writes it to the database, etc.) after PayOnUs has its answer
+ * (n8n 2.8.4 webhook-helpers executeWebhook: noWebhookResponse resolves the
+ * request without a second answer, then WorkflowRunner.run still runs for the
+ * returned workflowData). With plain 'onReceived' n8n would answer only after
+ * creating the execution. The cost: if n8n then fails to create the execution
+ * (database down), PayOnUs already has its 200 and the event is remembered as
+ * seen, so it is not started by a repeat either; n8n logs the error (its
+ * uncaught-error handler) and the poll trigger or a status query reconciles
+ * it, as the specification says webhooks are not the sole source of truth.
+ *
  * Authenticity. COLLECTION, PAYOUT and REFUND start the workflow only with a
  * `hash` header equal to SHA-256(accountNumber + onusReference +
  * paymentStatus + key); anything else gets 401 and starts nothing. The hash
@@ -215,6 +228,13 @@ export class PayOnUsTrigger implements INodeType {
 			res.status(status).json(body);
 			return { noWebhookResponse: true };
 		};
+		// An accepted event: 200 now, the execution after (see the header comment).
+		// The item is built before answering, so nothing here can fail once the
+		// answer is out.
+		const accept = (item: IDataObject): IWebhookResponseData => {
+			res.status(200).json({ received: true });
+			return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+		};
 
 		// 1. Body: raw bytes first (the service sends JSON as text/plain).
 		const request = req as typeof req & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
@@ -275,13 +295,13 @@ export class PayOnUsTrigger implements INodeType {
 
 		if (isSigned(event)) {
 			if (!remember()) return answer(200, { received: true, duplicate: true });
-			return { workflowData: [[{ json: toItem(event, body, 'signature', receivedAt) }]] };
+			return accept(toItem(event, body, 'signature', receivedAt));
 		}
 
 		const confirm = this.getNodeParameter('confirmTokenization', true) as boolean;
 		if (!confirm) {
 			if (!remember()) return answer(200, { received: true, duplicate: true });
-			return { workflowData: [[{ json: toItem(event, body, 'none', receivedAt) }]] };
+			return accept(toItem(event, body, 'none', receivedAt));
 		}
 
 		// 5. Tokenization with confirmation: answer 200 now (the service wants an

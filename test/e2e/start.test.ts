@@ -144,8 +144,17 @@ beforeAll(async () => {
 	sandboxPort = await freePort();
 });
 
-afterAll(() => {
-	for (const child of live) if (child.exitCode === null) child.kill('SIGKILL');
+afterAll(async () => {
+	// a run left up by a failed expectation: SIGTERM lets it stop n8n (which runs
+	// in its own process group); SIGKILL only if it does not exit in time
+	for (const child of live) {
+		if (child.exitCode !== null || child.signalCode !== null) continue;
+		const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+		child.kill('SIGTERM');
+		const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+		await exited;
+		clearTimeout(timer);
+	}
 	if (folder) rmSync(folder, { recursive: true, force: true });
 });
 

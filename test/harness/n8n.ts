@@ -857,6 +857,11 @@ async function waitUntilReady(
 				login = true;
 				continue;
 			}
+			if (!cookie && login && opts.userFolder !== undefined && res.status === 401) {
+				throw new Error(
+					`the owner ${owner.email} of ${opts.userFolder} cannot log in with the expected password (changed in the editor?); use another folder or restore the password`,
+				);
+			}
 		} catch (error) {
 			lastProblem = (error as Error).message;
 		}

@@ -138,3 +138,26 @@ it('a token minted for another environment or client is never sent: the transpor
 	expect(stats().unauthorized).toBe(0);
 	expect(stats().tokenCalls).toBe(1);
 });
+
+it('one node run with calls in flight when its token dies: a late 401 takes the token another call recovered, no second mint', async () => {
+	const store = new CredentialStore(sandboxCredential(sb.url));
+	const p = startProcess(store);
+	const c = await p.client(); // one client = one node run (items run concurrently for reads)
+	await wallets(c);
+	await rawToken(); // kills the token without storing anything
+	expect(stats().tokenCalls).toBe(2);
+	// One call answers (401) only after the others recovered with a new token.
+	await fetch(`${sb.url}/_sandbox/faults`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ method: 'GET', path: '/api/v1/payment-requests', latencyMs: 400, times: 1 }),
+	});
+	const slow = c.request({ method: 'GET', path: '/api/v1/payment-requests', qs: { page: 0, size: 1 } });
+	const fast = Array.from({ length: 7 }, async () => await wallets(c));
+	const results = await Promise.all([slow, ...fast]);
+	expect(results).toHaveLength(8);
+	// The late 401 was for the dead token: it must not be blamed on the new one (which would mint again and kill it).
+	expect(stats().tokenCalls).toBe(3);
+	expect(await wallets(c)).not.toHaveLength(0);
+	expect(stats().tokenCalls).toBe(3);
+});

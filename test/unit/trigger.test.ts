@@ -46,7 +46,7 @@ interface Call {
 
 async function deliver(call: Call) {
 	const raw = typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
-	const response = { status: 0, body: undefined as unknown };
+	const response = { status: 0, body: undefined as unknown, answers: 0 };
 	const res = {
 		status(code: number) {
 			response.status = code;
@@ -54,6 +54,7 @@ async function deliver(call: Call) {
 		},
 		json(b: unknown) {
 			response.body = b;
+			response.answers++;
 			return res;
 		},
 	};
@@ -98,8 +99,10 @@ beforeEach(() => {
 describe('PayOnUs Trigger: signed events', () => {
 	it('starts the workflow for a correctly signed COLLECTION sent as text/plain', async () => {
 		const body = collection();
-		const { result, items } = await deliver({ body, hash: hashOf('0123456789', body.onusReference as string, 'SUCCESSFUL') });
-		expect(result.noWebhookResponse).toBeUndefined();
+		const { result, response, items } = await deliver({ body, hash: hashOf('0123456789', body.onusReference as string, 'SUCCESSFUL') });
+		// Answered by the node itself, before n8n creates the execution; n8n must not answer again.
+		expect(response).toEqual({ status: 200, body: { received: true }, answers: 1 });
+		expect(result.noWebhookResponse).toBe(true);
 		expect(items).toHaveLength(1);
 		expect(items[0]).toMatchObject({ ...body, event: 'COLLECTION', verified: true, verifiedBy: 'signature' });
 		expect(typeof items[0].receivedAt).toBe('string');
@@ -189,6 +192,27 @@ describe('PayOnUs Trigger: filters and repeats', () => {
 	it('lets exactly one of many concurrent identical deliveries through', async () => {
 		const results = await Promise.all(Array.from({ length: 20 }, () => deliver(signed())));
 		expect(results.filter((r) => r.items.length === 1)).toHaveLength(1);
+		// Every copy gets exactly one answer from the node, and never an empty one.
+		expect(results.map((r) => r.response.answers)).toEqual(Array(20).fill(1));
+		expect(results.every((r) => r.result.noWebhookResponse === true)).toBe(true);
+		expect(results.filter((r) => (r.response.body as IDataObject).duplicate === true)).toHaveLength(19);
+	});
+
+	it('answers every outcome itself, exactly once, so n8n never answers after the execution is created', async () => {
+		const outcomes = [
+			await deliver(signed()), // accepted
+			await deliver(signed()), // duplicate
+			await deliver({ ...signed({ paymentStatus: 'FAILED' }), params: { options: { statuses: ['SUCCESSFUL'] } } }), // ignored
+			await deliver({ body: collection(), hash: 'd'.repeat(64) }), // 401
+			await deliver({ body: '{', hash: 'd'.repeat(64) }), // 400
+		];
+		expect(outcomes.map((o) => [o.response.status, o.response.answers, o.result.noWebhookResponse, o.items.length])).toEqual([
+			[200, 1, true, 1],
+			[200, 1, true, 0],
+			[200, 1, true, 0],
+			[401, 1, true, 0],
+			[400, 1, true, 0],
+		]);
 	});
 
 	it('keeps separate memories per node and per mode (test events do not swallow production ones)', async () => {
@@ -269,9 +293,11 @@ describe('PayOnUs Trigger: card tokenization', () => {
 	});
 
 	it('with confirmation off: starts without an API call and says it is unverified', async () => {
-		const { items } = await deliver({ body: tokenization(), params: { confirmTokenization: false } });
+		const { items, response, result } = await deliver({ body: tokenization(), params: { confirmTokenization: false } });
 		expect(fakeClient.request).not.toHaveBeenCalled();
 		expect(items[0]).toMatchObject({ verified: false, verifiedBy: 'none' });
+		expect(response).toEqual({ status: 200, body: { received: true }, answers: 1 });
+		expect(result.noWebhookResponse).toBe(true);
 	});
 });
 

@@ -1,0 +1,192 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { RequestOptions } from '../../nodes/shared/client';
+import { FakeClient, httpError } from './operations/payin/fakeClient';
+
+/**
+ * How the node runs its items: read-only operations with up to
+ * READ_CONCURRENCY calls in flight (output order, pairedItem and
+ * continueOnFail as in a one-by-one run), everything else strictly one after
+ * the other.
+ */
+
+let client: FakeClient;
+jest.mock('../../nodes/shared/transport', () => ({
+	createClient: async () => client,
+}));
+
+// eslint-disable-next-line import/first
+import { isReadOnly, PayOnUs, READ_CONCURRENCY, runBounded } from '../../nodes/PayOnUs/PayOnUs.node';
+// eslint-disable-next-line import/first
+import { findOperation } from '../../nodes/PayOnUs/resources';
+
+type Params = Record<string, unknown>;
+
+function fakeContext(count: number, params: (i: number) => Params, continueOnFail = false): IExecuteFunctions {
+	return {
+		getInputData: () => Array.from({ length: count }, (_, i) => ({ json: { i } })),
+		getNodeParameter: (name: string, i: number, fallback?: unknown) => {
+			const p = params(i);
+			return name in p ? p[name] : fallback;
+		},
+		continueOnFail: () => continueOnFail,
+		getNode: () => ({ name: 'PayOnUs', type: 'n8n-nodes-payonus.payOnUs', typeVersion: 1, parameters: {}, id: '1', position: [0, 0] }),
+		helpers: {},
+	} as unknown as IExecuteFunctions;
+}
+
+const node = new PayOnUs();
+const tick = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Counts calls in flight; each answer takes `delay(ref)` ms. */
+function tracked(answer: (req: RequestOptions) => unknown, delay: (ref: string) => number = () => 2) {
+	const t = { inFlight: 0, peak: 0, order: [] as string[], peaks: [] as number[] };
+	const fn = async (req: RequestOptions) => {
+		const ref = String((req.qs ?? req.body ?? {}).onusReference ?? '');
+		t.inFlight++;
+		t.peak = Math.max(t.peak, t.inFlight);
+		t.peaks.push(t.inFlight);
+		t.order.push(ref);
+		try {
+			await tick(delay(ref));
+			return answer(req);
+		} finally {
+			t.inFlight--;
+		}
+	};
+	return { t, fn };
+}
+
+const getPayment = (ref: string): Params => ({
+	resource: 'payin',
+	operation: 'getPayment',
+	businessId: { __rl: true, mode: 'id', value: 'BUS-2001' },
+	onusReference: ref,
+});
+const PATH = '/api/v1/payment-requests/businesses/BUS-2001';
+
+describe('PayOnUs node: read-only operations run concurrently', () => {
+	it('keeps at most READ_CONCURRENCY calls in flight, the first item alone, and the output in input order', async () => {
+		// Later items answer faster: completion order differs from input order.
+		const { t, fn } = tracked(
+			(req) => ({ onusReference: (req.qs as IDataObject).onusReference }),
+			(ref) => 30 - Number(ref.split('-')[1]),
+		);
+		client = new FakeClient().respond('GET', PATH, fn);
+		const ctx = fakeContext(25, (i) => getPayment(`ONUS-${i}`));
+		const [out] = (await node.execute.call(ctx)) as INodeExecutionData[][];
+		expect(READ_CONCURRENCY).toBe(8);
+		expect(t.peak).toBe(READ_CONCURRENCY);
+		expect(t.peaks[0]).toBe(1);
+		expect(t.peaks[1]).toBe(1); // item 1 starts only after item 0 answered
+		expect(out).toEqual(Array.from({ length: 25 }, (_, i) => ({ json: { onusReference: `ONUS-${i}` }, pairedItem: { item: i } })));
+		expect(client.requests).toHaveLength(25);
+	});
+
+	it('without continueOnFail throws the error of the FIRST failing item, starts nothing after a failure', async () => {
+		// Item 3 fails slowly, item 5 fails fast: a one-by-one run stops at item 3.
+		const { fn } = tracked(
+			(req) => {
+				const ref = String((req.qs as IDataObject).onusReference);
+				if (ref === 'ONUS-3' || ref === 'ONUS-5') throw httpError(404, `Payment ${ref} not found`);
+				return { onusReference: ref };
+			},
+			(ref) => (ref === 'ONUS-3' ? 40 : 2),
+		);
+		client = new FakeClient().respond('GET', PATH, fn);
+		const ctx = fakeContext(200, (i) => getPayment(`ONUS-${i}`));
+		const error = (await node.execute.call(ctx).catch((e: unknown) => e)) as Error;
+		expect(error.message).toBe('Item 4: Payment ONUS-3 not found');
+		// Started before the failures were known: a bounded handful, never the rest.
+		expect(client.requests.length).toBeLessThan(200);
+		expect(client.requests.length).toBeGreaterThan(5);
+	});
+
+	it('with continueOnFail, failed items become error items in place, paired with their input', async () => {
+		const { fn } = tracked((req) => {
+			const ref = String((req.qs as IDataObject).onusReference);
+			if (ref === 'ONUS-2') throw httpError(404, `Payment ${ref} not found`);
+			return { onusReference: ref };
+		});
+		client = new FakeClient().respond('GET', PATH, fn);
+		const ctx = fakeContext(12, (i) => getPayment(i === 6 ? 'bad ref' : `ONUS-${i}`), true);
+		const [out] = (await node.execute.call(ctx)) as INodeExecutionData[][];
+		expect(out).toHaveLength(12);
+		expect(out[2]).toEqual({ json: { error: 'Item 3: Payment ONUS-2 not found' }, pairedItem: { item: 2 } });
+		expect(out[6].pairedItem).toEqual({ item: 6 });
+		expect(String(out[6].json.error)).toMatch(/^Item 7: "onusReference"/);
+		expect(out[11]).toEqual({ json: { onusReference: 'ONUS-11' }, pairedItem: { item: 11 } });
+		expect(client.requests).toHaveLength(11);
+	});
+});
+
+describe('PayOnUs node: other operations stay one item after the other', () => {
+	it('runs a POST operation strictly sequentially, in order', async () => {
+		const { t, fn } = tracked(() => null);
+		client = new FakeClient().respond('POST', '/api/v1/fund-ngn-account', fn);
+		const ctx = fakeContext(10, (i) => ({
+			resource: 'payin',
+			operation: 'simulatePayment',
+			onusReference: `ONUS-NUB-${i}`,
+			accountNumber: '9900000001',
+			amount: 1000,
+			paymentStatus: 'SUCCESSFUL',
+			forDynamicAccount: true,
+		}));
+		const [out] = (await node.execute.call(ctx)) as INodeExecutionData[][];
+		expect(out).toHaveLength(10);
+		expect(t.peak).toBe(1);
+		expect(t.order).toEqual(Array.from({ length: 10 }, (_, i) => `ONUS-NUB-${i}`));
+	});
+
+	it('lists as read-only only operations that exist, and no money-moving one', () => {
+		const readOnly = [
+			['payin', 'getPayment'],
+			['payin', 'listPayments'],
+			['payin', 'listEftBanks'],
+			['payout', 'getTransfer'],
+			['payout', 'searchTransfers'],
+			['payout', 'listBanks'],
+			['wallet', 'listWallets'],
+			['cardTokenization', 'getLink'],
+			['cardTokenization', 'searchLinks'],
+			['cardTokenization', 'searchTokens'],
+		];
+		for (const [resource, operation] of readOnly) {
+			const op = findOperation(resource, operation);
+			expect(op).toBeDefined();
+			expect(isReadOnly(op!)).toBe(true);
+		}
+		for (const [resource, operation] of [
+			['payin', 'chargeCard'],
+			['payin', 'createDynamicAccount'],
+			['payin', 'simulatePayment'],
+			['payout', 'createTransfer'],
+			['payout', 'bulkTransfer'],
+			['payout', 'nameEnquiry'],
+			['cardTokenization', 'createLink'],
+			['cardTokenization', 'deleteToken'],
+		]) {
+			const op = findOperation(resource, operation);
+			expect(op).toBeDefined();
+			expect(isReadOnly(op!)).toBe(false);
+		}
+	});
+});
+
+describe('runBounded', () => {
+	it('stores results by index and never exceeds the bound', async () => {
+		let inFlight = 0;
+		let peak = 0;
+		const results: number[] = [];
+		await runBounded(2, 30, 4, results, async (i) => {
+			inFlight++;
+			peak = Math.max(peak, inFlight);
+			await tick((i * 7) % 5);
+			inFlight--;
+			return i * 10;
+		});
+		expect(peak).toBe(4);
+		expect(results.slice(2)).toEqual(Array.from({ length: 28 }, (_, k) => (k + 2) * 10));
+		expect(results[0]).toBeUndefined();
+	});
+});
