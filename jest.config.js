@@ -21,7 +21,9 @@ module.exports = {
 			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
 			globalSetup: '<rootDir>/test/harness/jest-global-setup.ts',
 			globalTeardown: '<rootDir>/test/harness/jest-global-teardown.ts',
-			testTimeout: 300000,
+			// testTimeout is a global-only option in jest 29; the e2e project sets
+			// its own (n8n runs are slow on a shared 2-core machine) in this file.
+			setupFilesAfterEnv: ['<rootDir>/test/harness/jest-e2e-setup.ts'],
 		},
 	],
 };

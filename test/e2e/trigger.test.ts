@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
-import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
+import { nodeItems, sharedN8n, sharedN8nLogTail, type N8nClient } from '../harness/e2e';
 import { KEY, SandboxApi, TRIGGER_NAME, createCredential, sleep, triggerWorkflow } from './triggerFixtures';
 
 jest.setTimeout(300_000);
@@ -79,6 +79,42 @@ describe('PayOnUs Trigger (real n8n, sandbox webhooks)', () => {
 		expect(deliveries.every((d) => d.status === 200)).toBe(true);
 		await sleep(1500);
 		expect(await executionCount(id)).toBe(4);
+	});
+
+	it('answers an accepted event itself (200 {received:true}, once) and still starts one execution per event', async () => {
+		const { id, url } = await activeTrigger();
+		const tag = Date.now();
+		const bodies = Array.from({ length: 5 }, (_, i) => ({
+			id: `evt-answer-${i}`,
+			type: i % 2 === 0 ? 'COLLECTION' : 'PAYOUT',
+			businessId: 'BUS-2001',
+			accountNumber: String(2000000000 + i),
+			onusReference: `ONUS-NUB-${tag}-${i}`,
+			paymentStatus: 'SUCCESSFUL',
+			transactionAmount: 100 + i,
+		}));
+		const answers = await Promise.all(
+			bodies.map(async (b) => {
+				const res = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'text/plain', hash: hashOf(b.accountNumber, b.onusReference, b.paymentStatus) },
+					body: JSON.stringify(b),
+				});
+				return { status: res.status, type: res.headers.get('content-type') ?? '', body: await res.text() };
+			}),
+		);
+		for (const a of answers) {
+			// The node's own answer, not n8n's "Workflow was started" (which comes only after the execution is created).
+			expect([a.status, JSON.parse(a.body)]).toEqual([200, { received: true }]);
+			expect(a.type).toContain('application/json');
+		}
+		const executions = await n8n.waitForExecutions(id, bodies.length, 60_000);
+		await sleep(2000);
+		expect(await executionCount(id)).toBe(bodies.length);
+		const refs = executions.flatMap((e) => nodeItems(e, TRIGGER_NAME)).map((i) => i.onusReference);
+		expect(refs.sort()).toEqual(bodies.map((b) => b.onusReference).sort());
+		// n8n did not try to answer a second time.
+		expect(sharedN8nLogTail(400)).not.toMatch(/ERR_HTTP_HEADERS_SENT|Cannot set headers after they are sent/);
 	});
 
 	it('starts nothing for forged, malformed or oversized requests', async () => {
