@@ -256,6 +256,9 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		await n8n.activate(plain.id);
 		const baselineBodies = Array.from({ length: events }, (_, i) => collection(i, `b${tag}`));
 		const ours = await fire(url, baselineBodies.map((b) => signed(b)), concurrency, agent);
+		// The trigger answers before its executions are created: let them finish so
+		// the Webhook node's run does not pay for them.
+		await settle(n8n, id, afterDelivery + events, 120_000);
 		const theirs = await fire(n8n.webhookUrl(plainId), baselineBodies.map((b) => signed(b)), concurrency, agent);
 		await settle(n8n, plain.id, events, 120_000);
 		const oursP = { p50: percentile(ours.map((r) => r.ms), 50), p99: percentile(ours.map((r) => r.ms), 99) };

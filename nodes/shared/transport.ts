@@ -87,6 +87,8 @@ const DEFAULTS = {
 	pageSize: 100,
 };
 const MAX_AUTH_RECOVERIES = 2;
+/** Credential fields preAuthentication writes (tokenCache.ts tokenFields). */
+const TOKEN_FIELDS = ['accessToken', 'tokenIssuedAt', 'tokenExpiresAt', 'tokenFingerprint'] as const;
 /** A stored token issued this recently that already fails probably lost a
  * race with another process that is about to store its own: look again. */
 const RECENT_TOKEN_MS = 15_000;
@@ -367,35 +369,45 @@ class Transport implements PayOnUsClient {
 	/**
 	 * One call with authentication and the 401 recovery; returns the raw body.
 	 * Safe with several calls of one node run in flight (the node runs reads
-	 * concurrently): each attempt keeps the credential object it sent with, so
-	 * the token that failed is the one THIS attempt used; when another call
-	 * already recovered (the shared data holds another live token), this one
-	 * just resends with it, without a database read or a token call.
+	 * concurrently): each attempt sends its own copy of the credential data, so
+	 * n8n writes the token it sends (preAuthentication) into that copy and the
+	 * token blamed for a 401 is exactly the one THIS attempt sent; a token that
+	 * worked is handed back to the shared data for the next calls. When
+	 * another call already recovered (the shared data holds another live
+	 * token), a 401 just resends with it: no database read, no token call.
 	 */
 	private async send(request: IHttpRequestOptions): Promise<unknown> {
+		let tookShared = false;
 		for (let recoveries = 0; ; recoveries++) {
 			const options: IHttpRequestOptions = {
 				...request,
 				headers: { ...(request.headers ?? {}) },
 				qs: request.qs ? { ...request.qs } : undefined,
 			};
-			const used = this.data;
+			const base = this.data;
+			const sent = markTransportOwned({ ...base });
 			let failed: unknown;
 			try {
-				return await this.ctx.helpers.httpRequestWithAuthentication.call(
+				const body = await this.ctx.helpers.httpRequestWithAuthentication.call(
 					this.ctx as IExecuteFunctions,
 					CREDENTIAL_TYPE,
 					options,
-					{ credentialsDecrypted: this.credentialsDecrypted(used) },
+					{ credentialsDecrypted: this.credentialsDecrypted(sent) },
 				);
+				if (this.data === base && sent.accessToken !== base.accessToken) {
+					for (const k of TOKEN_FIELDS) if (k in sent) base[k] = sent[k];
+				}
+				return body;
 			} catch (error) {
 				failed = error;
 			}
 			if (classifyFailure(failed).kind !== 'auth' || recoveries >= MAX_AUTH_RECOVERIES) throw failed;
-			// n8n writes the token it sent into `used` (preAuthentication).
-			const token = typeof used.accessToken === 'string' ? used.accessToken : '';
+			const token = typeof sent.accessToken === 'string' ? sent.accessToken : '';
 			const current = typeof this.data.accessToken === 'string' ? this.data.accessToken : '';
-			if (this.data !== used && current !== '' && current !== token && !tokenCache.isDead(this.key, current)) {
+			if (!tookShared && current !== '' && current !== token && !tokenCache.isDead(this.key, current)) {
+				// Once per call, and not counted as a recovery (the re-read ones stay available).
+				tookShared = true;
+				recoveries--;
 				continue;
 			}
 			await this.recoverFromRejectedToken(token);
