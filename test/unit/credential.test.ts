@@ -41,11 +41,14 @@ describe('PayOnUs API credential', () => {
 		for (const hidden of ['tokenIssuedAt', 'tokenExpiresAt', 'tokenFingerprint']) expect(prop(hidden)?.type).toBe('hidden');
 	});
 
-	it('sends the stored token as a bearer header', () => {
-		expect(cred.authenticate).toEqual({
-			type: 'generic',
-			properties: { headers: { Authorization: '=Bearer {{$credentials.accessToken}}' } },
-		});
+	it('sends the stored token as a bearer header, keeping the other headers', async () => {
+		const authenticate = cred.authenticate as (
+			c: ICredentialDataDecryptedObject,
+			o: IHttpRequestOptions,
+		) => Promise<IHttpRequestOptions>;
+		const out = await authenticate({ accessToken: 'tok-1' }, { url: '/x', headers: { Accept: 'application/json' } });
+		expect(out.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer tok-1' });
+		expect(out.url).toBe('/x');
 	});
 
 	it('tests with one cheap read at the base URL of the chosen environment', () => {
