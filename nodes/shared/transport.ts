@@ -66,7 +66,8 @@ export interface ClientOptions {
 	timeoutMs?: number;
 	/** Retries of a read (GET/DELETE) after a transient failure. Default 2. */
 	readRetries?: number;
-	/** Resends of a money-moving call after lookup found nothing. Default 1. */
+	/** Resends of a money-moving call, each only after a lookup by reference
+	 * found nothing (so each is safe). Default 3. */
 	moneyMovingResends?: number;
 	/** Attempts of a lookup by reference before giving up. Default 4. */
 	lookupAttempts?: number;
@@ -81,7 +82,7 @@ export interface ClientOptions {
 const DEFAULTS = {
 	timeoutMs: 30_000,
 	readRetries: 2,
-	moneyMovingResends: 1,
+	moneyMovingResends: 3,
 	lookupAttempts: 4,
 	backoffMs: 500,
 	pageSize: 100,

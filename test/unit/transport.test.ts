@@ -335,7 +335,7 @@ describe('money-moving calls', () => {
 		expect(srv.attempts()).toBe(2);
 	});
 
-	it('gives up after one resend when nothing lands, saying nothing was created', async () => {
+	it('gives up after three resends when nothing lands, saying nothing was created', async () => {
 		const srv = transferServer((_a, res) => {
 			fail(res, 500, 'down');
 			return true;
@@ -344,7 +344,8 @@ describe('money-moving calls', () => {
 		const error = (await transfer(c).catch((e: Error) => e)) as Error & { description?: string };
 		expect(error.message).toMatch(/failed with 500/);
 		expect(error.description).toContain('Nothing was created for reference "REF-1"');
-		expect(srv.attempts()).toBe(2);
+		expect(error.description).toContain('sent 4 time(s)');
+		expect(srv.attempts()).toBe(4);
 	});
 
 	it('never resends when the lookup itself keeps failing: outcome unknown', async () => {
