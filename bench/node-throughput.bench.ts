@@ -24,7 +24,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { Pool, fetch } from 'undici';
 import { startSandbox } from '../sandbox/server';
 import { READ_CONCURRENCY } from '../nodes/PayOnUs/PayOnUs.node';
-import { executionData, startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
+import { itemsNode, manualWorkflow, sandboxAccessToken } from '../test/harness/fixtures';
+import { startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
+import { benchCredential, inParallel, nodeRun } from './common';
 
 export const description = 'Get Payment x N: PayOnUs node vs HTTP Request node (same credential) vs raw undici';
 
@@ -37,26 +39,7 @@ function median(values: number[]): number {
 }
 
 function workflow(name: string, items: IDataObject[], node: IDataObject): WorkflowJson {
-	return {
-		name,
-		nodes: [
-			{ id: 'b1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'b2',
-				name: 'Items',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [200, 0],
-				parameters: { jsCode: `return ${JSON.stringify(items.map((json) => ({ json })))};` },
-			},
-			{ id: 'b3', name: NODE, position: [400, 0], ...node },
-		],
-		connections: {
-			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-			Items: { main: [[{ node: NODE, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
+	return manualWorkflow(name, [itemsNode(items.map((json) => ({ json }))), { name: NODE, ...node }]);
 }
 
 interface NodeRun {
@@ -68,13 +51,9 @@ interface NodeRun {
 /** Runs a workflow; returns the node's own time, the execution's wall time (ms) and the node's output. */
 async function timeRun(n8n: N8nInstance, id: string, expected: number): Promise<NodeRun> {
 	const execution = await n8n.runWorkflow(id, { timeoutMs: 600000 });
-	const runData = executionData(execution).resultData?.runData as Record<string, Array<IDataObject>> | undefined;
-	const run = runData?.[NODE]?.[0] as { executionTime?: number; data?: { main?: Array<Array<{ json: IDataObject }>> }; error?: IDataObject } | undefined;
-	if (!run || run.error) throw new Error(`bench run failed: ${JSON.stringify(run?.error ?? execution.status)}`);
-	const output = (run.data?.main?.[0] ?? []).map((item) => item.json);
-	if (output.length !== expected) throw new Error(`expected ${expected} items, got ${output.length}`);
+	const { executionTime, output } = nodeRun(execution, NODE, expected);
 	const wallMs = new Date(String(execution.stoppedAt)).getTime() - new Date(String(execution.startedAt)).getTime();
-	return { nodeMs: run.executionTime ?? wallMs, wallMs, output };
+	return { nodeMs: executionTime ?? wallMs, wallMs, output };
 }
 
 const PAYMENT_PATH = '/api/v1/payment-requests/businesses/BUS-2001';
@@ -93,12 +72,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const widePool = new Pool(sandbox.url, { connections: concurrency, pipelining: 1 });
 	try {
 		// A token for the undici baselines (its own API client: separate token slot).
-		const tokenRes = await fetch(`${sandbox.url}/api/v1/access-token`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ apiClientId: 'sandbox-client-3', apiClientSecret: 'sandbox-secret-3' }),
-		});
-		const token = ((await tokenRes.json()) as { data: { access_token: string } }).data.access_token;
+		const token = await sandboxAccessToken(sandbox.url, 3);
 		const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' };
 
 		// One payin per item: every item looks up a different record.
@@ -116,22 +90,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		});
 		const items = refs.map((onusReference) => ({ onusReference }));
 
-		const { id: credentialId } = await n8n.createCredential({
-			name: 'PayOnUs bench',
-			type: 'payOnUsApi',
-			data: {
-				environment: 'custom',
-				baseUrl: sandbox.url,
-				clientId: 'sandbox-client-1',
-				clientSecret: 'sandbox-secret-1',
-				webhookVerificationKey: 'bench-key',
-				merchantId: 'MER-1001',
-				businessId: 'BUS-2001',
-				// n8n 2.8's public API schema needs this explicitly (its if/then on domains).
-				allowedHttpRequestDomains: 'all',
-			},
-		});
-		const credentials = { payOnUsApi: { id: credentialId, name: 'PayOnUs bench' } };
+		const credentials = await benchCredential(n8n, sandbox.url);
 		const payOnUsNode = {
 			type: 'n8n-nodes-payonus.payOnUs',
 			typeVersion: 1,
@@ -272,13 +231,4 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		await n8n.stop();
 		await sandbox.stop();
 	}
-}
-
-/** Runs fn(0..count-1) with `limit` calls in flight. */
-async function inParallel(count: number, limit: number, fn: (i: number) => Promise<void>): Promise<void> {
-	let next = 0;
-	const worker = async () => {
-		while (next < count) await fn(next++);
-	};
-	await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, count)) }, async () => await worker()));
 }

@@ -14,9 +14,11 @@
  */
 import { readFileSync } from 'node:fs';
 import type { IDataObject } from 'n8n-workflow';
-import { Pool, fetch } from 'undici';
+import { Pool } from 'undici';
 import { startSandbox } from '../sandbox/server';
-import { executionData, startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
+import { manualWorkflow, sandboxAccessToken } from '../test/harness/fixtures';
+import { startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
+import { benchCredential, inParallel, nodeRun } from './common';
 
 export const description = 'Return All over 2,500 / 5,000 / 10,000 payment requests (and transfers): time and n8n memory';
 
@@ -28,15 +30,7 @@ function kb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 function workflow(name: string, node: IDataObject): WorkflowJson {
-	return {
-		name,
-		nodes: [
-			{ id: 'r1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: 'r2', name: NODE, position: [200, 0], ...node },
-		],
-		connections: { Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
+	return manualWorkflow(name, [{ name: NODE, ...node }]);
 }
 
 async function measure(n8n: N8nInstance, pid: number, id: string, expected: number) {
@@ -53,15 +47,10 @@ async function measure(n8n: N8nInstance, pid: number, id: string, expected: numb
 		clearInterval(timer);
 	}
 	const roundTripMs = performance.now() - started;
-	const run = (executionData(execution).resultData?.runData as Record<string, IDataObject[]> | undefined)?.[NODE]?.[0] as
-		| { executionTime?: number; data?: { main?: IDataObject[][] }; error?: IDataObject }
-		| undefined;
-	if (!run || run.error) throw new Error(`run failed: ${JSON.stringify(run?.error ?? execution.status)}`);
-	const count = run.data?.main?.[0]?.length ?? 0;
-	if (count !== expected) throw new Error(`expected ${expected} records, got ${count}`);
+	const { executionTime, output } = nodeRun(execution, NODE, expected);
 	return {
-		records: count,
-		nodeMs: run.executionTime ?? 0,
+		records: output.length,
+		nodeMs: executionTime ?? 0,
 		roundTripMs: Math.round(roundTripMs),
 		rssBeforeMb: Math.round(before / 1024),
 		peakRssGrowthMb: Math.round((peak - before) / 1024),
@@ -78,26 +67,15 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	try {
 		const main = n8n.processes().find((p) => p.name === 'main');
 		if (!main) throw new Error('no n8n main process id');
-		const tokenRes = await fetch(`${sandbox.url}/api/v1/access-token`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ apiClientId: 'sandbox-client-3', apiClientSecret: 'sandbox-secret-3' }),
-		});
-		const token = ((await tokenRes.json()) as { data: { access_token: string } }).data.access_token;
+		const token = await sandboxAccessToken(sandbox.url, 3);
 		const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 		const post = async (path: string, body: IDataObject) => {
 			const res = await pool.request({ method: 'POST', path, headers, body: JSON.stringify(body) });
 			const json = (await res.body.json()) as IDataObject;
 			if (res.statusCode !== 200) throw new Error(`seeding ${path}: ${res.statusCode} ${JSON.stringify(json).slice(0, 300)}`);
 		};
-		const seed = async (from: number, to: number, one: (i: number) => Promise<void>) => {
-			let next = from;
-			await Promise.all(
-				Array.from({ length: 16 }, async () => {
-					while (next < to) await one(next++);
-				}),
-			);
-		};
+		const seed = async (from: number, to: number, one: (i: number) => Promise<void>) =>
+			await inParallel(to - from, 16, async (i) => await one(from + i));
 		const payin = async (i: number) =>
 			await post('/api/v1/virtual-accounts/dynamic', {
 				amount: 100 + (i % 50),
@@ -120,41 +98,14 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				businessId: 'BUS-2002',
 			});
 
-		const { id: credentialId } = await n8n.createCredential({
-			name: 'PayOnUs bench',
-			type: 'payOnUsApi',
-			data: {
-				environment: 'custom',
-				baseUrl: sandbox.url,
-				clientId: 'sandbox-client-1',
-				clientSecret: 'sandbox-secret-1',
-				webhookVerificationKey: 'bench-key',
-				merchantId: 'MER-1001',
-				businessId: 'BUS-2001',
-				allowedHttpRequestDomains: 'all',
-			},
-		});
-		const credentials = { payOnUsApi: { id: credentialId, name: 'PayOnUs bench' } };
-		const listPayments = (
-			await n8n.createWorkflow(
-				workflow('bench: list payments, return all', {
-					type: 'n8n-nodes-payonus.payOnUs',
-					typeVersion: 1,
-					credentials,
-					parameters: { resource: 'payin', operation: 'listPayments', returnAll: true, filters: {} },
-				}),
-			)
-		).id;
-		const searchTransfers = (
-			await n8n.createWorkflow(
-				workflow('bench: search transfers, return all', {
-					type: 'n8n-nodes-payonus.payOnUs',
-					typeVersion: 1,
-					credentials,
-					parameters: { resource: 'payout', operation: 'searchTransfers', merchantId: 'MER-1001', returnAll: true, filters: {} },
-				}),
-			)
-		).id;
+		const credentials = await benchCredential(n8n, sandbox.url);
+		/** A workflow whose PayOnUs node runs `parameters` with Return All. */
+		const returnAllWorkflow = async (name: string, parameters: IDataObject): Promise<string> => {
+			const node = { type: 'n8n-nodes-payonus.payOnUs', typeVersion: 1, credentials, parameters: { ...parameters, returnAll: true, filters: {} } };
+			return (await n8n.createWorkflow(workflow(name, node))).id;
+		};
+		const listPayments = await returnAllWorkflow('bench: list payments, return all', { resource: 'payin', operation: 'listPayments' });
+		const searchTransfers = await returnAllWorkflow('bench: search transfers, return all', { resource: 'payout', operation: 'searchTransfers', merchantId: 'MER-1001' });
 
 		let transfersNote = withTransfers ? 'measured' : 'skipped (--no-transfers)';
 		if (withTransfers) {

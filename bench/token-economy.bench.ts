@@ -23,7 +23,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../sandbox/server';
 import { nodeItems, type Execution } from '../test/harness/execution';
+import { manualWorkflow, sandboxClient } from '../test/harness/fixtures';
 import { startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
+import { benchCredential } from './common';
 
 export const description =
 	'token economy: 1,000 operations in 50 concurrent executions; token calls, 429s, 401s, failures; one and two n8n processes, forced expiry, hand-made HTTP Request baseline';
@@ -46,84 +48,59 @@ function arg(args: string[], name: string, fallback: string): string {
 	return args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 }
 
-const CLIENT = 'sandbox-client-1';
-const SECRET = 'sandbox-secret-1';
+const CLIENT_NUMBER = 1;
+const { clientId: CLIENT, clientSecret: SECRET } = sandboxClient(CLIENT_NUMBER);
 
-function itemsCode(count: number): string {
-	return `return Array.from({ length: ${count} }, (_, i) => ({ json: { i } }));`;
+function itemsNode(count: number): IDataObject {
+	return { name: 'Items', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: `return Array.from({ length: ${count} }, (_, i) => ({ json: { i } }));` } };
 }
 
-function payOnUsWorkflow(name: string, credentialId: string, perExecution: number): WorkflowJson {
-	return {
-		name,
-		nodes: [
-			{ id: 'a', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: 'b', name: 'Items', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: itemsCode(perExecution) } },
-			{
-				id: 'c',
-				name: 'Op',
-				type: 'n8n-nodes-payonus.payOnUs',
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: { resource: 'wallet', operation: 'listWallets', merchantId: 'MER-1001', filters: { businessId: 'BUS-2001', currency: 'NGN' } },
-				credentials: { payOnUsApi: { id: credentialId, name: 'PayOnUs bench' } },
-				onError: 'continueRegularOutput',
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-			Items: { main: [[{ node: 'Op', type: 'main', index: 0 }]] },
+function payOnUsWorkflow(name: string, credentials: IDataObject, perExecution: number): WorkflowJson {
+	return manualWorkflow(name, [
+		itemsNode(perExecution),
+		{
+			name: 'Op',
+			type: 'n8n-nodes-payonus.payOnUs',
+			typeVersion: 1,
+			parameters: { resource: 'wallet', operation: 'listWallets', merchantId: 'MER-1001', filters: { businessId: 'BUS-2001', currency: 'NGN' } },
+			credentials,
+			onError: 'continueRegularOutput',
 		},
-		settings: { executionOrder: 'v1' },
-	};
+	]);
 }
 
 function baselineWorkflow(name: string, sandboxUrl: string, perExecution: number): WorkflowJson {
-	return {
-		name,
-		nodes: [
-			{ id: 'a', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'b',
-				name: 'Get token',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [200, 0],
-				parameters: {
-					method: 'POST',
-					url: `${sandboxUrl}/api/v1/access-token`,
-					sendBody: true,
-					specifyBody: 'json',
-					jsonBody: JSON.stringify({ apiClientId: CLIENT, apiClientSecret: SECRET }),
-					options: {},
-				},
+	return manualWorkflow(name, [
+		{
+			name: 'Get token',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			parameters: {
+				method: 'POST',
+				url: `${sandboxUrl}/api/v1/access-token`,
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: JSON.stringify({ apiClientId: CLIENT, apiClientSecret: SECRET }),
+				options: {},
 			},
-			{ id: 'c', name: 'Items', type: 'n8n-nodes-base.code', typeVersion: 2, position: [400, 0], parameters: { jsCode: itemsCode(perExecution) } },
-			{
-				id: 'd',
-				name: 'Op',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [600, 0],
-				parameters: {
-					method: 'GET',
-					url: `${sandboxUrl}/api/v1/merchants/MER-1001/wallets`,
-					sendHeaders: true,
-					headerParameters: {
-						parameters: [{ name: 'Authorization', value: "=Bearer {{ $('Get token').first().json.data.access_token }}" }],
-					},
-					options: {},
-				},
-				onError: 'continueRegularOutput',
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'Get token', type: 'main', index: 0 }]] },
-			'Get token': { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-			Items: { main: [[{ node: 'Op', type: 'main', index: 0 }]] },
 		},
-		settings: { executionOrder: 'v1' },
-	};
+		itemsNode(perExecution),
+		{
+			name: 'Op',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			parameters: {
+				method: 'GET',
+				url: `${sandboxUrl}/api/v1/merchants/MER-1001/wallets`,
+				sendHeaders: true,
+				headerParameters: {
+					parameters: [{ name: 'Authorization', value: "=Bearer {{ $('Get token').first().json.data.access_token }}" }],
+				},
+				options: {},
+			},
+			onError: 'continueRegularOutput',
+		},
+	]);
 }
 
 /** Operations of an execution that produced their output item (no error). */
@@ -165,19 +142,8 @@ async function runScenario(
 		if (scenario === 'baseline') {
 			workflowId = (await retry503(async () => await used[0].createWorkflow(baselineWorkflow(`token economy ${scenario}`, sb.url, perExecution)))).id;
 		} else {
-			const { id: credentialId } = await retry503(async () => await used[0].createCredential({
-				name: `PayOnUs bench ${scenario}`,
-				type: 'payOnUsApi',
-				data: {
-					environment: 'custom',
-					baseUrl: sb.url,
-					clientId: CLIENT,
-					clientSecret: SECRET,
-					merchantId: 'MER-1001',
-					allowedHttpRequestDomains: 'all',
-				},
-			}));
-			workflowId = (await retry503(async () => await used[0].createWorkflow(payOnUsWorkflow(`token economy ${scenario}`, credentialId, perExecution)))).id;
+			const credentials = await retry503(async () => await benchCredential(used[0], sb.url, sandboxClient(CLIENT_NUMBER), `PayOnUs bench ${scenario}`));
+			workflowId = (await retry503(async () => await used[0].createWorkflow(payOnUsWorkflow(`token economy ${scenario}`, credentials, perExecution)))).id;
 		}
 		let expired = false;
 		let tokenCallsBeforeExpiry: number | undefined;

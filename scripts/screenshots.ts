@@ -11,21 +11,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../test/harness/chromium';
 import { EXAMPLES, repoRoot, type ExampleKey } from './lib/examples';
 import { readState, resolveFolder } from './lib/state';
-
-export const CHROMIUM = process.env.PAYONUS_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 
 function arg(argv: string[], flag: string): string | undefined {
 	const i = argv.indexOf(flag);
@@ -40,7 +28,7 @@ export async function takeScreenshots(opts: {
 	outDir: string;
 }): Promise<string[]> {
 	mkdirSync(opts.outDir, { recursive: true });
-	const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+	const browser = await launchChromium();
 	const written: string[] = [];
 	try {
 		const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 1 });

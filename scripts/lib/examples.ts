@@ -4,10 +4,11 @@
  * Used by `npm start` and by the end-to-end tests, so both import exactly the
  * files a user would import.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_NAME, packageRoot } from '../../test/harness/n8n';
 
-export const PACKAGE_NAME = 'n8n-nodes-payonus';
+export { PACKAGE_NAME };
 export const CREDENTIAL_TYPE = 'payOnUsApi';
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.payOnUsTrigger`;
 /** The webhook path the PayOnUs Trigger declares (`webhooks[0].path`). */
@@ -42,19 +43,7 @@ export const EXAMPLES = {
 export type ExampleKey = keyof typeof EXAMPLES;
 
 /** The folder of this package (works from the sources and from build/). */
-export function repoRoot(): string {
-	let dir = __dirname;
-	for (;;) {
-		const candidate = join(dir, 'package.json');
-		if (existsSync(candidate)) {
-			const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string };
-			if (pkg.name === PACKAGE_NAME) return dir;
-		}
-		const parent = dirname(dir);
-		if (parent === dir) throw new Error(`cannot find the ${PACKAGE_NAME} package root above ${__dirname}`);
-		dir = parent;
-	}
-}
+export const repoRoot = packageRoot;
 
 export function loadExample(key: ExampleKey): ExampleWorkflow {
 	const file = join(repoRoot(), 'examples', EXAMPLES[key]);

@@ -3,6 +3,7 @@
  * the sandbox and the example workflows, imported and active. Everything is
  * looked up by name first, so a second run reuses what the first made.
  */
+import { sandboxCredentialData } from '../../test/harness/fixtures';
 import type { ExampleKey, ExampleWorkflow } from './examples';
 import { CREDENTIAL_TYPE, loadAllExamples, payOnUsTriggerPaths, prepareExample, webhookNodePaths } from './examples';
 import {
@@ -19,9 +20,6 @@ import {
 } from './n8nApi';
 
 export const CREDENTIAL_NAME = 'PayOnUs sandbox (npm start)';
-export const SANDBOX_CLIENT = { clientId: 'sandbox-client-1', clientSecret: 'sandbox-secret-1' };
-export const DEFAULT_MERCHANT = 'MER-1001';
-export const DEFAULT_BUSINESS = 'BUS-2001';
 
 export interface ProvisionOptions {
 	sandboxUrl: string;
@@ -49,20 +47,14 @@ export interface Provisioned {
 	workflows: ProvisionedWorkflow[];
 }
 
+/** Credential data for the sandbox: API client 1, defaults MER-1001 / BUS-2001. */
 export function credentialData(sandboxUrl: string, verificationKey: string): Record<string, unknown> {
-	return {
-		environment: 'custom',
-		baseUrl: sandboxUrl,
-		clientId: SANDBOX_CLIENT.clientId,
-		clientSecret: SANDBOX_CLIENT.clientSecret,
+	return sandboxCredentialData(sandboxUrl, {
 		webhookVerificationKey: verificationKey,
-		merchantId: DEFAULT_MERCHANT,
-		businessId: DEFAULT_BUSINESS,
-		// n8n adds these two fields to every credential type (they only govern the
-		// generic HTTP Request node). 'none': this credential cannot be borrowed by
-		// an HTTP Request node, whose legacy helper resends on any error.
+		// 'none' on purpose: this credential cannot be borrowed by an HTTP
+		// Request node, whose legacy helper resends on any error.
 		allowedHttpRequestDomains: 'none',
-	};
+	});
 }
 
 /** Values of the examples' Settings nodes that depend on this machine. */

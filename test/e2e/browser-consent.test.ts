@@ -6,26 +6,14 @@
  * ticks the consent box and saves. The workflow then charges the stored card.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
+import { launchChromium } from '../harness/chromium';
 import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
 import { loadExample, payOnUsTriggerPaths, prepareExample, webhookNodePaths } from '../../scripts/lib/examples';
 import { credentialData } from '../../scripts/lib/provision';
 
 jest.setTimeout(300_000);
-
-export const CHROMIUM = process.env.PAYONUS_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 
 const RUN = randomBytes(4).toString('hex');
 const KEY = `browser-e2e-key-${RUN}`;
@@ -48,9 +36,7 @@ async function ledger(): Promise<{
 }
 
 beforeAll(async () => {
-	if (!existsSync(CHROMIUM)) {
-		throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or set PAYONUS_CHROMIUM`);
-	}
+	browser = await launchChromium();
 	n8n = sharedN8n();
 	sb = await startSandbox({ port: 0 });
 	const name = `PayOnUs browser e2e ${RUN}`;
@@ -71,7 +57,6 @@ beforeAll(async () => {
 		body: JSON.stringify({ url: n8n.webhookUrl(triggerPath), verificationKey: KEY }),
 	});
 	expect(res.status).toBe(200);
-	browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 });
 
 afterAll(async () => {

@@ -4,16 +4,15 @@
  * errors as plain messages, and no card data in any output.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox } from '../../sandbox/server';
+import type { SandboxHandle } from '../../sandbox/server';
 import { nodeItems, sharedN8n } from '../harness/e2e';
-import { business, createPayOnUsCredential, NODE, payOnUsWorkflow, Sandbox } from './payout.fixtures';
+import { business, NODE, nodeSandbox, payOnUsWorkflow, Sandbox } from './payout.fixtures';
 
-type Handle = Awaited<ReturnType<typeof startSandbox>>;
 const CARD = '4111111111111111';
 
 describe('PayOnUs card tokenization operations in n8n', () => {
 	const n8n = sharedN8n();
-	let handle: Handle;
+	let handle: SandboxHandle;
 	let sb: Sandbox;
 	let credentialId: string;
 	const workflows: string[] = [];
@@ -24,9 +23,7 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 	let tokenId: string;
 
 	beforeAll(async () => {
-		handle = await startSandbox({ port: 0 });
-		sb = new Sandbox(handle.url);
-		credentialId = await createPayOnUsCredential(n8n, handle.url, `PayOnUs card e2e ${Date.now()}`);
+		({ handle, sb, credentialId } = await nodeSandbox(n8n, 'card'));
 	});
 
 	afterAll(async () => {

@@ -9,26 +9,16 @@ import type { IDataObject } from 'n8n-workflow';
 import { fetch } from 'undici';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { nodeError, nodeItems, sharedN8n } from '../harness/e2e';
+import { manualWorkflow, sandboxClient, sandboxCredentialData } from '../harness/fixtures';
 
 const n8n = sharedN8n();
 let sb: SandboxHandle;
 
 const stats = (client: number) => ({ ...sb.state.clientStats(`sandbox-client-${client}`) });
 
-function credentialData(client: number, extra: IDataObject = {}): IDataObject {
-	return {
-		environment: 'custom',
-		baseUrl: sb.url,
-		clientId: `sandbox-client-${client}`,
-		clientSecret: `sandbox-secret-${client}`,
-		webhookVerificationKey: 'e2e-verification-key',
-		merchantId: 'MER-1001',
-		businessId: 'BUS-2001',
-		// n8n 2.8 adds this to every credential type; its public API wants it.
-		allowedHttpRequestDomains: 'all',
-		...extra,
-	};
-}
+/** Credential data for the sandbox with API client `client`. */
+const credentialData = (client: number, extra: IDataObject = {}): IDataObject =>
+	sandboxCredentialData(sb.url, { ...sandboxClient(client), ...extra });
 
 async function createCredential(name: string, data: IDataObject): Promise<string> {
 	const { id } = await n8n.createCredential({ name, type: 'payOnUsApi', data });
@@ -39,18 +29,6 @@ async function testCredential(id: string, name: string, data: IDataObject): Prom
 	return await n8n.rest<{ status: string; message: string }>('POST', '/credentials/test', {
 		credentials: { id, name, type: 'payOnUsApi', data },
 	});
-}
-
-function manualWorkflow(name: string, node: IDataObject): { name: string; nodes: IDataObject[]; connections: IDataObject; settings: IDataObject } {
-	return {
-		name,
-		nodes: [
-			{ id: 't', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: 'n', position: [250, 0], ...node },
-		],
-		connections: { Start: { main: [[{ node: String(node.name), type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
 }
 
 function walletListNode(credentialId: string): IDataObject {
@@ -135,14 +113,14 @@ describe('calls authenticate', () => {
 	it('the action node (Wallet > List) and the HTTP Request node share one token', async () => {
 		const before = stats(3).tokenCalls;
 		const credentialId = await createCredential('PayOnUs calls', credentialData(3));
-		const action = await n8n.createWorkflow(manualWorkflow('credential e2e: action', walletListNode(credentialId)));
+		const action = await n8n.createWorkflow(manualWorkflow('credential e2e: action', [walletListNode(credentialId)]));
 		const execA = await n8n.runWorkflow(action.id);
 		expect(nodeError(execA, 'PayOnUs')).toBeUndefined();
 		const wallets = nodeItems(execA, 'PayOnUs');
 		expect(wallets.length).toBeGreaterThan(0);
 		expect(wallets.some((w) => w.currency === 'NGN')).toBe(true);
 
-		const http = await n8n.createWorkflow(manualWorkflow('credential e2e: http', httpRequestNode(credentialId)));
+		const http = await n8n.createWorkflow(manualWorkflow('credential e2e: http', [httpRequestNode(credentialId)]));
 		const execH = await n8n.runWorkflow(http.id);
 		expect(nodeError(execH, 'HTTP Request')).toBeUndefined();
 		const body = nodeItems(execH, 'HTTP Request');
@@ -157,7 +135,7 @@ describe('calls authenticate', () => {
 
 	it('recovers from a token killed by a second client: one new token, the call succeeds', async () => {
 		const credentialId = await createCredential('PayOnUs killed', credentialData(1));
-		const wf = await n8n.createWorkflow(manualWorkflow('credential e2e: killed', walletListNode(credentialId)));
+		const wf = await n8n.createWorkflow(manualWorkflow('credential e2e: killed', [walletListNode(credentialId)]));
 		const first = await n8n.runWorkflow(wf.id);
 		expect(nodeError(first, 'PayOnUs')).toBeUndefined();
 		const base = stats(1);
@@ -172,7 +150,7 @@ describe('calls authenticate', () => {
 		// Through the HTTP Request node (legacy helper) as well; a minute later
 		// on the sandbox clock so that the killer's call is not rate limited.
 		sb.state.clock.advance(61);
-		const http = await n8n.createWorkflow(manualWorkflow('credential e2e: killed http', httpRequestNode(credentialId)));
+		const http = await n8n.createWorkflow(manualWorkflow('credential e2e: killed http', [httpRequestNode(credentialId)]));
 		await killTokenFromOutside(1);
 		const third = await n8n.runWorkflow(http.id);
 		expect(nodeError(third, 'HTTP Request')).toBeUndefined();

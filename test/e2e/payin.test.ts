@@ -15,6 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { fetch } from 'undici';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { nodeError, nodeItems, sharedN8n, type Execution } from '../harness/e2e';
+import { sandboxAccessToken } from '../harness/fixtures';
 import { business, createPayOnUsCredential, NODE, payOnUsWorkflow, Sandbox } from './payout.fixtures';
 
 const n8n = sharedN8n();
@@ -64,14 +65,7 @@ const person = { name: 'Ada Obi', email: 'ada@example.com' };
 let apiToken: string | undefined;
 /** A direct sandbox API call for test setup (one token for the whole file: 3 token calls a minute). */
 async function api<T = IDataObject>(method: string, path: string, body?: unknown): Promise<T> {
-	if (!apiToken) {
-		const res = await fetch(`${handle.url}/api/v1/access-token`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ apiClientId: 'sandbox-client-3', apiClientSecret: 'sandbox-secret-3' }),
-		});
-		apiToken = ((await res.json()) as { data: { access_token: string } }).data.access_token;
-	}
+	apiToken ??= await sandboxAccessToken(handle.url, 3);
 	const res = await fetch(`${handle.url}${path}`, {
 		method,
 		headers: { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json' },

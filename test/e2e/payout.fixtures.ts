@@ -5,6 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { fetch } from 'undici';
+import { startSandbox, type SandboxHandle } from '../../sandbox/server';
+import { itemsNode, manualWorkflow, sandboxCredentialData } from '../harness/fixtures';
 import type { N8nClient, WorkflowJson } from '../harness/n8n';
 
 export const PAYONUS = 'n8n-nodes-payonus.payOnUs';
@@ -57,24 +59,15 @@ export class Sandbox {
 }
 
 export async function createPayOnUsCredential(n8n: N8nClient, sandboxUrl: string, name: string, data: IDataObject = {}): Promise<string> {
-	const { id } = await n8n.createCredential({
-		name,
-		type: 'payOnUsApi',
-		data: {
-			environment: 'custom',
-			baseUrl: sandboxUrl,
-			clientId: 'sandbox-client-1',
-			clientSecret: 'sandbox-secret-1',
-			webhookVerificationKey: 'e2e-verification-key',
-			merchantId: 'MER-1001',
-			businessId: 'BUS-2001',
-			// n8n 2.8 injects these into every credential type; its public API
-			// requires allowedDomains unless the mode is given.
-			allowedHttpRequestDomains: 'all',
-			...data,
-		},
-	});
+	const { id } = await n8n.createCredential({ name, type: 'payOnUsApi', data: sandboxCredentialData(sandboxUrl, data) });
 	return id;
+}
+
+/** A fresh sandbox, its control driver and a credential for it in `n8n` (named after `label`). */
+export async function nodeSandbox(n8n: N8nClient, label: string): Promise<{ handle: SandboxHandle; sb: Sandbox; credentialId: string }> {
+	const handle = await startSandbox({ port: 0 });
+	const credentialId = await createPayOnUsCredential(n8n, handle.url, `PayOnUs ${label} e2e ${Date.now()}`);
+	return { handle, sb: new Sandbox(handle.url), credentialId };
 }
 
 /** A business resource locator value. */
@@ -91,33 +84,15 @@ export function payOnUsWorkflow(
 	items: Array<{ json: IDataObject; binary?: IDataObject }>,
 	opts: { continueOnFail?: boolean } = {},
 ): WorkflowJson {
-	return {
-		name,
-		nodes: [
-			{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'n2',
-				name: 'Items',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [200, 0],
-				parameters: { jsCode: `return ${JSON.stringify(items)};` },
-			},
-			{
-				id: 'n3',
-				name: NODE,
-				type: PAYONUS,
-				typeVersion: 1,
-				position: [400, 0],
-				parameters,
-				credentials: { payOnUsApi: { id: credentialId, name: 'PayOnUs e2e' } },
-				...(opts.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-			Items: { main: [[{ node: NODE, type: 'main', index: 0 }]] },
+	return manualWorkflow(name, [
+		itemsNode(items),
+		{
+			name: NODE,
+			type: PAYONUS,
+			typeVersion: 1,
+			parameters,
+			credentials: { payOnUsApi: { id: credentialId, name: 'PayOnUs e2e' } },
+			...(opts.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
 		},
-		settings: { executionOrder: 'v1' },
-	};
+	]);
 }

@@ -4,25 +4,21 @@
  * received (GET /_sandbox/requests) or recorded (ledger).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox } from '../../sandbox/server';
+import type { SandboxHandle } from '../../sandbox/server';
 import { nodeError, nodeItems, sharedN8n } from '../harness/e2e';
-import { business, createPayOnUsCredential, NODE, payOnUsWorkflow, Sandbox } from './payout.fixtures';
-
-type Handle = Awaited<ReturnType<typeof startSandbox>>;
+import { business, NODE, nodeSandbox, payOnUsWorkflow, Sandbox } from './payout.fixtures';
 
 const HEADER = 'beneficiaryAccountNumber,beneficiaryAccountName,beneficiaryBankCode,amount,narration';
 
 describe('PayOnUs payout operations in n8n', () => {
 	const n8n = sharedN8n();
-	let handle: Handle;
+	let handle: SandboxHandle;
 	let sb: Sandbox;
 	let credentialId: string;
 	const workflows: string[] = [];
 
 	beforeAll(async () => {
-		handle = await startSandbox({ port: 0 });
-		sb = new Sandbox(handle.url);
-		credentialId = await createPayOnUsCredential(n8n, handle.url, `PayOnUs payout e2e ${Date.now()}`);
+		({ handle, sb, credentialId } = await nodeSandbox(n8n, 'payout'));
 	});
 
 	afterAll(async () => {

@@ -4,9 +4,9 @@
  * emitted exactly once and nothing created is missed.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox, type SandboxHandle } from '../../sandbox/server';
+import type { SandboxHandle } from '../../sandbox/server';
 import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
-import { POLL_NAME, SandboxApi, createCredential, pollWorkflow, sleep } from './triggerFixtures';
+import { POLL_NAME, SandboxApi, pollWorkflow, sleep, triggerSandbox } from './triggerFixtures';
 
 jest.setTimeout(300_000);
 
@@ -17,10 +17,8 @@ let credentialId: string;
 const workflows: string[] = [];
 
 beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-	api = new SandboxApi(sb.url);
 	n8n = sharedN8n();
-	credentialId = await createCredential(n8n, sb.url, `PayOnUs poll e2e ${Date.now()}`);
+	({ sb, api, credentialId } = await triggerSandbox(n8n, 'poll'));
 });
 
 afterAll(async () => {

@@ -3,9 +3,9 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox, type SandboxHandle } from '../../sandbox/server';
+import type { SandboxHandle } from '../../sandbox/server';
 import { nodeItems, sharedN8n, sharedN8nLogTail, type N8nClient } from '../harness/e2e';
-import { KEY, SandboxApi, TRIGGER_NAME, createCredential, sleep, triggerWorkflow } from './triggerFixtures';
+import { KEY, SandboxApi, TRIGGER_NAME, createCredential, sleep, triggerSandbox, triggerWorkflow } from './triggerFixtures';
 
 jest.setTimeout(300_000);
 
@@ -36,10 +36,8 @@ async function post(url: string, body: string, headers: Record<string, string> =
 const hashOf = (a: string, r: string, s: string, key = KEY) => createHash('sha256').update(a + r + s + key).digest('hex');
 
 beforeAll(async () => {
-	sb = await startSandbox({ port: 0 });
-	api = new SandboxApi(sb.url);
 	n8n = sharedN8n();
-	credentialId = await createCredential(n8n, sb.url, `PayOnUs trigger e2e ${Date.now()}`);
+	({ sb, api, credentialId } = await triggerSandbox(n8n, 'trigger'));
 });
 
 afterAll(async () => {

@@ -5,7 +5,9 @@
  * and credential fixtures of the two triggers.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import type { N8nClient, WorkflowJson } from '../harness/e2e';
+import { sandboxCredentialData } from '../harness/fixtures';
 
 export const KEY = 'e2e-webhook-verification-key';
 export const PACKAGE = 'n8n-nodes-payonus';
@@ -133,22 +135,15 @@ export class SandboxApi {
 }
 
 export async function createCredential(n8n: N8nClient, sandboxUrl: string, name: string, key = KEY): Promise<string> {
-	const { id } = await n8n.createCredential({
-		name,
-		type: 'payOnUsApi',
-		data: {
-			environment: 'custom',
-			baseUrl: sandboxUrl,
-			clientId: 'sandbox-client-1',
-			clientSecret: 'sandbox-secret-1',
-			webhookVerificationKey: key,
-			merchantId: 'MER-1001',
-			businessId: 'BUS-2001',
-			// n8n 2.8 adds this to every credential type; its public API wants it.
-			allowedHttpRequestDomains: 'all',
-		},
-	});
+	const { id } = await n8n.createCredential({ name, type: 'payOnUsApi', data: sandboxCredentialData(sandboxUrl, { webhookVerificationKey: key }) });
 	return id;
+}
+
+/** A fresh sandbox, its API driver and a credential for it in `n8n` (named after `label`). */
+export async function triggerSandbox(n8n: N8nClient, label: string): Promise<{ sb: SandboxHandle; api: SandboxApi; credentialId: string }> {
+	const sb = await startSandbox({ port: 0 });
+	const credentialId = await createCredential(n8n, sb.url, `PayOnUs ${label} e2e ${Date.now()}`);
+	return { sb, api: new SandboxApi(sb.url), credentialId };
 }
 
 export const TRIGGER_NAME = 'PayOnUs Trigger';

@@ -1,14 +1,6 @@
-import { boot, Client } from './helpers';
-import type { SandboxHandle } from '../../sandbox/server';
+import { Client, sandboxPerFile } from './helpers';
 
-let sb: SandboxHandle;
-let c: Client;
-beforeAll(async () => ({ sb, c } = await boot()));
-afterAll(() => sb.stop());
-beforeEach(async () => {
-	await c.control('POST', '/reset');
-	c.token = undefined;
-});
+const { c, sb } = sandboxPerFile();
 
 const tokenCall = (cl: Client, secret = cl.clientSecret) =>
 	cl.raw('POST', '/api/v1/access-token', { body: { apiClientId: cl.clientId, apiClientSecret: secret } });
@@ -36,7 +28,7 @@ describe('access token', () => {
 	});
 
 	test('clients have separate token slots', async () => {
-		const c2 = new Client(sb.url, 'sandbox-client-2', 'sandbox-secret-2');
+		const c2 = new Client(sb().url, 'sandbox-client-2', 'sandbox-secret-2');
 		const t1 = (await tokenCall(c)).body.data.access_token;
 		await tokenCall(c2);
 		const r = await c.raw('GET', '/api/v1/merchants/MER-1001/wallets', { headers: { authorization: `Bearer ${t1}` } });
@@ -49,7 +41,7 @@ describe('access token', () => {
 		expect(limited.status).toBe(429);
 		expect(limited.body.data.statusCode).toBe(429);
 		// another client is not limited
-		expect((await tokenCall(new Client(sb.url, 'sandbox-client-2', 'sandbox-secret-2'))).status).toBe(200);
+		expect((await tokenCall(new Client(sb().url, 'sandbox-client-2', 'sandbox-secret-2'))).status).toBe(200);
 		await c.control('POST', '/clock/advance', { seconds: 61 });
 		expect((await tokenCall(c)).status).toBe(200);
 		const stats = await c.control('GET', '/stats');

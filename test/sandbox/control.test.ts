@@ -1,16 +1,7 @@
 import { request } from 'undici';
-import { boot, Client, customer, paidDynamic, ref } from './helpers';
-import type { SandboxHandle } from '../../sandbox/server';
+import { Client, sandboxPerFile, customer, paidDynamic, ref } from './helpers';
 
-let sb: SandboxHandle;
-let c: Client;
-beforeAll(async () => ({ sb, c } = await boot()));
-afterAll(() => sb.stop());
-beforeEach(async () => {
-	await c.control('POST', '/reset');
-	c.token = undefined;
-	await c.login();
-});
+const { c, sb } = sandboxPerFile({ login: true });
 
 const wallets = () => c.get('/api/v1/merchants/MER-1001/wallets');
 
@@ -31,7 +22,7 @@ describe('faults', () => {
 		const reference = ref();
 		const body = { amount: 10, beneficiaryAccountNumber: '9999991111', beneficiaryAccountName: 'X', beneficiaryBankCode: '044', transferType: 'WALLET_TO_BANK_ACCOUNT', countryCode: 'NG', currency: 'NGN', reference, businessId: 'BUS-2001' };
 		await expect(
-			request(`${sb.url}/api/v1/transfer-requests/bank-transfer`, {
+			request(`${sb().url}/api/v1/transfer-requests/bank-transfer`, {
 				method: 'POST',
 				headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json' },
 				body: JSON.stringify(body),
@@ -106,7 +97,7 @@ describe('control API', () => {
 			clients: [{ clientId: 'id', clientSecret: 'secret', merchantId: 'M1' }],
 		};
 		await c.control('POST', '/reset', { seed });
-		const other = new Client(sb.url, 'id', 'secret');
+		const other = new Client(sb().url, 'id', 'secret');
 		const r = await other.get('/api/v1/merchants/M1/wallets');
 		expect(r.body.data).toEqual([expect.objectContaining({ currency: 'GHS', availableBalance: 5, entityId: 'B1' })]);
 		await c.control('POST', '/reset', { seed: (await import('../../sandbox/seed.json')).default });

@@ -1,10 +1,6 @@
-import { boot, Client, customer, paidDynamic, ref } from './helpers';
-import type { SandboxHandle } from '../../sandbox/server';
+import { sandboxPerFile, customer, paidDynamic, ref } from './helpers';
 
-let sb: SandboxHandle;
-let c: Client;
-beforeAll(async () => ({ sb, c } = await boot()));
-afterAll(() => sb.stop());
+const { c } = sandboxPerFile({ reset: false });
 
 describe('envelope, routing, auth', () => {
 	test('access token: both the envelope data and top-level fields', async () => {

@@ -1,8 +1,8 @@
-/** Helpers for the sandbox tests: start on port 0, call with undici, receive webhooks. */
+/** Helpers for the sandbox tests: one sandbox per file on port 0, call it with undici, receive webhooks. */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { startSandbox, type SandboxHandle, type SandboxConfig } from '../../sandbox/server';
+import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 
 export interface Res<T = any> {
 	status: number;
@@ -13,7 +13,7 @@ export interface Res<T = any> {
 export class Client {
 	token: string | undefined;
 	constructor(
-		readonly url: string,
+		public url: string,
 		readonly clientId = 'sandbox-client-1',
 		readonly clientSecret = 'sandbox-secret-1',
 	) {}
@@ -55,9 +55,36 @@ export class Client {
 	control = (method: string, path: string, body?: unknown) => this.raw(method, `/_sandbox${path}`, { body });
 }
 
-export async function boot(config: Partial<SandboxConfig> = {}): Promise<{ sb: SandboxHandle; c: Client }> {
-	const sb = await startSandbox({ port: 0, config });
-	return { sb, c: new Client(sb.url) };
+/**
+ * One sandbox for the test file (jest hooks: started before all, stopped
+ * after all) and its client 1. With `reset` (the default), before each test
+ * the sandbox goes back to its seed and the client forgets its token; with
+ * `login` it then takes a fresh one. `sb()` is the handle once started.
+ */
+export function sandboxPerFile(opts: { reset?: boolean; login?: boolean } = {}): { c: Client; sb: () => SandboxHandle } {
+	let handle: SandboxHandle | undefined;
+	const c = new Client('');
+	beforeAll(async () => {
+		handle = await startSandbox({ port: 0 });
+		c.url = handle.url;
+	});
+	afterAll(async () => {
+		await handle?.stop();
+	});
+	if (opts.reset ?? true) {
+		beforeEach(async () => {
+			await c.control('POST', '/reset');
+			c.token = undefined;
+			if (opts.login) await c.login();
+		});
+	}
+	return {
+		c,
+		sb: () => {
+			if (!handle) throw new Error('the sandbox is not started yet');
+			return handle;
+		},
+	};
 }
 
 let refCounter = 0;

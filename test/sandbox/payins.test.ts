@@ -1,15 +1,7 @@
 import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
-import { boot, Client, customer, paidDynamic, receiver, ref, waitFor } from './helpers';
-import type { SandboxHandle } from '../../sandbox/server';
+import { sandboxPerFile, customer, paidDynamic, receiver, ref, waitFor } from './helpers';
 
-let sb: SandboxHandle;
-let c: Client;
-beforeAll(async () => ({ sb, c } = await boot()));
-afterAll(() => sb.stop());
-beforeEach(async () => {
-	await c.control('POST', '/reset');
-	c.token = undefined;
-});
+const { c } = sandboxPerFile();
 
 const card = (pan: string, exp = '12|30', cvv = '123') => Buffer.from(`${pan}|${exp}|${cvv}`).toString('base64');
 const cardBody = (pan: string, extra: Record<string, unknown> = {}) => ({

@@ -1,15 +1,7 @@
 import { FormData, request } from 'undici';
-import { boot, Client, paidDynamic, receiver, ref, waitFor } from './helpers';
-import type { SandboxHandle } from '../../sandbox/server';
+import { sandboxPerFile, paidDynamic, receiver, ref, waitFor } from './helpers';
 
-let sb: SandboxHandle;
-let c: Client;
-beforeAll(async () => ({ sb, c } = await boot()));
-afterAll(() => sb.stop());
-beforeEach(async () => {
-	await c.control('POST', '/reset');
-	c.token = undefined;
-});
+const { c, sb } = sandboxPerFile();
 
 const bank = (account: string, extra: Record<string, unknown> = {}) => ({
 	amount: 1000,
@@ -199,7 +191,7 @@ describe('bulk transfers', () => {
 		for (const [k, v] of Object.entries(parts)) form.append(k, v);
 		if (csv !== undefined) form.append('file', new Blob([csv], { type: 'text/csv' }), 'batch.csv');
 		if (!c.token) await c.login();
-		const res = await request(`${sb.url}/api/v1/transfer-requests/bulk/bank-transfer`, { method: 'POST', body: form, headers: { authorization: `Bearer ${c.token}` } });
+		const res = await request(`${sb().url}/api/v1/transfer-requests/bulk/bank-transfer`, { method: 'POST', body: form, headers: { authorization: `Bearer ${c.token}` } });
 		return { status: res.statusCode, body: (await res.body.json()) as any };
 	};
 	const header = 'beneficiaryAccountNumber,beneficiaryAccountName,beneficiaryBankCode,amount,narration\n';

@@ -1,14 +1,6 @@
-import { boot, Client, receiver, ref, waitFor } from './helpers';
-import type { SandboxHandle } from '../../sandbox/server';
+import { sandboxPerFile, receiver, ref, waitFor } from './helpers';
 
-let sb: SandboxHandle;
-let c: Client;
-beforeAll(async () => ({ sb, c } = await boot()));
-afterAll(() => sb.stop());
-beforeEach(async () => {
-	await c.control('POST', '/reset');
-	c.token = undefined;
-});
+const { c, sb } = sandboxPerFile();
 
 const linkBody = (extra: Record<string, unknown> = {}) => ({
 	businessId: 'BUS-2001',
@@ -31,7 +23,7 @@ describe('links', () => {
 		expect(r.status).toBe(200);
 		const l = r.body.data;
 		expect(l).toMatchObject({ status: 'PENDING', merchantReference: body.merchantReference, businessId: 'BUS-2001', businessName: 'Acme Stores', merchantName: 'Sandbox Merchant Ltd' });
-		expect(l.url).toBe(`${sb.url}/hosted/tokenize/${l.id}`);
+		expect(l.url).toBe(`${sb().url}/hosted/tokenize/${l.id}`);
 		const minutes = (Date.parse(l.expiresAt.replace(' ', 'T') + 'Z') - Date.parse(l.createdDate.replace(' ', 'T') + 'Z')) / 60000;
 		expect(minutes).toBe(30);
 		expect((await c.get(`/api/v1/card-tokenization-links/${l.id}?businessId=BUS-2001`)).body.data.id).toBe(l.id);

@@ -1,21 +1,15 @@
 import { createHash } from 'node:crypto';
-import { boot, Client, paidDynamic, receiver, waitFor } from './helpers';
-import type { SandboxHandle } from '../../sandbox/server';
+import { sandboxPerFile, paidDynamic, receiver, waitFor } from './helpers';
 
-let sb: SandboxHandle;
-let c: Client;
+const { c } = sandboxPerFile();
 let hook: Awaited<ReturnType<typeof receiver>>;
 beforeAll(async () => {
-	({ sb, c } = await boot());
 	hook = await receiver();
 });
 afterAll(async () => {
-	await sb.stop();
 	await hook.close();
 });
-beforeEach(async () => {
-	await c.control('POST', '/reset');
-	c.token = undefined;
+beforeEach(() => {
 	hook.got.length = 0;
 });
 

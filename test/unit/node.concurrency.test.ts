@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { RequestOptions } from '../../nodes/shared/client';
 import { FakeClient, httpError } from './operations/payin/fakeClient';
+import { fakeExecuteContext, type Params } from './nodeContext';
 
 /**
  * How the node runs its items: read-only operations with up to
@@ -19,20 +20,9 @@ import { isReadOnly, PayOnUs, READ_CONCURRENCY, runBounded } from '../../nodes/P
 // eslint-disable-next-line import/first
 import { findOperation } from '../../nodes/PayOnUs/resources';
 
-type Params = Record<string, unknown>;
-
-function fakeContext(count: number, params: (i: number) => Params, continueOnFail = false): IExecuteFunctions {
-	return {
-		getInputData: () => Array.from({ length: count }, (_, i) => ({ json: { i } })),
-		getNodeParameter: (name: string, i: number, fallback?: unknown) => {
-			const p = params(i);
-			return name in p ? p[name] : fallback;
-		},
-		continueOnFail: () => continueOnFail,
-		getNode: () => ({ name: 'PayOnUs', type: 'n8n-nodes-payonus.payOnUs', typeVersion: 1, parameters: {}, id: '1', position: [0, 0] }),
-		helpers: {},
-	} as unknown as IExecuteFunctions;
-}
+/** The node's context for `count` input items `{ i }`, with per-item parameters. */
+const fakeContext = (count: number, params: (i: number) => Params, continueOnFail = false) =>
+	fakeExecuteContext(Array.from({ length: count }, (_, i) => ({ i })), params, continueOnFail);
 
 const node = new PayOnUs();
 const tick = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));

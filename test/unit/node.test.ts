@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { FakeClient } from './operations/payin/fakeClient';
+import { fakeExecuteContext, type Params } from './nodeContext';
 
 /**
  * The node frame (PayOnUs.node.ts + resources/index.ts) with a fake client:
@@ -17,21 +18,8 @@ jest.mock('../../nodes/shared/transport', () => ({
 // eslint-disable-next-line import/first
 import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
 
-type Params = Record<string, unknown>;
-
-/** A minimal IExecuteFunctions: per-item parameters, like n8n resolving expressions. */
-function fakeContext(items: IDataObject[], params: (i: number) => Params, continueOnFail = false): IExecuteFunctions {
-	return {
-		getInputData: () => items.map((json) => ({ json })),
-		getNodeParameter: (name: string, i: number, fallback?: unknown) => {
-			const p = params(i);
-			return name in p ? p[name] : fallback;
-		},
-		continueOnFail: () => continueOnFail,
-		getNode: () => ({ name: 'PayOnUs', type: 'n8n-nodes-payonus.payOnUs', typeVersion: 1, parameters: {}, id: '1', position: [0, 0] }),
-		helpers: {},
-	} as unknown as IExecuteFunctions;
-}
+/** The node's context for `items`, with per-item parameters. */
+const fakeContext = fakeExecuteContext;
 
 const node = new PayOnUs();
 const props = node.description.properties;

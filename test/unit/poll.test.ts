@@ -1,12 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-const fakeClient = {
-	request: jest.fn(),
-	paginate: jest.fn(),
-	environment: 'custom',
-	defaults: { merchantId: 'MER-1001' } as { merchantId?: string },
-};
-jest.mock('../../nodes/shared/transport', () => ({ createClient: jest.fn(async () => fakeClient) }), { virtual: true });
+import { fakeClient } from './fakeTransport';
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakeTransport'), { virtual: true });
 
 import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
 import { addDays, advance, readFrom, readStream } from '../../nodes/PayOnUsPollTrigger/cursor';

@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import type { PayOnUsClient } from '../../nodes/shared/client';
 import { CredentialStore, FakeN8n, sandboxCredential } from './transport.fakeN8n';
+import { sandboxAccessToken } from '../harness/fixtures';
 
 type TransportModule = typeof import('../../nodes/shared/transport');
 type CacheModule = typeof import('../../nodes/shared/tokenCache');
@@ -45,15 +46,7 @@ const stats = (client = 1) => ({ ...sb.state.clientStats(`sandbox-client-${clien
 const wallets = async (c: PayOnUsClient) =>
 	await c.request<IDataObject[]>({ method: 'GET', path: '/api/v1/merchants/MER-1001/wallets' });
 
-async function rawToken(): Promise<string> {
-	const res = await fetch(`${sb.url}/api/v1/access-token`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ apiClientId: 'sandbox-client-1', apiClientSecret: 'sandbox-secret-1' }),
-	});
-	const body = (await res.json()) as { data: { access_token: string } };
-	return body.data.access_token;
-}
+const rawToken = async (): Promise<string> => await sandboxAccessToken(sb.url, 1);
 
 beforeAll(async () => {
 	sb = await startSandbox({ port: 0 });

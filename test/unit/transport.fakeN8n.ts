@@ -12,6 +12,7 @@
  * database (each must then use its own token cache, see `isolatedModules`).
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+import { sandboxClient, sandboxCredentialData } from '../harness/fixtures';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const core = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
 
@@ -122,20 +123,15 @@ export class FakeN8n {
 	}
 }
 
-/** Credential data pointing at a sandbox. */
+/** Credential data pointing at a sandbox (API client `client`), with an empty token slot. */
 export function sandboxCredential(baseUrl: string, client = 1, extra: IDataObject = {}): ICredentialDataDecryptedObject {
-	return {
-		environment: 'custom',
-		baseUrl,
-		clientId: `sandbox-client-${client}`,
-		clientSecret: `sandbox-secret-${client}`,
+	return sandboxCredentialData(baseUrl, {
+		...sandboxClient(client),
 		webhookVerificationKey: 'whk-test-key',
-		merchantId: 'MER-1001',
-		businessId: 'BUS-2001',
 		accessToken: '',
 		tokenIssuedAt: 0,
 		tokenExpiresAt: 0,
 		tokenFingerprint: '',
 		...extra,
-	};
+	}) as ICredentialDataDecryptedObject;
 }

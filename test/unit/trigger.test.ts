@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-const fakeClient = {
-	request: jest.fn(),
-	paginate: jest.fn(),
-	environment: 'custom',
-	defaults: { merchantId: 'MER-1001' } as { merchantId?: string },
-};
-jest.mock('../../nodes/shared/transport', () => ({ createClient: jest.fn(async () => fakeClient) }), { virtual: true });
+import { fakeClient } from './fakeTransport';
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakeTransport'), { virtual: true });
 
 import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { resetSeenKeys } from '../../nodes/shared/dedupe';
