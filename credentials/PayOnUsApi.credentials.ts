@@ -96,7 +96,8 @@ export class PayOnUsApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'MER-1001',
-			description: 'Optional. Pre-filled in the nodes where a merchant is needed (wallets, searches).',
+			description:
+				'Optional. Used by the nodes when their Merchant ID is left empty (wallets, searches, dropdowns).',
 		},
 		{
 			displayName: 'Default Business ID',
@@ -104,7 +105,7 @@ export class PayOnUsApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'BUS-2001',
-			description: 'Optional. Pre-filled in the nodes where a business is needed.',
+			description: 'Optional. Used by the nodes when their Business is left empty.',
 		},
 		{
 			displayName: 'Access Token',

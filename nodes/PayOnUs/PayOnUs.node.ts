@@ -12,7 +12,7 @@ import {
 import { createClient } from '../shared/transport';
 import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../shared/client';
 import { describeIssue } from '../shared/validation';
-import { buildProperties, findOperation, parameterNames } from './resources';
+import { buildProperties, buildSubtitle, findOperation, parameterNames } from './resources';
 import { withCredentialDefaults } from './resources/fields';
 import { PayOnUsInputError, type OperationContext, type PayOnUsOperation } from './resources/types';
 import { listSearch, loadOptions } from './methods';
@@ -172,7 +172,7 @@ export class PayOnUs implements INodeType {
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: buildSubtitle(),
 		description:
 			'Collect payments (virtual accounts, cards, mobile money, EFT), pay out from wallets and charge stored cards with PayOnUs',
 		defaults: {

@@ -15,6 +15,8 @@ import type { PayOnUsClient } from '../../shared/client';
  *   for `businessId` resource locators.
  * - loadOptions.getCurrencies: currencies with a wallet (for the chosen
  *   business when one is set).
+ * - loadOptions.getFilterCurrencies: the same for a list's Filters (for
+ *   Filters > Business ID when set, else the whole merchant).
  * - loadOptions.getBanks: banks for the chosen `currency` (payouts).
  * - loadOptions.getEftBanks: South African EFT banks.
  * - loadOptions.getMobileMoneyNetworks: mobile money networks (for the chosen
@@ -95,9 +97,25 @@ export const loadOptions = {
 		return codes.map((code) => ({ name: code, value: code }));
 	},
 
+	/**
+	 * Currencies for a list's Filters > Currency: of the business in Filters >
+	 * Business ID when one is typed, else of every business of the merchant
+	 * (a list is merchant-wide; the credential's Default Business does not
+	 * narrow it).
+	 */
+	async getFilterCurrencies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		const client = await createClient(this);
+		const businessId = current(this, 'filters.businessId');
+		const wallets = await merchantWallets(this, client);
+		const source = businessId ? wallets.filter((w) => w.entityId === businessId) : wallets;
+		const codes = [...new Set(source.map((w) => w.currency).filter((c): c is string => !!c))].sort();
+		return codes.map((code) => ({ name: code, value: code }));
+	},
+
 	async getBanks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const currency = current(this, 'currency');
-		if (!currency) return [];
+		// Said in the dropdown, rather than an empty "No data".
+		if (!currency) throw new Error('Choose a Currency first: the banks are listed per currency');
 		const client = await createClient(this);
 		return bankOptions(await client.request<CodeName[]>({ method: 'GET', path: '/api/v1/banks', qs: { key: currency } }));
 	},

@@ -65,6 +65,19 @@ export function parameterNames(op: PayOnUsOperation): string[] {
 }
 
 /**
+ * The node's subtitle on the canvas: "<Resource>: <Operation>" in the words
+ * of the dropdowns (e.g. "Payout: Create Transfer"), not the internal values;
+ * the raw operation value for an unknown pair.
+ */
+export function buildSubtitle(): string {
+	const labels: Record<string, string> = {};
+	for (const r of activeResources()) {
+		for (const o of r.operations) labels[`${r.value}:${o.value}`] = `${r.name}: ${o.name}`;
+	}
+	return `={{ (${JSON.stringify(labels)})[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"] }}`;
+}
+
+/**
  * Every property of the node: the resource dropdown, one operation dropdown
  * per resource, then each operation's fields shown only for that
  * resource/operation (a field's own displayOptions are kept and merged).

@@ -43,7 +43,7 @@ export const eftPayment: PayOnUsOperation<typeof schema> = {
 			default: '',
 			required: true,
 			description:
-				'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+				'South African bank of the customer, where they authorize the payment. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		amountField({ description: 'Amount in ZAR, greater than 0' }),
 		referenceField(),

@@ -56,13 +56,17 @@ export const mobileMoneyCollection: PayOnUsOperation<typeof schema> = {
 			default: '',
 			required: true,
 			description:
-				'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+				'Mobile money network of the customer; it sets the currency of the payment. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		amountField({ description: "Amount in the network's currency, greater than 0" }),
 		referenceField(),
 		...customer.fields.map((f) =>
 			f.name === 'customerPhone'
-				? { ...f, description: 'Mobile money number of the customer, international format (+ and digits)' }
+				? {
+						...f,
+						placeholder: 'e.g. +254712345678',
+						description: 'Mobile money number of the customer, international format (+ and digits)',
+					}
 				: f,
 		),
 		additionalFields([

@@ -73,7 +73,7 @@ const properties: INodeProperties[] = [
 		description: `Binary property holding the CSV: header row ${CSV_COLUMNS.join(', ')} (narration may be empty)`,
 	},
 	{
-		displayName: `Each input item is one row with the fields ${CSV_COLUMNS.join(', ')} (narration optional). The reference, business and currency are read from the first item.`,
+		displayName: `Each input item is one row with the fields ${CSV_COLUMNS.join(', ')} (narration optional). All the items of the run make ONE batch: Business, Currency and Batch Reference below are read once, for the first item.`,
 		name: 'itemsNotice',
 		type: 'notice',
 		default: '',

@@ -66,6 +66,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'NG',
 		description: 'Two-letter country code of the beneficiary, e.g. NG, KE, ZA',
+		hint: 'Set it to the country of the currency: NG for NGN, KE for KES, GH for GHS, ZA for ZAR (EFT)',
 	},
 	referenceField({ placeholder: 'e.g. payout-2024-0001' }),
 	// Bank account

@@ -32,7 +32,10 @@ export const listWallets: PayOnUsOperation<typeof schema> = {
 		filtersField([
 			businessIdFilter("Only this business's wallets"),
 			currencyField({
-				typeOptions: { loadOptionsMethod: 'getCurrencies', loadOptionsDependsOn: ['merchantId'] },
+				typeOptions: {
+					loadOptionsMethod: 'getFilterCurrencies',
+					loadOptionsDependsOn: ['merchantId', 'filters.businessId'],
+				},
 				description:
 					'Only wallets in this currency. Choose from the list, or specify a code such as NGN using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			}),
