@@ -10,7 +10,12 @@
  *  - straight undici from this process, one request after the other
  *    (one keep-alive connection): the sequential limit,
  *  - straight undici with the node's concurrency (8 requests in flight over
- *    8 keep-alive connections): the limit at the same concurrency.
+ *    8 keep-alive connections): the limit at the same concurrency,
+ *  - n8n's own request helper (`httpRequest` of the installed n8n-core, what
+ *    `httpRequestWithAuthentication` ends in) called from this process with
+ *    the same concurrency, outside any workflow: the floor every node that
+ *    follows n8n's rules shares (it builds a new HTTP agent per request, so
+ *    no keep-alive), whatever the node does.
  * Every path is checked against the sandbox's request log: exactly N
  * `GET /api/v1/payment-requests/businesses/BUS-2001` calls answered 200,
  * one per item reference; the PayOnUs node's output is checked item by item
@@ -20,12 +25,14 @@
  * slower than the HTTP Request node. Rounds alternate the paths; the median
  * counts.
  */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { Pool, fetch } from 'undici';
 import { startSandbox } from '../sandbox/server';
 import { READ_CONCURRENCY } from '../nodes/PayOnUs/PayOnUs.node';
 import { itemsNode, manualWorkflow, sandboxAccessToken } from '../test/harness/fixtures';
-import { startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
+import { n8nInstallDir, startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
 import { benchCredential, inParallel, nodeRun } from './common';
 
 export const description = 'Get Payment x N: PayOnUs node vs HTTP Request node (same credential) vs raw undici';
@@ -57,6 +64,17 @@ async function timeRun(n8n: N8nInstance, id: string, expected: number): Promise<
 }
 
 const PAYMENT_PATH = '/api/v1/payment-requests/businesses/BUS-2001';
+
+type N8nHttpRequest = (options: { url: string; method: 'GET'; json: boolean; headers: Record<string, string> }) => Promise<unknown>;
+
+/** `httpRequest` of the n8n-core the installed n8n runs (not the dev copy). */
+function n8nHelper(): N8nHttpRequest {
+	const load = createRequire(join(n8nInstallDir(), 'package.json'));
+	const helpers = load('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as {
+		httpRequest: N8nHttpRequest;
+	};
+	return helpers.httpRequest;
+}
 
 export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const flag = (name: string, fallback: number) =>
@@ -138,6 +156,21 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			await inParallel(items.length, concurrency, async (i) => await getOne(widePool, items[i].onusReference));
 			return performance.now() - started;
 		};
+		const httpRequest = n8nHelper();
+		const helperConcurrent = async (): Promise<number> => {
+			const started = performance.now();
+			await inParallel(items.length, concurrency, async (i) => {
+				const ref = items[i].onusReference;
+				const body = (await httpRequest({
+					url: `${sandbox.url}${PAYMENT_PATH}?onusReference=${encodeURIComponent(ref)}`,
+					method: 'GET',
+					json: true,
+					headers: { Authorization: auth.authorization },
+				})) as { data?: IDataObject };
+				if (body.data?.onusReference !== ref) throw new Error('n8n helper baseline got another record');
+			});
+			return performance.now() - started;
+		};
 
 		/** The sandbox saw exactly one answered Get payment per item reference since the last clear. */
 		const clearLog = async () => {
@@ -167,6 +200,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		await timeRun(n8n, ids.httpWarm, 50);
 		await undiciSequential();
 		await undiciConcurrent();
+		await helperConcurrent();
 
 		const samples = {
 			payOnUs: [] as number[],
@@ -175,6 +209,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			httpWall: [] as number[],
 			undici: [] as number[],
 			undiciConcurrent: [] as number[],
+			helper: [] as number[],
 		};
 		for (let r = 0; r < rounds; r++) {
 			await clearLog();
@@ -194,8 +229,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			await clearLog();
 			samples.undiciConcurrent.push(await undiciConcurrent());
 			await checkLog('undici concurrent');
+			await clearLog();
+			samples.helper.push(await helperConcurrent());
+			await checkLog('n8n request helper');
 			console.log(
-				`  round ${r + 1}: PayOnUs ${a.nodeMs.toFixed(0)} ms (execution ${a.wallMs} ms), HTTP Request ${b.nodeMs.toFixed(0)} ms (execution ${b.wallMs} ms), undici ${samples.undici[r].toFixed(0)} ms, undici x${concurrency} ${samples.undiciConcurrent[r].toFixed(0)} ms`,
+				`  round ${r + 1}: PayOnUs ${a.nodeMs.toFixed(0)} ms (execution ${a.wallMs} ms), HTTP Request ${b.nodeMs.toFixed(0)} ms (execution ${b.wallMs} ms), undici ${samples.undici[r].toFixed(0)} ms, undici x${concurrency} ${samples.undiciConcurrent[r].toFixed(0)} ms, n8n helper x${concurrency} ${samples.helper[r].toFixed(0)} ms`,
 			);
 		}
 		const rate = (ms: number) => Number(((itemsCount * 1000) / ms).toFixed(0));
@@ -204,12 +242,14 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			http: median(samples.http),
 			undici: median(samples.undici),
 			undiciConcurrent: median(samples.undiciConcurrent),
+			helper: median(samples.helper),
 		};
 		const table = [
 			{ path: `PayOnUs node (n8n, ${READ_CONCURRENCY} in flight)`, medianMs: Math.round(med.payOnUs), itemsPerSecond: rate(med.payOnUs), executionWallMs: median(samples.payOnUsWall) },
 			{ path: 'HTTP Request node + payOnUsApi (n8n)', medianMs: Math.round(med.http), itemsPerSecond: rate(med.http), executionWallMs: median(samples.httpWall) },
 			{ path: 'undici, sequential (limit)', medianMs: Math.round(med.undici), itemsPerSecond: rate(med.undici), executionWallMs: null },
 			{ path: `undici, ${concurrency} in flight (limit)`, medianMs: Math.round(med.undiciConcurrent), itemsPerSecond: rate(med.undiciConcurrent), executionWallMs: null },
+			{ path: `n8n request helper alone, ${concurrency} in flight (floor)`, medianMs: Math.round(med.helper), itemsPerSecond: rate(med.helper), executionWallMs: null },
 		];
 		console.table(table);
 		const ratios = {
@@ -217,6 +257,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			payOnUsOverUndiciConcurrent: Number((med.payOnUs / med.undiciConcurrent).toFixed(2)),
 			payOnUsOverHttpRequest: Number((med.payOnUs / med.http).toFixed(2)),
 			httpRequestOverUndici: Number((med.http / med.undici).toFixed(2)),
+			helperOverUndici: Number((med.helper / med.undici).toFixed(2)),
+			payOnUsOverHelper: Number((med.payOnUs / med.helper).toFixed(2)),
 		};
 		const goals = {
 			within1_5xOfUndici: ratios.payOnUsOverUndici <= 1.5,
