@@ -1,7 +1,9 @@
 /**
- * `npm run bench -- webhook-drills [--events=1000] [--forgeries=1000] [--concurrency=16]`
+ * `npm run bench -- webhook-drills [--events=1000] [--forgeries=1000] [--concurrency=16] [--modes=regular,queue]`
  *
- * Real n8n (SQLite, regular mode) + the PayOnUs Trigger on an active workflow:
+ * Real n8n + the PayOnUs Trigger on an active workflow, once per mode: regular
+ * (SQLite, one process) and queue mode (PostgreSQL + Redis, one worker runs
+ * the executions, the main only answers webhooks):
  *  1. Forgery drill: >= 1,000 bad requests (no hash, wrong hash, right hash of
  *     another body, tampered status, tampered amount replaying a delivered
  *     event, wrong key, malformed JSON, huge body, wrong method, unknown event,
@@ -16,7 +18,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../sandbox/server';
-import { startN8n, type N8nInstance } from '../test/harness/n8n';
+import { startN8n, type N8nInstance, type StartOptions } from '../test/harness/n8n';
 import { nodeItems } from '../test/harness/execution';
 import { KEY, TRIGGER_NAME, createCredential, sleep, triggerWorkflow } from '../test/e2e/triggerFixtures';
 
@@ -160,12 +162,35 @@ function forgeries(total: number, tag: string, replayable: IDataObject[]): Shot[
 	return shots;
 }
 
+type Mode = 'regular' | 'queue';
+
+/** How n8n runs: the default single process, or queue mode (executions on a worker). */
+const MODES: Record<Mode, { label: string; options: StartOptions }> = {
+	regular: { label: '2.8.4 (sqlite, regular mode: webhooks and executions in one process)', options: { db: 'sqlite' } },
+	queue: {
+		label: '2.8.4 (postgres, queue mode: main answers webhooks, one worker runs executions)',
+		options: { db: 'postgres', queueWorkers: 1 },
+	},
+};
+
 export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const events = arg(args, 'events', 1000);
 	const forgeryCount = arg(args, 'forgeries', 1000);
 	const concurrency = arg(args, 'concurrency', 16);
+	const modes = (args.find((a) => a.startsWith('--modes='))?.split('=')[1] ?? 'regular,queue')
+		.split(',')
+		.filter((m): m is Mode => m in MODES);
+	const reports: Record<string, Record<string, unknown>> = {};
+	for (const mode of modes) {
+		console.log(`  --- ${MODES[mode].label}`);
+		reports[mode] = await drill(mode, events, forgeryCount, concurrency);
+	}
+	return { concurrency, modes: reports };
+}
+
+async function drill(mode: Mode, events: number, forgeryCount: number, concurrency: number): Promise<Record<string, unknown>> {
 	const sb = await startSandbox({ port: 0 });
-	const n8n = await startN8n({ db: 'sqlite' });
+	const n8n = await startN8n(MODES[mode].options);
 	const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
 	try {
 		const credentialId = await createCredential(n8n, sb.url, 'PayOnUs drills');
@@ -265,7 +290,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		const theirsP = { p50: percentile(theirs.map((r) => r.ms), 50), p99: percentile(theirs.map((r) => r.ms), 99) };
 
 		const report = {
-			n8n: '2.8.4 (sqlite, regular mode)',
+			n8n: MODES[mode].label,
 			concurrency,
 			forgery: { requests: forged.length, executionsStarted: forgeryExecutions, byStatus, byCategory },
 			delivery: {

@@ -10,6 +10,7 @@ import {
 } from 'n8n-workflow';
 import { createClient } from '../shared/transport';
 import { readPersistedKeys, seenKeysFor, type SeenWindow } from '../shared/dedupe';
+import { verificationKeys } from './keyCache';
 import {
 	EVENTS,
 	classify,
@@ -60,8 +61,9 @@ import {
  * (10,000 events per trigger node and mode) that is checked and updated
  * synchronously, so in ONE n8n process (regular mode, or queue mode where
  * only the main receives webhooks) exactly one of any number of concurrent
- * copies starts the workflow. The newest 200 keys are also written to the
- * workflow's static data, read back on every request: that carries the
+ * copies starts the workflow. The newest PERSISTED_KEYS keys (96-bit
+ * digests) are also written to the workflow's static data, read back on
+ * every request: that carries the
  * memory over a restart and, best effort, to other processes. Static data is
  * loaded per request and written back whole, so with several webhook
  * processes (queue mode with webhook processors, multi-main) two copies
@@ -73,8 +75,13 @@ import {
 
 /** Repeats of one event (type, reference, status) are suppressed for a day, up to 10,000 events per trigger. */
 export const DEDUPE_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
-/** Keys also written to the workflow's static data (see README of this node). */
-export const PERSISTED_KEYS = 200;
+/**
+ * Keys also written to the workflow's static data. n8n reads the whole static
+ * data with the workflow on every webhook request and writes it back after
+ * each accepted event, so the list is kept short: it only has to carry the
+ * most recent events over a restart (the in-process memory holds 10,000).
+ */
+export const PERSISTED_KEYS = 50;
 
 const SAFE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
@@ -259,8 +266,13 @@ export class PayOnUsTrigger implements INodeType {
 
 		// 2. Authenticity of signed events, before anything else is decided.
 		if (isSigned(event)) {
-			const key = await verificationKey(this);
-			if (!verifySigned(body, req.headers.hash, key)) {
+			const credentialId = this.getNode().credentials?.payOnUsApi?.id ?? undefined;
+			const verified = await verificationKeys.verify(
+				credentialId,
+				async () => await verificationKey(this),
+				(key) => verifySigned(body, req.headers.hash, key),
+			);
+			if (!verified) {
 				return answer(401, { received: false, message: 'Signature missing or wrong' });
 			}
 		} else if (typeof body.cardTokenizationLinkId !== 'string' || !SAFE_ID.test(body.cardTokenizationLinkId)) {

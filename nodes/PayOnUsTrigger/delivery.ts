@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { verifyWebhookHash } from '../shared/signature';
 
@@ -122,9 +123,18 @@ export function eventReference(event: EventName, body: IDataObject): string {
 	return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
-/** Identity of an event for suppressing repeats: same type, reference and status. */
+/**
+ * Identity of an event for suppressing repeats: same type, reference and
+ * status. A 96-bit digest (16 base64url characters) rather than the text, so
+ * the list kept in static data, which n8n reads and parses on every webhook
+ * request, stays a few kilobytes.
+ */
 export function dedupeKey(event: EventName, body: IDataObject): string {
-	return JSON.stringify([event, eventReference(event, body), eventStatus(event, body)]);
+	return createHash('sha256')
+		.update(JSON.stringify([event, eventReference(event, body), eventStatus(event, body)]), 'utf8')
+		.digest()
+		.subarray(0, 12)
+		.toString('base64url');
 }
 
 export interface Filters {

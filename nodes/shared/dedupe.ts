@@ -74,8 +74,13 @@ export class SeenKeys {
 
 	/** The newest `limit` keys, oldest first, for static data. */
 	newest(limit: number): Array<[string, number]> {
-		const all = [...this.entries.entries()];
-		return all.slice(Math.max(0, all.length - limit));
+		const out: Array<[string, number]> = [];
+		let skip = this.entries.size - limit;
+		for (const entry of this.entries) {
+			if (skip-- > 0) continue;
+			out.push(entry);
+		}
+		return out;
 	}
 }
 

@@ -5,6 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import type { SandboxHandle } from '../../sandbox/server';
 import { nodeItems, sharedN8n, sharedN8nLogTail, type N8nClient } from '../harness/e2e';
+import { sandboxCredentialData } from '../harness/fixtures';
 import { KEY, SandboxApi, TRIGGER_NAME, createCredential, sleep, triggerSandbox, triggerWorkflow } from './triggerFixtures';
 
 jest.setTimeout(300_000);
@@ -186,6 +187,34 @@ describe('PayOnUs Trigger (real n8n, sandbox webhooks)', () => {
 		expect(await executionCount(id)).toBe(1);
 		expect(nodeItems(executions[0], TRIGGER_NAME)[0]).toMatchObject({ onusReference: ok.onusReference, paymentStatus: 'SUCCESSFUL' });
 		expect(failed.onusReference).toBeDefined();
+	});
+
+	it('uses a verification key changed in the credential at once, with the sandbox signing with the new key', async () => {
+		const oldKey = `old-key-${Date.now()}`;
+		const newKey = `new-key-${Date.now()}`;
+		const rotating = await createCredential(n8n, sb.url, `PayOnUs rotating key ${Date.now()}`, oldKey);
+		const webhookId = randomUUID();
+		const { id } = await n8n.createWorkflow(triggerWorkflow(`trigger rotation ${webhookId}`, webhookId, rotating));
+		workflows.push(id);
+		await n8n.activate(id);
+		const url = n8n.webhookUrl(`${webhookId}/webhook`);
+		const tag = Date.now();
+
+		// With the old key: accepted (and the key is now remembered by the trigger).
+		await api.setWebhooks({ url, verificationKey: oldKey });
+		const before = await api.collection(`e2e-rot-a-${tag}`);
+		await n8n.waitForExecutions(id, 1, 60_000);
+
+		// The key is changed on the dashboard (the sandbox) and in the credential.
+		await n8n.api('PATCH', `/credentials/${rotating}`, { data: sandboxCredentialData(sb.url, { webhookVerificationKey: newKey }) });
+		await api.setWebhooks({ url, verificationKey: newKey });
+		const after = await api.collection(`e2e-rot-b-${tag}`);
+		const executions = await n8n.waitForExecutions(id, 2, 60_000);
+		const refs = executions.flatMap((e) => nodeItems(e, TRIGGER_NAME)).map((i) => i.onusReference);
+		expect(refs.sort()).toEqual([before.onusReference, after.onusReference].sort());
+		const deliveries = (await api.deliveries()).filter((d) => d.url === url);
+		expect(deliveries.map((d) => d.status)).toEqual([200, 200]);
+		for (const e of executions) expect(JSON.stringify(e)).not.toContain(newKey);
 	});
 
 	it('refuses to activate when the credential has no verification key', async () => {
