@@ -177,11 +177,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const events = arg(args, 'events', 1000);
 	const forgeryCount = arg(args, 'forgeries', 1000);
 	const concurrency = arg(args, 'concurrency', 16);
-	const modes = (args.find((a) => a.startsWith('--modes='))?.split('=')[1] ?? 'regular,queue')
-		.split(',')
-		.filter((m): m is Mode => m in MODES);
+	const modes = (args.find((a) => a.startsWith('--modes='))?.split('=')[1] ?? 'regular,queue').split(',');
+	const unknown = modes.filter((m) => !(m in MODES));
+	if (unknown.length > 0) throw new Error(`unknown mode ${unknown.join(', ')}; known: ${Object.keys(MODES).join(', ')}`);
 	const reports: Record<string, Record<string, unknown>> = {};
-	for (const mode of modes) {
+	for (const mode of modes as Mode[]) {
 		console.log(`  --- ${MODES[mode].label}`);
 		reports[mode] = await drill(mode, events, forgeryCount, concurrency);
 	}

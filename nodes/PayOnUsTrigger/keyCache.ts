@@ -28,8 +28,6 @@ interface Remembered {
 export class VerificationKeyCache {
 	private readonly keys = new Map<string, Remembered>();
 
-	constructor(private readonly ttlMs = KEY_TTL_MS) {}
-
 	/**
 	 * Whether `verify` accepts the request with this credential's key: first
 	 * with the remembered key (if fresh), else, or when that fails, with a key
@@ -43,7 +41,7 @@ export class VerificationKeyCache {
 		now = Date.now(),
 	): Promise<boolean> {
 		const remembered = credentialId === undefined ? undefined : this.keys.get(credentialId);
-		if (remembered !== undefined && now - remembered.readAt < this.ttlMs && verify(remembered.key)) return true;
+		if (remembered !== undefined && now - remembered.readAt < KEY_TTL_MS && verify(remembered.key)) return true;
 		const key = await read();
 		if (credentialId !== undefined) this.remember(credentialId, key, now);
 		return verify(key);
@@ -57,10 +55,6 @@ export class VerificationKeyCache {
 			if (oldest !== undefined) this.keys.delete(oldest);
 		}
 		this.keys.set(credentialId, { key, readAt: now });
-	}
-
-	clear(): void {
-		this.keys.clear();
 	}
 }
 
