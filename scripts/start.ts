@@ -16,18 +16,20 @@
  * Options (or environment): --folder DIR (PAYONUS_START_FOLDER),
  * --n8n-port N (PAYONUS_N8N_PORT), --sandbox-port N (PAYONUS_SANDBOX_PORT),
  * --refresh-examples (replace the stored workflows with examples/*.json).
+ * PAYONUS_N8N_VERSION=minimum|current|x.y.z picks the n8n (default: current).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startSandbox, type SandboxHandle } from '../sandbox/server';
-import { startN8n, type N8nInstance } from '../test/harness/n8n';
+import { ensureN8nInstalled, N8N_VERSION, N8N_VERSIONS, startN8n, type N8nInstance } from '../test/harness/n8n';
 import { startFanout, type FanoutHandle } from './lib/fanout';
 import { provision, CREDENTIAL_NAME } from './lib/provision';
 import {
 	DEFAULT_N8N_PORT,
 	DEFAULT_SANDBOX_PORT,
 	loadOrCreateState,
+	readState,
 	resolveFolder,
 	writeState,
 } from './lib/state';
@@ -71,11 +73,14 @@ function parseArgs(argv: string[]): Args {
 	};
 }
 
+/** A failure the user can act on: printed as one line, no stack trace. */
+class StartError extends Error {}
+
 async function assertPortFree(port: number, what: string, flag: string): Promise<void> {
 	await new Promise<void>((resolve, reject) => {
 		const server = createServer();
 		server.once('error', () =>
-			reject(new Error(`port ${port} (${what}) is in use; stop what holds it or pick another with ${flag}`)),
+			reject(new StartError(`port ${port} (${what}) is in use: stop what holds it or pick another with ${flag} N`)),
 		);
 		server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
 	});
@@ -85,9 +90,78 @@ function say(line = ''): void {
 	process.stdout.write(`${line}\n`);
 }
 
+function pidAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** One `npm start` per folder: a second one would share its database and break the first. */
+function lockFolder(folder: string): () => void {
+	mkdirSync(folder, { recursive: true });
+	const lock = join(folder, 'start.lock');
+	for (;;) {
+		try {
+			writeFileSync(lock, String(process.pid), { flag: 'wx' });
+			break;
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+			const holder = Number(readFileSync(lock, 'utf8')) || 0;
+			if (holder && holder !== process.pid && pidAlive(holder)) {
+				const url = readState(folder)?.n8nUrl;
+				throw new StartError(
+					`npm start is already running on ${folder} (process ${holder}${url ? `, n8n at ${url}` : ''}): use it, stop it with Ctrl-C, or start another demo with --folder OTHER_DIR --n8n-port N --sandbox-port N`,
+				);
+			}
+			rmSync(lock, { force: true }); // left by a run that was killed
+		}
+	}
+	const release = (): void => {
+		try {
+			if (Number(readFileSync(lock, 'utf8')) === process.pid) rmSync(lock, { force: true });
+		} catch {
+			// already gone
+		}
+	};
+	process.on('exit', release);
+	return release;
+}
+
+function assertDiskSpace(folder: string): void {
+	try {
+		const st = statfsSync(folder);
+		const free = st.bavail * st.bsize;
+		if (free < 300 * 1024 ** 2) {
+			throw new StartError(`only ${Math.round(free / 1024 ** 2)} MB free on the disk of ${folder}: n8n needs a few hundred MB; free some space first`);
+		}
+	} catch (error) {
+		if (error instanceof StartError) throw error;
+	}
+}
+
 async function main(): Promise<void> {
 	const started = Date.now();
-	const args = parseArgs(process.argv.slice(2));
+	let args: Args;
+	try {
+		args = parseArgs(process.argv.slice(2));
+	} catch (error) {
+		throw new StartError((error as Error).message);
+	}
+	lockFolder(args.folder);
+	assertDiskSpace(args.folder);
+	await assertPortFree(args.sandboxPort, 'sandbox', '--sandbox-port');
+	await assertPortFree(args.n8nPort, 'n8n', '--n8n-port');
+	// before anything listens: the first run installs n8n (minutes, with progress)
+	try {
+		ensureN8nInstalled();
+	} catch {
+		throw new StartError(
+			`n8n ${N8N_VERSION} could not be installed (the line above says why). Run \`npm start\` again to retry; PAYONUS_N8N_VERSION=${N8N_VERSIONS.minimum} npm start uses the oldest supported n8n.`,
+		);
+	}
 	const state = loadOrCreateState(args.folder);
 	const filesDir = join(args.folder, 'files');
 	mkdirSync(filesDir, { recursive: true });
@@ -126,9 +200,6 @@ async function main(): Promise<void> {
 		});
 	}
 
-	await assertPortFree(args.sandboxPort, 'sandbox', '--sandbox-port');
-	await assertPortFree(args.n8nPort, 'n8n', '--n8n-port');
-
 	say(`folder ${args.folder}`);
 	sandbox = await startSandbox({ port: args.sandboxPort });
 	say(`sandbox listening on ${sandbox.url}`);
@@ -143,7 +214,7 @@ async function main(): Promise<void> {
 	if (!putWebhooks.ok) throw new Error(`PUT /_sandbox/webhooks answered ${putWebhooks.status}: ${await putWebhooks.text()}`);
 
 	const fresh = !existsSync(join(args.folder, 'main', '.n8n', 'database.sqlite'));
-	say(`starting n8n on port ${args.n8nPort}${fresh ? ' (new folder: owner, credential and workflows are set up)' : ''}...`);
+	say(`starting n8n ${N8N_VERSION} on port ${args.n8nPort}${fresh ? ' (new folder: owner, credential and workflows are set up)' : ''}...`);
 	n8n = await startN8n({
 		userFolder: args.folder,
 		port: args.n8nPort,
@@ -203,7 +274,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-	process.stderr.write(`npm start failed: ${(error as Error).stack ?? String(error)}\n`);
+	if (error instanceof StartError) process.stderr.write(`npm start: ${error.message}\n`);
+	else process.stderr.write(`npm start failed: ${(error as Error).stack ?? String(error)}\n`);
 	// the harness's exit hook kills an n8n that was starting
 	process.exit(1);
 });

@@ -8,6 +8,7 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
+import * as n8nWorkflow from 'n8n-workflow';
 import { createClient } from '../shared/transport';
 import { readPersistedKeys, seenKeysFor, type SeenWindow } from '../shared/dedupe';
 import { verificationKeys } from './keyCache';
@@ -91,17 +92,23 @@ async function verificationKey(ctx: IHookFunctions | IWebhookFunctions): Promise
 	return typeof key === 'string' ? key : '';
 }
 
-async function requireVerificationKey(ctx: IHookFunctions): Promise<void> {
-	if ((await verificationKey(ctx)).length === 0) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'The PayOnUs credential has no Webhook Verification Key',
-			{
-				description:
-					'Copy the Webhook Verification Key from the PayOnUs dashboard (same environment as this credential) into the credential. Without it no notification can be verified, so the trigger refuses to start.',
-			},
-		);
-	}
+/**
+ * Raised on a notification that cannot be verified because the credential has
+ * no key. n8n answers the sender 500 (with this message where n8n supports
+ * configuration errors) and lists a failed execution with the message, which
+ * the workflow's error workflow also receives. Activation itself does not
+ * refuse: n8n >= 2.3x activates in the background, where a refusal only
+ * reaches the server log and leaves the webhook answering 404.
+ */
+function missingKeyError(ctx: IWebhookFunctions): Error {
+	const description =
+		'Copy the Webhook Verification Key from the PayOnUs dashboard (same environment as this credential) into the credential. Until then no notification can be verified, so none starts the workflow; the service is answered 500 and may retry.';
+	const message = 'The PayOnUs credential has no Webhook Verification Key: the notification was refused';
+	// n8n >= 2.2x returns the message of a WorkflowConfigurationError to the caller; older n8n answers a generic 500.
+	const ConfigurationError = (n8nWorkflow as unknown as Record<string, typeof NodeOperationError | undefined>)
+		.WorkflowConfigurationError;
+	const ErrorClass = ConfigurationError ?? NodeOperationError;
+	return new ErrorClass(ctx.getNode(), message, { description });
 }
 
 export class PayOnUsTrigger implements INodeType {
@@ -211,13 +218,12 @@ export class PayOnUsTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			// PayOnUs has no API to register a webhook URL: the user pastes it on the
-			// dashboard. These methods only refuse to activate without a key.
+			// dashboard. A missing verification key is reported per notification
+			// (see missingKeyError), not here.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				await requireVerificationKey(this);
 				return false;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				await requireVerificationKey(this);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
@@ -267,11 +273,17 @@ export class PayOnUsTrigger implements INodeType {
 		// 2. Authenticity of signed events, before anything else is decided.
 		if (isSigned(event)) {
 			const credentialId = this.getNode().credentials?.payOnUsApi?.id ?? undefined;
+			let keyMissing = false;
 			const verified = await verificationKeys.verify(
 				credentialId,
-				async () => await verificationKey(this),
-				(key) => verifySigned(body, req.headers.hash, key),
+				async () => {
+					const key = await verificationKey(this);
+					keyMissing = key.length === 0;
+					return key;
+				},
+				(key) => key.length > 0 && verifySigned(body, req.headers.hash, key),
 			);
+			if (!verified && keyMissing) throw missingKeyError(this);
 			if (!verified) {
 				return answer(401, { received: false, message: 'Signature missing or wrong' });
 			}

@@ -217,11 +217,22 @@ describe('PayOnUs Trigger (real n8n, sandbox webhooks)', () => {
 		for (const e of executions) expect(JSON.stringify(e)).not.toContain(newKey);
 	});
 
-	it('refuses to activate when the credential has no verification key', async () => {
+	it('without a verification key: each notification is refused with 500 and a failed execution names the missing key', async () => {
 		const noKey = await createCredential(n8n, sb.url, `PayOnUs no key ${Date.now()}`, '');
 		const webhookId = randomUUID();
 		const { id } = await n8n.createWorkflow(triggerWorkflow(`trigger no key ${webhookId}`, webhookId, noKey));
 		workflows.push(id);
-		await expect(n8n.activate(id)).rejects.toThrow(/Verification Key/i);
+		await n8n.activate(id);
+		const url = n8n.webhookUrl(`${webhookId}/webhook`);
+		await api.setWebhooks({ url, verificationKey: KEY });
+		const payment = await api.collection(`e2e-nokey-${Date.now()}`);
+		const [execution] = await n8n.waitForExecutions(id, 1, 60_000);
+		expect(execution.status).toBe('error');
+		expect(JSON.stringify(execution)).toMatch(/no Webhook Verification Key/);
+		// nothing reached the workflow as an event
+		expect(nodeItems(execution, TRIGGER_NAME).filter((i) => i.onusReference === payment.onusReference)).toEqual([]);
+		const deliveries = (await api.deliveries()).filter((d) => d.url === url);
+		expect(deliveries.length).toBeGreaterThan(0);
+		expect(deliveries.every((d) => Number(d.status) === 500)).toBe(true);
 	});
 });

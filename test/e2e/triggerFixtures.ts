@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import type { N8nClient, WorkflowJson } from '../harness/e2e';
 import { sandboxCredentialData } from '../harness/fixtures';
+import { n8nVersionAtLeast } from '../harness/n8n';
 
 export const KEY = 'e2e-webhook-verification-key';
 export const PACKAGE = 'n8n-nodes-payonus';
@@ -178,9 +179,26 @@ export function triggerWorkflow(name: string, webhookId: string, credentialId: s
  * The poll trigger on a custom cron whose seconds field lists values (n8n
  * 2.8.4 only refuses a `*` in the seconds field), e.g. every 5 s.
  */
-export function pollWorkflow(name: string, credentialId: string, everySeconds: number, parameters: IDataObject = {}): WorkflowJson {
+/**
+ * n8n 2.8 polls as often as a cron says; newer n8n refuses anything under a
+ * minute ("The polling interval is too short"), so there the tests poll once a
+ * minute, at a second chosen to come soon after activation.
+ */
+export const SUB_MINUTE_POLLS = !n8nVersionAtLeast(2, 20);
+
+/** Time between two polls of pollWorkflow(..., everySeconds) on the n8n under test. */
+export function pollPeriodMs(everySeconds: number): number {
+	return SUB_MINUTE_POLLS ? everySeconds * 1000 : 60_000;
+}
+
+function pollCron(everySeconds: number): string {
+	if (!SUB_MINUTE_POLLS) return `${(new Date().getSeconds() + 15) % 60} * * * * *`;
 	const seconds: number[] = [];
 	for (let s = 0; s < 60; s += everySeconds) seconds.push(s);
+	return `${seconds.join(',')} * * * * *`;
+}
+
+export function pollWorkflow(name: string, credentialId: string, everySeconds: number, parameters: IDataObject = {}): WorkflowJson {
 	return {
 		name,
 		nodes: [
@@ -191,7 +209,7 @@ export function pollWorkflow(name: string, credentialId: string, everySeconds: n
 				typeVersion: 1,
 				position: [0, 0],
 				parameters: {
-					pollTimes: { item: [{ mode: 'custom', cronExpression: `${seconds.join(',')} * * * * *` }] },
+					pollTimes: { item: [{ mode: 'custom', cronExpression: pollCron(everySeconds) }] },
 					watch: ['payins', 'payouts'],
 					merchantId: '',
 					options: {},

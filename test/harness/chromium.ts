@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM = process.env.PAYONUS_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.PAYONUS_CHROMIUM ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((f) => existsSync(f)) ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
 	'--headless',
 	'--no-sandbox',

@@ -1,6 +1,6 @@
 /**
- * Real-n8n harness: starts the pinned n8n (installed once by install-n8n.sh into
- * a cache folder) with this package installed the way a community install does
+ * Real-n8n harness: starts the chosen n8n (installed once by scripts/install-n8n.js
+ * into a cache folder) with this package installed the way a community install does
  * it, creates the owner and an API key, and talks to it over HTTP.
  *
  *   const n8n = await startN8n();                        // sqlite, one main
@@ -34,8 +34,21 @@ import type { Execution } from './execution';
 export type { Execution } from './execution';
 export { nodeItems, nodeError, executedNodes, executionData, parseFlatted } from './execution';
 
-export const N8N_VERSION = process.env.PAYONUS_N8N_VERSION ?? '2.8.4';
 export const PACKAGE_NAME = 'n8n-nodes-payonus';
+
+/** n8n versions known to the installer (scripts/n8n-versions.json): `current` (default) and `minimum`. */
+export const N8N_VERSIONS = JSON.parse(
+	readFileSync(join(packageRoot(), 'scripts', 'n8n-versions.json'), 'utf8'),
+) as { current: string; minimum: string };
+
+function versionFrom(name: string | undefined): string {
+	if (!name || name === 'current') return N8N_VERSIONS.current;
+	if (name === 'minimum') return N8N_VERSIONS.minimum;
+	return name;
+}
+
+/** The n8n this process runs: PAYONUS_N8N_VERSION (current | minimum | x.y.z), default current. */
+export const N8N_VERSION = versionFrom(process.env.PAYONUS_N8N_VERSION);
 export const OWNER = {
 	email: 'owner@payonus.test',
 	firstName: 'Ops',
@@ -128,6 +141,28 @@ function n8nBin(): string {
 	return join(n8nInstallDir(), 'node_modules', 'n8n', 'bin', 'n8n');
 }
 
+interface InstallInfo {
+	version: string;
+	dir: string;
+	bin: string;
+	node: string | null;
+	ok: boolean;
+	problem: string;
+}
+
+let installInfo: InstallInfo | undefined;
+
+/** The Node binary that runs this n8n (n8n 2.41 needs Node 24; the installer provides it). */
+export function n8nNode(): string {
+	return ensureN8nInstalled().node as string;
+}
+
+/** The n8n major.minor as numbers, for the few places where versions behave differently. */
+export function n8nVersionAtLeast(major: number, minor: number): boolean {
+	const [a, b] = N8N_VERSION.split('.').map(Number);
+	return a > major || (a === major && b >= minor);
+}
+
 /** The folder of this package (works from the sources and from build/). */
 export function packageRoot(): string {
 	let dir = __dirname;
@@ -148,14 +183,22 @@ function packedPackageDir(): string {
 	return process.env.PAYONUS_PACKAGE_DIR ?? packageRoot();
 }
 
-/** Runs test/harness/install-n8n.sh when the pinned n8n is not installed yet (cheap when it is). */
-export function ensureN8nInstalled(): void {
-	if (existsSync(n8nBin()) && existsSync(join(n8nInstallDir(), 'node_modules', 'sqlite3'))) return;
-	const script = join(packageRoot(), 'test', 'harness', 'install-n8n.sh');
-	execFileSync('bash', [script], {
-		stdio: 'inherit',
-		env: { ...process.env, N8N_VERSION, PAYONUS_N8N_CACHE: dirname(n8nInstallDir()) },
+/**
+ * Makes sure the chosen n8n is installed and usable (scripts/install-n8n.js:
+ * installs or repairs it, with progress; the same check everywhere). Once per process.
+ */
+export function ensureN8nInstalled(): InstallInfo {
+	if (installInfo) return installInfo;
+	const script = join(packageRoot(), 'scripts', 'install-n8n.js');
+	const out = execFileSync(process.execPath, [script, '--version', N8N_VERSION, '--json'], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+		encoding: 'utf8',
+		env: { ...process.env, PAYONUS_N8N_CACHE: dirname(n8nInstallDir()) },
 	});
+	const info = JSON.parse(out.trim().split('\n').pop() as string) as InstallInfo;
+	if (!info.ok || !info.node) throw new Error(`n8n ${N8N_VERSION} is not usable: ${info.problem}`);
+	installInfo = info;
+	return info;
 }
 
 // ---------------------------------------------------------------------------
@@ -291,7 +334,7 @@ interface Proc {
 
 function spawnN8n(name: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, logFile: string): Proc {
 	const fd = openSync(logFile, 'a');
-	const child = spawn(process.execPath, [n8nBin(), ...args], {
+	const child = spawn(n8nNode(), [n8nBin(), ...args], {
 		cwd,
 		env,
 		detached: true, // own process group: stop() kills n8n and its task runner together
@@ -486,12 +529,43 @@ export class N8nClient implements N8nHandle {
 		return { id: String(created.id) };
 	}
 
+	/**
+	 * Activates and waits until the triggers are live. n8n >= 2.3x publishes in
+	 * the background (the call answers at once, webhooks register a moment
+	 * later, a failure only shows in the publication status): wait for that
+	 * status and throw with the triggers' errors when publishing failed.
+	 */
 	async activate(id: string): Promise<void> {
 		await this.api('POST', `/workflows/${id}/activate`);
+		await this.waitForPublication(id, (status) => status !== 'in_progress' && status !== 'not_published');
 	}
 
 	async deactivate(id: string): Promise<void> {
 		await this.api('POST', `/workflows/${id}/deactivate`);
+		await this.waitForPublication(id, (status) => status !== 'in_progress');
+	}
+
+	/** Background publication (n8n >= 2.3x); returns at once on n8n without it. */
+	private async waitForPublication(id: string, settled: (status: string) => boolean, timeoutMs = 60_000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			let publication: { status: string; triggers?: Array<{ nodeId: string; status: string; errorMessage?: string | null }> };
+			try {
+				publication = await this.rest('GET', `/workflows/${id}/publication-status`);
+			} catch (error) {
+				if (error instanceof HttpError && error.status === 404) return; // n8n without background publication
+				throw error;
+			}
+			if (settled(publication.status)) {
+				if (publication.status === 'failed' || publication.status === 'partial') {
+					const why = (publication.triggers ?? []).filter((t) => t.status === 'failed').map((t) => t.errorMessage).join('; ');
+					throw new Error(`workflow ${id} could not be activated (${publication.status}): ${why}`);
+				}
+				return;
+			}
+			if (Date.now() > deadline) throw new Error(`workflow ${id}: publication still ${publication.status} after ${timeoutMs} ms`);
+			await sleep(100);
+		}
 	}
 
 	async deleteWorkflow(id: string): Promise<void> {

@@ -1,0 +1,423 @@
+#!/usr/bin/env node
+/*
+ * Installs a real n8n (and, when that n8n needs a newer Node than the one
+ * running, that Node from the npm registry) into a cache folder outside the
+ * package, once. Used by `npm start`, `npm test`, the e2e harness and CI.
+ *
+ *   node scripts/install-n8n.js                    the versions `npm test` uses
+ *   node scripts/install-n8n.js --version 2.8.4    one version ("current", "minimum" or x.y.z)
+ *   node scripts/install-n8n.js --check --json     only check; print {version, dir, bin, node, ok}
+ *
+ * Environment: PAYONUS_N8N_CACHE (cache root, default ~/.cache/n8n-nodes-payonus),
+ * PAYONUS_N8N_VERSION / PAYONUS_N8N_VERSIONS (comma list) choose versions.
+ *
+ * One check decides whether an install is usable: n8n's own binary answers
+ * `--version` with the expected version and sqlite3's native binding loads,
+ * both with the Node that will run n8n. A broken install is repaired (native
+ * builds redone, then a clean reinstall) on the next run.
+ *
+ * The package's own .npmrc turns install scripts off; npm hands that to child
+ * processes as npm_config_ignore_scripts. This script removes every inherited
+ * npm_config_* setting from the environment of the npm it runs, installs n8n
+ * with scripts off (some optional dependencies try to download prebuilt
+ * binaries from outside the registry and fail), then builds from source the
+ * one native module n8n cannot run without (sqlite3).
+ *
+ * Plain JavaScript on purpose: it runs before anything is built.
+ */
+'use strict';
+
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const VERSIONS = require('./n8n-versions.json');
+const MIN_FREE_BYTES = 4 * 1024 ** 3; // n8n 2.41 takes ~2.9 GB installed, npm's cache more
+const PROGRESS_EVERY_MS = Number(process.env.PAYONUS_PROGRESS_MS || 10_000);
+
+class UserError extends Error {}
+
+function cacheRoot() {
+	return process.env.PAYONUS_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-payonus');
+}
+
+function resolveVersion(name) {
+	if (!name || name === 'current') return VERSIONS.current;
+	if (name === 'minimum') return VERSIONS.minimum;
+	if (!/^\d+\.\d+\.\d+$/.test(name)) throw new UserError(`n8n version "${name}" is not current, minimum or x.y.z`);
+	return name;
+}
+
+/** The versions `npm test` runs on unless narrowed by PAYONUS_N8N_VERSIONS / PAYONUS_N8N_VERSION. */
+function testVersions() {
+	const list = process.env.PAYONUS_N8N_VERSIONS || process.env.PAYONUS_N8N_VERSION;
+	const names = list ? list.split(',').map((s) => s.trim()).filter(Boolean) : ['current', 'minimum'];
+	return [...new Set(names.map(resolveVersion))];
+}
+
+/** npm without the settings npm passes to scripts (ignore-scripts from our .npmrc among them). */
+function cleanEnv(extra = {}) {
+	const env = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (/^npm_/i.test(key)) continue;
+		env[key] = value;
+	}
+	env.NPM_CONFIG_FUND = 'false';
+	env.NPM_CONFIG_AUDIT = 'false';
+	env.NPM_CONFIG_UPDATE_NOTIFIER = 'false';
+	return { ...env, ...extra };
+}
+
+function say(line) {
+	process.stderr.write(`[n8n install] ${line}\n`);
+}
+
+function elapsed(since) {
+	const s = Math.round((Date.now() - since) / 1000);
+	return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
+
+function freeBytes(dir) {
+	try {
+		const st = fs.statfsSync(dir);
+		return st.bavail * st.bsize;
+	} catch {
+		return Infinity;
+	}
+}
+
+function gib(bytes) {
+	return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+}
+
+function countPackages(nodeModules) {
+	let n = 0;
+	let entries;
+	try {
+		entries = fs.readdirSync(nodeModules);
+	} catch {
+		return 0;
+	}
+	for (const name of entries) {
+		if (name.startsWith('.')) continue;
+		if (name.startsWith('@')) {
+			try {
+				n += fs.readdirSync(path.join(nodeModules, name)).length;
+			} catch {
+				/* vanished while counting */
+			}
+		} else n += 1;
+	}
+	return n;
+}
+
+/**
+ * Runs a command, printing a progress line at least every PROGRESS_EVERY_MS
+ * (what, elapsed, packages so far, disk used). Keeps the command's output for
+ * the error message.
+ */
+function run(what, cmd, args, { cwd, env, progressDir, expected }) {
+	return new Promise((resolve, reject) => {
+		const started = Date.now();
+		const freeAtStart = freeBytes(cwd);
+		let lastUsed = 0;
+		let lastChange = Date.now();
+		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let output = '';
+		const keep = (chunk) => {
+			output = (output + chunk.toString()).slice(-20_000);
+		};
+		child.stdout.on('data', keep);
+		child.stderr.on('data', keep);
+		const timer = setInterval(() => {
+			const parts = [`${what}: ${elapsed(started)} elapsed`];
+			if (progressDir) {
+				const count = countPackages(path.join(progressDir, 'node_modules'));
+				if (count === 0) parts.push('resolving the dependency tree');
+				else parts.push(expected ? `${count} of about ${expected} packages` : `${count} packages`);
+				const used = freeAtStart - freeBytes(cwd);
+				if (used > 0 && Number.isFinite(used)) parts.push(`${gib(used)} written`);
+				if (Math.abs(used - lastUsed) > 1024 ** 2) {
+					lastUsed = used;
+					lastChange = Date.now();
+				} else if (count > 0 && Date.now() - lastChange > 60_000) {
+					parts.push(`nothing written for ${elapsed(lastChange)}: npm is finishing or waiting on the registry`);
+				}
+			}
+			say(parts.join(', '));
+		}, PROGRESS_EVERY_MS);
+		child.on('error', (error) => {
+			clearInterval(timer);
+			reject(new UserError(`${what}: could not run ${cmd} (${error.message})`));
+		});
+		child.on('close', (code) => {
+			clearInterval(timer);
+			if (code === 0) resolve({ output, ms: Date.now() - started });
+			else reject(npmFailure(what, code, output));
+		});
+	});
+}
+
+/** One clear line for the failures a user can act on; the tail of npm's output otherwise. */
+function npmFailure(what, code, output) {
+	if (/ENOSPC|no space left/i.test(output)) {
+		return new UserError(`${what} failed: the disk is full. Free at least ${gib(MIN_FREE_BYTES)} and run again.`);
+	}
+	if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network/i.test(output) && !/ETARGET/.test(output)) {
+		const registry = spawnSync('npm', ['config', 'get', 'registry'], { env: cleanEnv(), encoding: 'utf8' }).stdout?.trim();
+		return new UserError(
+			`${what} failed: the npm registry (${registry || 'unknown'}) cannot be reached. Check the network or \`npm config get registry\`, then run again.`,
+		);
+	}
+	if (/ETARGET|No matching version/.test(output)) {
+		const missing = /No matching version found for (\S+)/.exec(output)?.[1] ?? 'a dependency';
+		return new UserError(
+			`${what} failed: the registry has no ${missing.replace(/\.$/, '')}. Pick another n8n version (PAYONUS_N8N_VERSION=x.y.z); ${VERSIONS.current} is known to resolve.`,
+		);
+	}
+	const tail = output.trim().split('\n').slice(-15).join('\n');
+	return new Error(`${what} failed (exit ${code}):\n${tail}`);
+}
+
+// ---------------------------------------------------------------------------
+// Node for n8n
+
+function requiredNodeMajor(engines) {
+	const min = /(?:>=|\^|~)?\s*v?(\d+)/.exec(engines || '');
+	return min ? Number(min[1]) : 20;
+}
+
+function nodeFits(engines, major) {
+	const required = requiredNodeMajor(engines);
+	const upper = /<=?\s*v?(\d+)/.exec(engines || '');
+	return major >= required && (!upper || major <= Number(upper[1]));
+}
+
+function nodeMajor(nodeBin) {
+	const res = spawnSync(nodeBin, ['-p', 'process.versions.node'], { encoding: 'utf8' });
+	return res.status === 0 ? Number(res.stdout.trim().split('.')[0]) : 0;
+}
+
+async function ensureNode(engines) {
+	const own = Number(process.versions.node.split('.')[0]);
+	if (nodeFits(engines, own)) return process.execPath;
+	const major = requiredNodeMajor(engines);
+	const platformPackage = `node-${process.platform}-${process.arch}`;
+	const dir = path.join(cacheRoot(), `node-${major}`);
+	const bin = path.join(dir, 'node_modules', platformPackage, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+	if (fs.existsSync(bin) && nodeMajor(bin) === major) return bin;
+	say(`n8n needs Node ${engines}; this is Node ${process.versions.node}: installing Node ${major} from the npm registry (${platformPackage})`);
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'payonus-node-runtime', private: true }, null, 2));
+	await run(`Node ${major}`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', `${platformPackage}@${major}`], {
+		cwd: dir,
+		env: cleanEnv(),
+	});
+	if (nodeMajor(bin) !== major) throw new UserError(`Node ${major} from ${platformPackage} does not run on this machine`);
+	return bin;
+}
+
+// ---------------------------------------------------------------------------
+// n8n
+
+function paths(version) {
+	const dir = path.join(cacheRoot(), `n8n-${version}`);
+	return {
+		dir,
+		bin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		info: path.join(dir, 'payonus-install.json'),
+		lock: path.join(cacheRoot(), `n8n-${version}.lock`),
+	};
+}
+
+function readJson(file) {
+	try {
+		return JSON.parse(fs.readFileSync(file, 'utf8'));
+	} catch {
+		return undefined;
+	}
+}
+
+/** The one usability check: n8n answers its version and sqlite3 loads, with the Node that runs n8n. */
+function check(version) {
+	const p = paths(version);
+	const info = readJson(p.info);
+	const node = info && info.node && fs.existsSync(info.node) ? info.node : undefined;
+	const result = { version, dir: p.dir, bin: p.bin, node: node ?? null, ok: false, problem: '' };
+	if (!fs.existsSync(p.bin)) return { ...result, problem: 'n8n is not installed' };
+	if (!node) return { ...result, problem: 'the install was interrupted (no record of a finished install)' };
+	const sqlite = spawnSync(node, ['-e', "require('sqlite3')"], { cwd: p.dir, encoding: 'utf8' });
+	if (sqlite.status !== 0) return { ...result, problem: 'the sqlite3 native module does not load' };
+	const ver = spawnSync(node, [p.bin, '--version'], {
+		cwd: p.dir,
+		encoding: 'utf8',
+		timeout: 60_000,
+		env: { ...cleanEnv(), N8N_USER_FOLDER: fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-check-')), N8N_DIAGNOSTICS_ENABLED: 'false' },
+	});
+	if (ver.status !== 0 || !ver.stdout.includes(version)) {
+		return { ...result, problem: `n8n --version did not answer ${version} (${(ver.stderr || ver.stdout || '').trim().split('\n').pop()})` };
+	}
+	return { ...result, ok: true };
+}
+
+function pidAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return error.code === 'EPERM';
+	}
+}
+
+/** One installer per version at a time (npm start and npm test may both ask). */
+async function withLock(version, fn) {
+	const { lock } = paths(version);
+	fs.mkdirSync(path.dirname(lock), { recursive: true });
+	const started = Date.now();
+	let lastSaid = 0;
+	for (;;) {
+		try {
+			fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+			break;
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+			const holder = Number(fs.readFileSync(lock, 'utf8')) || 0;
+			if (!holder || !pidAlive(holder)) {
+				fs.rmSync(lock, { force: true });
+				continue;
+			}
+			if (Date.now() - lastSaid >= PROGRESS_EVERY_MS) {
+				say(`waiting for another install of n8n ${version} (process ${holder}) to finish: ${elapsed(started)}`);
+				lastSaid = Date.now();
+			}
+			await new Promise((r) => setTimeout(r, 1000));
+		}
+	}
+	try {
+		return await fn();
+	} finally {
+		fs.rmSync(lock, { force: true });
+	}
+}
+
+async function rebuildSqlite(version, dir, node) {
+	// sqlite3 uses Node-API: one build serves every Node version. Its install
+	// script first tries a prebuilt download (not reachable everywhere), then
+	// compiles from source with node-gyp; --build-from-source skips the download.
+	await run(`n8n ${version}: building sqlite3 from source`, 'npm', ['rebuild', 'sqlite3', '--build-from-source', '--ignore-scripts=false', '--loglevel=error'], {
+		cwd: dir,
+		env: cleanEnv({ PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` }),
+	});
+}
+
+async function install(version) {
+	const p = paths(version);
+	return withLock(version, async () => {
+		let state = check(version);
+		if (state.ok) return state;
+		fs.mkdirSync(p.dir, { recursive: true });
+		const engines = await n8nEngines(version);
+		const node = await ensureNode(engines);
+		const started = Date.now();
+
+		if (fs.existsSync(p.bin) && fs.existsSync(path.join(p.dir, 'node_modules', 'sqlite3'))) {
+			say(`n8n ${version} in ${p.dir} is not usable (${state.problem}); repairing`);
+			fs.writeFileSync(p.info, JSON.stringify({ version, node, repairedAt: new Date().toISOString() }, null, 2));
+			try {
+				await rebuildSqlite(version, p.dir, node);
+			} catch (error) {
+				say(`repair failed (${error.message.split('\n')[0]}); reinstalling`);
+			}
+			state = check(version);
+			if (state.ok) {
+				say(`n8n ${version} repaired in ${elapsed(started)}`);
+				return state;
+			}
+			fs.rmSync(p.info, { force: true });
+		}
+
+		const free = freeBytes(cacheRoot());
+		if (free < MIN_FREE_BYTES) {
+			throw new UserError(
+				`not enough disk for n8n ${version} in ${cacheRoot()}: ${gib(free)} free, about ${gib(MIN_FREE_BYTES)} needed. Free space or set PAYONUS_N8N_CACHE to another disk.`,
+			);
+		}
+		say(`installing n8n ${version} into ${p.dir} (first time only: about 4 to 6 minutes and ${gib(3 * 1024 ** 3)})`);
+		fs.rmSync(path.join(p.dir, 'node_modules'), { recursive: true, force: true });
+		fs.rmSync(path.join(p.dir, 'package-lock.json'), { force: true });
+		fs.writeFileSync(
+			path.join(p.dir, 'package.json'),
+			JSON.stringify(
+				{
+					name: 'payonus-n8n-runtime',
+					private: true,
+					dependencies: { n8n: version },
+					// n8n's xlsx dependency points at a tarball outside the registry
+					overrides: { xlsx: '0.18.5' },
+				},
+				null,
+				2,
+			),
+		);
+		const expected = readJson(path.join(cacheRoot(), 'package-counts.json'))?.[version];
+		// a stalled download is given up after 2 minutes and retried (npm's default waits 5)
+		await run(`n8n ${version}: npm install`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--fetch-timeout=120000', '--fetch-retries=4'], {
+			cwd: p.dir,
+			env: cleanEnv(),
+			progressDir: p.dir,
+			expected,
+		});
+		const counts = readJson(path.join(cacheRoot(), 'package-counts.json')) ?? {};
+		counts[version] = countPackages(path.join(p.dir, 'node_modules'));
+		fs.writeFileSync(path.join(cacheRoot(), 'package-counts.json'), JSON.stringify(counts, null, 2));
+		await rebuildSqlite(version, p.dir, node);
+		fs.writeFileSync(p.info, JSON.stringify({ version, node, installedAt: new Date().toISOString(), ms: Date.now() - started }, null, 2));
+		state = check(version);
+		if (!state.ok) throw new Error(`n8n ${version} installed but not usable: ${state.problem}`);
+		say(`n8n ${version} ready in ${elapsed(started)} (${p.dir}, Node ${process.versions.node === nodeVersionOf(node) ? process.versions.node : nodeVersionOf(node)})`);
+		return state;
+	});
+}
+
+function nodeVersionOf(nodeBin) {
+	const res = spawnSync(nodeBin, ['-p', 'process.versions.node'], { encoding: 'utf8' });
+	return res.stdout.trim();
+}
+
+async function n8nEngines(version) {
+	const installed = readJson(path.join(paths(version).dir, 'node_modules', 'n8n', 'package.json'));
+	if (installed?.engines?.node) return installed.engines.node;
+	const res = spawnSync('npm', ['view', `n8n@${version}`, 'engines.node'], { env: cleanEnv(), encoding: 'utf8' });
+	if (res.status !== 0) throw npmFailure(`looking up n8n ${version}`, res.status, `${res.stdout}\n${res.stderr}`);
+	const engines = res.stdout.trim().split('\n').pop().replace(/^'|'$/g, '');
+	if (!engines) throw new UserError(`the npm registry knows no n8n ${version}`);
+	return engines;
+}
+
+async function main() {
+	const argv = process.argv.slice(2);
+	const flag = (name) => {
+		const i = argv.indexOf(name);
+		return i >= 0 ? argv[i + 1] : undefined;
+	};
+	const versions = flag('--version') ? [resolveVersion(flag('--version'))] : testVersions();
+	const json = argv.includes('--json');
+	const results = [];
+	for (const version of versions) {
+		results.push(argv.includes('--check') ? check(version) : await install(version));
+	}
+	if (json) process.stdout.write(`${JSON.stringify(versions.length === 1 ? results[0] : results)}\n`);
+	else for (const r of results) say(r.ok ? `n8n ${r.version} ready (${r.dir})` : `n8n ${r.version}: ${r.problem}`);
+	if (results.some((r) => !r.ok)) process.exitCode = 1;
+}
+
+module.exports = { check, install, resolveVersion, testVersions, cacheRoot, VERSIONS };
+
+if (require.main === module) {
+	main().catch((error) => {
+		if (error instanceof UserError) say(error.message);
+		else say(error.message || String(error));
+		process.exit(1);
+	});
+}
