@@ -38,6 +38,22 @@ const PROGRESS_EVERY_MS = Number(process.env.PAYONUS_PROGRESS_MS || 10_000);
 
 class UserError extends Error {}
 
+/** Child processes to end (with their own children) when this installer is interrupted. */
+const running = new Set();
+const heldLocks = new Set();
+function interrupted(signal) {
+	for (const child of running) {
+		try {
+			process.kill(-child.pid, 'SIGKILL');
+		} catch {
+			/* gone */
+		}
+	}
+	for (const lock of heldLocks) fs.rmSync(lock, { force: true });
+	say(`interrupted (${signal}); the next run completes the install`);
+	process.exit(130);
+}
+
 function cacheRoot() {
 	return process.env.PAYONUS_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-payonus');
 }
@@ -123,7 +139,9 @@ function run(what, cmd, args, { cwd, env, progressDir, expected }) {
 		const freeAtStart = freeBytes(cwd);
 		let lastUsed = 0;
 		let lastChange = Date.now();
-		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		running.add(child);
+		child.on('exit', () => running.delete(child));
 		let output = '';
 		const keep = (chunk) => {
 			output = (output + chunk.toString()).slice(-20_000);
@@ -247,6 +265,8 @@ function check(version) {
 	const result = { version, dir: p.dir, bin: p.bin, node: node ?? null, ok: false, problem: '' };
 	if (!fs.existsSync(p.bin)) return { ...result, problem: 'n8n is not installed' };
 	if (!node) return { ...result, problem: 'the install was interrupted (no record of a finished install)' };
+	const missing = missingDependencies(p.dir);
+	if (missing.length > 0) return { ...result, problem: `n8n's dependencies are incomplete (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', ...' : ''} missing)` };
 	const sqlite = spawnSync(node, ['-e', "require('sqlite3')"], { cwd: p.dir, encoding: 'utf8' });
 	if (sqlite.status !== 0) return { ...result, problem: 'the sqlite3 native module does not load' };
 	const ver = spawnSync(node, [p.bin, '--version'], {
@@ -259,6 +279,18 @@ function check(version) {
 		return { ...result, problem: `n8n --version did not answer ${version} (${(ver.stderr || ver.stdout || '').trim().split('\n').pop()})` };
 	}
 	return { ...result, ok: true };
+}
+
+/** n8n's own dependencies that are not installed (an interrupted npm install leaves some out). */
+function missingDependencies(dir) {
+	const n8nDir = path.join(dir, 'node_modules', 'n8n');
+	const pkg = readJson(path.join(n8nDir, 'package.json'));
+	if (!pkg) return ['n8n'];
+	return Object.keys(pkg.dependencies || {}).filter(
+		(name) =>
+			!fs.existsSync(path.join(n8nDir, 'node_modules', name, 'package.json')) &&
+			!fs.existsSync(path.join(dir, 'node_modules', name, 'package.json')),
+	);
 }
 
 function pidAlive(pid) {
@@ -279,6 +311,7 @@ async function withLock(version, fn) {
 	for (;;) {
 		try {
 			fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+			heldLocks.add(lock);
 			break;
 		} catch (error) {
 			if (error.code !== 'EEXIST') throw error;
@@ -298,6 +331,7 @@ async function withLock(version, fn) {
 		return await fn();
 	} finally {
 		fs.rmSync(lock, { force: true });
+		heldLocks.delete(lock);
 	}
 }
 
@@ -321,31 +355,18 @@ async function install(version) {
 		const node = await ensureNode(engines);
 		const started = Date.now();
 
-		if (fs.existsSync(p.bin) && fs.existsSync(path.join(p.dir, 'node_modules', 'sqlite3'))) {
-			say(`n8n ${version} in ${p.dir} is not usable (${state.problem}); repairing`);
-			fs.writeFileSync(p.info, JSON.stringify({ version, node, repairedAt: new Date().toISOString() }, null, 2));
-			try {
-				await rebuildSqlite(version, p.dir, node);
-			} catch (error) {
-				say(`repair failed (${error.message.split('\n')[0]}); reinstalling`);
-			}
-			state = check(version);
-			if (state.ok) {
-				say(`n8n ${version} repaired in ${elapsed(started)}`);
-				return state;
-			}
-			fs.rmSync(p.info, { force: true });
-		}
-
 		const free = freeBytes(cacheRoot());
-		if (free < MIN_FREE_BYTES) {
+		if (free < MIN_FREE_BYTES && !fs.existsSync(p.bin)) {
 			throw new UserError(
 				`not enough disk for n8n ${version} in ${cacheRoot()}: ${gib(free)} free, about ${gib(MIN_FREE_BYTES)} needed. Free space or set PAYONUS_N8N_CACHE to another disk.`,
 			);
 		}
-		say(`installing n8n ${version} into ${p.dir} (first time only: about 4 to 6 minutes and ${gib(3 * 1024 ** 3)})`);
-		fs.rmSync(path.join(p.dir, 'node_modules'), { recursive: true, force: true });
-		fs.rmSync(path.join(p.dir, 'package-lock.json'), { force: true });
+		const repairing = fs.existsSync(path.join(p.dir, 'node_modules'));
+		// An interrupted or broken install is completed in place: npm install over
+		// an existing tree only adds what is missing, then the native build is redone.
+		if (repairing) say(`n8n ${version} in ${p.dir} is not usable (${state.problem}): repairing`);
+		else say(`installing n8n ${version} into ${p.dir} (first time only: about 5 minutes and ${gib(3 * 1024 ** 3)})`);
+		fs.rmSync(p.info, { force: true });
 		fs.writeFileSync(
 			path.join(p.dir, 'package.json'),
 			JSON.stringify(
@@ -412,9 +433,10 @@ async function main() {
 	if (results.some((r) => !r.ok)) process.exitCode = 1;
 }
 
-module.exports = { check, install, resolveVersion, testVersions, cacheRoot, VERSIONS };
+module.exports = { check, install, resolveVersion, testVersions, cacheRoot, npmFailure, nodeFits, UserError, VERSIONS };
 
 if (require.main === module) {
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => interrupted(signal));
 	main().catch((error) => {
 		if (error instanceof UserError) say(error.message);
 		else say(error.message || String(error));

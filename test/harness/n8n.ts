@@ -945,7 +945,12 @@ async function waitUntilReady(
 	let apiKey = opts.apiKey;
 	if (!apiKey && opts.userFolder !== undefined) {
 		// persistent mode: replace the key of the previous start instead of piling them up
-		const keys = await client.rest<Array<{ id: string; label: string }>>('GET', '/api-keys');
+		// n8n 2.8 answers a list; newer n8n pages it ({ items, counts, ... })
+		const listed = await client.rest<Array<{ id: string; label: string }> | { items: Array<{ id: string; label: string }> }>(
+			'GET',
+			'/api-keys',
+		);
+		const keys = Array.isArray(listed) ? listed : listed.items;
 		for (const key of keys.filter((k) => k.label === 'payonus-start')) {
 			await client.rest('DELETE', `/api-keys/${key.id}`);
 		}
