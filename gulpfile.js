@@ -1,3 +1,4 @@
+const fs = require('fs');
 const { src, dest } = require('gulp');
 
 // tsc compiles the code; this copies what tsc does not: node and credential
@@ -9,5 +10,12 @@ function copyAssets() {
 	}).pipe(dest('dist'));
 }
 
+// Empties dist/ before a build (as `n8n-node build` does), so files of
+// renamed or deleted sources never reach the published package.
+async function clean() {
+	fs.rmSync('dist', { recursive: true, force: true });
+}
+
 exports['build:assets'] = copyAssets;
+exports.clean = clean;
 exports.default = copyAssets;

@@ -503,8 +503,8 @@ async function verifyToken(
 function tokenFields(rec: TokenRecord, fingerprint: string): IDataObject {
 	return {
 		accessToken: rec.token,
-		tokenIssuedAt: rec.issuedAt,
-		tokenExpiresAt: rec.expiresAt,
+		issuedAt: rec.issuedAt,
+		expiresAt: rec.expiresAt,
 		tokenFingerprint: fingerprint,
 	};
 }
@@ -542,7 +542,7 @@ export async function payOnUsPreAuthentication(
 	if (token === '') return await handOut(tokenCache.live(key) ?? (await mint()));
 
 	// A non-empty token: it failed (or this is a credential test).
-	const newer = tokenCache.newerThan(key, token, asNumber(credentials.tokenIssuedAt));
+	const newer = tokenCache.newerThan(key, token, asNumber(credentials.issuedAt));
 	if (newer) return await handOut(newer);
 	if (credentials.tokenFingerprint !== key || tokenCache.isDead(key, token)) {
 		// Minted for other settings, or known refused: replace it (shared call).
@@ -557,8 +557,8 @@ export async function payOnUsPreAuthentication(
 	if (await verifyToken(helpers, key, id, token, merchantId)) {
 		tokenCache.observe(key, {
 			token,
-			issuedAt: asNumber(credentials.tokenIssuedAt),
-			expiresAt: asNumber(credentials.tokenExpiresAt) || tokenCache.now() + 60 * 60 * 1000,
+			issuedAt: asNumber(credentials.issuedAt),
+			expiresAt: asNumber(credentials.expiresAt) || tokenCache.now() + 60 * 60 * 1000,
 		});
 		return {};
 	}

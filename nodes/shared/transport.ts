@@ -89,7 +89,7 @@ const DEFAULTS = {
 };
 const MAX_AUTH_RECOVERIES = 2;
 /** Credential fields preAuthentication writes (tokenCache.ts tokenFields). */
-const TOKEN_FIELDS = ['accessToken', 'tokenIssuedAt', 'tokenExpiresAt', 'tokenFingerprint'] as const;
+const TOKEN_FIELDS = ['accessToken', 'issuedAt', 'expiresAt', 'tokenFingerprint'] as const;
 /** A stored token issued this recently that already fails probably lost a
  * race with another process that is about to store its own: look again. */
 const RECENT_TOKEN_MS = 15_000;
@@ -301,8 +301,8 @@ class Transport implements PayOnUsClient {
 		if (token !== '' && data.tokenFingerprint !== this.key) {
 			data.accessToken = '';
 		} else if (token !== '') {
-			const expiresAt = numberField(data.tokenExpiresAt) ?? 0;
-			const rec = { token, issuedAt: numberField(data.tokenIssuedAt) ?? 0, expiresAt };
+			const expiresAt = numberField(data.expiresAt) ?? 0;
+			const rec = { token, issuedAt: numberField(data.issuedAt) ?? 0, expiresAt };
 			if (expiresAt > 0 && !tokenCache.isFresh(rec, this.key)) {
 				data.accessToken = '';
 			} else if (expiresAt > 0) {
@@ -353,7 +353,7 @@ class Transport implements PayOnUsClient {
 				this.data = fresh;
 				return;
 			}
-			const issuedAt = numberField(fresh.tokenIssuedAt) ?? 0;
+			const issuedAt = numberField(fresh.issuedAt) ?? 0;
 			const recent = stored === failedToken && issuedAt > 0 && tokenCache.now() - issuedAt < RECENT_TOKEN_MS;
 			const mine = tokenCache.live(this.key);
 			if (recent && look < RACE_LOOKS && !(mine && mine.token !== failedToken)) {

@@ -28,8 +28,8 @@ describe('PayOnUs API credential', () => {
 			'merchantId',
 			'businessId',
 			'accessToken',
-			'tokenIssuedAt',
-			'tokenExpiresAt',
+			'issuedAt',
+			'expiresAt',
 			'tokenFingerprint',
 		]);
 		expect(prop('environment')?.options?.map((o) => (o as { value: string }).value)).toEqual(['sandbox', 'production', 'custom']);
@@ -38,7 +38,18 @@ describe('PayOnUs API credential', () => {
 			expect(prop(secret)?.typeOptions?.password).toBe(true);
 		}
 		expect(prop('accessToken')).toMatchObject({ type: 'hidden', default: '', typeOptions: { expirable: true } });
-		for (const hidden of ['tokenIssuedAt', 'tokenExpiresAt', 'tokenFingerprint']) expect(prop(hidden)?.type).toBe('hidden');
+		for (const hidden of ['issuedAt', 'expiresAt', 'tokenFingerprint']) expect(prop(hidden)?.type).toBe('hidden');
+	});
+
+	it('has one expirable field, the access token; the token timestamps are not masked as secrets', () => {
+		// n8n runs preAuthentication off the (first) hidden expirable field and
+		// requires its key in the result, so there must be exactly this one.
+		expect(cred.properties.filter((p) => p.typeOptions?.expirable === true).map((p) => p.name)).toEqual(['accessToken']);
+		for (const stamp of ['issuedAt', 'expiresAt']) {
+			expect(prop(stamp)).toMatchObject({ type: 'hidden', default: 0 });
+			expect(prop(stamp)?.typeOptions?.password).toBeUndefined();
+		}
+		expect(prop('tokenFingerprint')?.typeOptions?.password).toBe(true);
 	});
 
 	it('sends the stored token as a bearer header, keeping the other headers', async () => {

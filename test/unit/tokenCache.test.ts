@@ -76,7 +76,7 @@ describe('single flight', () => {
 		expect(stats().tokenCalls).toBe(1);
 		const [r] = results;
 		expect(r.tokenFingerprint).toBe(tokenFingerprint({ baseUrl: sb.url, clientId: 'sandbox-client-1', clientSecret: 'sandbox-secret-1' }));
-		expect(Number(r.tokenExpiresAt) - Number(r.tokenIssuedAt)).toBe(86399 * 1000);
+		expect(Number(r.expiresAt) - Number(r.issuedAt)).toBe(86399 * 1000);
 		expect(await walletsStatus(String(r.accessToken))).toBe(200);
 	});
 
@@ -142,7 +142,7 @@ describe('reuse after 401', () => {
 		expect(await rawTokenCall()).toBe(200);
 		const t2Issued = Date.now() + offsetMs;
 		const out = await preAuth(
-			sandboxCredential(sb.url, 1, { ...t1, accessToken: 'sbx_gone', tokenIssuedAt: t2Issued }),
+			sandboxCredential(sb.url, 1, { ...t1, accessToken: 'sbx_gone', issuedAt: t2Issued }),
 		);
 		// t1 (older, killed by t2) must not be offered; a mint follows.
 		expect(out.accessToken).not.toBe(t1.accessToken);

@@ -67,7 +67,7 @@ it('50 concurrent executions with an empty stored token: one token call, stored 
 	expect(stats().unauthorized).toBe(0);
 	const stored = store.read();
 	expect(String(stored.accessToken)).toMatch(/^sbx_/);
-	expect(Number(stored.tokenExpiresAt)).toBeGreaterThan(Date.now() + 86_000_000);
+	expect(Number(stored.expiresAt)).toBeGreaterThan(Date.now() + 86_000_000);
 	// The transport's marker never reaches the database.
 	expect(Object.keys(stored).sort()).toEqual(Object.keys(sandboxCredential(sb.url)).sort());
 });

@@ -129,8 +129,8 @@ export function sandboxCredential(baseUrl: string, client = 1, extra: IDataObjec
 		...sandboxClient(client),
 		webhookVerificationKey: 'whk-test-key',
 		accessToken: '',
-		tokenIssuedAt: 0,
-		tokenExpiresAt: 0,
+		issuedAt: 0,
+		expiresAt: 0,
 		tokenFingerprint: '',
 		...extra,
 	}) as ICredentialDataDecryptedObject;

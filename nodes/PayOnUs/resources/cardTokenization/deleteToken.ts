@@ -35,9 +35,10 @@ export const deleteTokenOperation: PayOnUsOperation<typeof schema> = {
 		{
 			displayName: 'Card Token ID',
 			name: 'cardTokenId',
-			// An identifier, not a secret: shown in clear like in the search output.
-			// eslint-disable-next-line n8n-nodes-base/node-param-type-options-password-missing
 			type: 'string',
+			// Masked in the editor, as in Charge Tokenized Card: with the API
+			// credential, a token ID is enough to charge or delete the card.
+			typeOptions: { password: true },
 			default: '',
 			required: true,
 		},
