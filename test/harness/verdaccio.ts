@@ -46,7 +46,8 @@ function verdaccioBin(): string {
 	return join(dirname(require.resolve('verdaccio/package.json')), 'bin', 'verdaccio');
 }
 
-const live = new Set<ChildProcess>();
+/** Running registries: killed (and their folders removed) when the process exits. */
+const live = new Map<ChildProcess, string>();
 let exitHooked = false;
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -89,7 +90,10 @@ export async function startVerdaccio(opts: { startTimeoutMs?: number } = {}): Pr
 	if (!exitHooked) {
 		exitHooked = true;
 		process.on('exit', () => {
-			for (const child of live) killGroup(child, 'SIGKILL');
+			for (const [child, dir] of live) {
+				killGroup(child, 'SIGKILL');
+				if (process.env.PAYONUS_KEEP_N8N !== '1') rmSync(dir, { recursive: true, force: true });
+			}
 		});
 	}
 	const fd = openSync(logFile, 'a');
@@ -100,7 +104,7 @@ export async function startVerdaccio(opts: { startTimeoutMs?: number } = {}): Pr
 		stdio: ['ignore', fd, fd],
 	});
 	closeSync(fd);
-	live.add(child);
+	live.set(child, dir);
 	let exited = false;
 	const exitedPromise = new Promise<void>((resolve) => {
 		child.on('exit', () => {
