@@ -89,6 +89,12 @@ export interface StartOptions {
 	offloadManualExecutions?: boolean;
 	/** Queue mode without own workers, on this existing Bull prefix (used by startSecondMain). */
 	queuePrefix?: string;
+	/**
+	 * false: start n8n without this package (no `npm pack`, nothing extracted
+	 * into the user folder), e.g. to install it through n8n's own community
+	 * package installer (test/e2e/registry-install.test.ts). Default true.
+	 */
+	communityInstall?: boolean;
 	// --- persistent mode, added for `npm start` (scripts/start.ts; owned by the start/examples helper) ---
 	/**
 	 * A persistent folder instead of a temporary one: kept on stop and reused by
@@ -748,14 +754,18 @@ export class N8nInstance extends N8nClient {
 	}
 }
 
-/** Starts n8n with the packed package installed; resolves when the owner and an API key are ready. */
+/**
+ * Starts n8n with the packed package installed (unless `communityInstall: false`);
+ * resolves when the owner and an API key are ready.
+ */
 export async function startN8n(opts: StartOptions = {}): Promise<N8nInstance> {
 	const db = opts.db ?? (opts.database ? 'postgres' : 'sqlite');
 	const workers = opts.queueWorkers ?? 0;
 	if (workers > 0 && db !== 'postgres') throw new Error('queueWorkers needs db: postgres');
 	if (opts.owner === false && !opts.apiKey) throw new Error('owner: false needs the apiKey of the first instance');
 	ensureN8nInstalled();
-	const tgz = packPackage();
+	const install = opts.communityInstall !== false;
+	const tgz = install ? packPackage() : undefined;
 	hookExit(opts.handleSignals !== false);
 
 	// persistent mode (`userFolder`): the folder is kept; otherwise a temp folder removed on stop
@@ -843,8 +853,8 @@ export async function startN8n(opts: StartOptions = {}): Promise<N8nInstance> {
 
 		// the main process
 		const mainFolder = join(root, 'main');
-		if (persistent) rmSync(join(mainFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME), { recursive: true, force: true });
-		communityInstall(mainFolder, tgz);
+		if (persistent && install) rmSync(join(mainFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME), { recursive: true, force: true });
+		if (tgz) communityInstall(mainFolder, tgz);
 		const started = Date.now();
 		const main = spawnN8n(
 			'main',
@@ -863,7 +873,7 @@ export async function startN8n(opts: StartOptions = {}): Promise<N8nInstance> {
 		const workerProcs: Proc[] = [];
 		for (let i = 1; i <= workers; i++) {
 			const folder = join(root, `worker${i}`);
-			communityInstall(folder, tgz);
+			if (tgz) communityInstall(folder, tgz);
 			const worker = spawnN8n(
 				`worker${i}`,
 				['worker', '--concurrency=10'],
