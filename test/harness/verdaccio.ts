@@ -1,5 +1,7 @@
 /**
- * A private npm registry for tests: verdaccio (devDependency) on 127.0.0.1 with
+ * A private npm registry for tests: verdaccio (installed on first use into the
+ * n8n install cache, like n8n itself: it is not a devDependency, because the
+ * `overrides` it needs are not allowed in a community package's package.json) on 127.0.0.1 with
  * a free port, temporary storage and NO uplinks, so whatever installs from it
  * finds only what was published to it (offline).
  *
@@ -12,13 +14,13 @@
  * publishing needs a user, which `startVerdaccio` registers (htpasswd) and whose
  * token `publish` passes to npm through a temporary userconfig.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { fetch } from 'undici';
-import { freePort } from './n8n';
+import { freePort, n8nInstallDir } from './n8n';
 
 const execFileAsync = promisify(execFile);
 
@@ -41,9 +43,34 @@ export interface VerdaccioHandle {
 
 const USER = { name: 'payonus-e2e', password: 'payonus-e2e-password', email: 'e2e@payonus.test' };
 
+/** 6.9+ needs Node >= 22; 6.8 runs on the Node 20 the minimum n8n uses. */
+const VERDACCIO_VERSION = '6.8.0';
+
 function verdaccioBin(): string {
-	// the package's own bin script, run with this Node (verdaccio 6.8 supports Node >= 20)
-	return join(dirname(require.resolve('verdaccio/package.json')), 'bin', 'verdaccio');
+	const dir = join(dirname(n8nInstallDir()), `verdaccio-${VERDACCIO_VERSION}`);
+	const bin = join(dir, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+	if (existsSync(bin) && existsSync(join(dir, 'payonus-install.json'))) return bin;
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(
+		join(dir, 'package.json'),
+		JSON.stringify(
+			{
+				name: 'payonus-verdaccio-runtime',
+				private: true,
+				dependencies: { verdaccio: VERDACCIO_VERSION },
+				// verdaccio-audit asks for node-fetch@cjs, a dist-tag the public registry no longer has
+				overrides: { 'verdaccio-audit': { 'node-fetch': '2.7.0' } },
+			},
+			null,
+			2,
+		),
+	);
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key)) env[key] = value;
+	process.stderr.write(`installing verdaccio ${VERDACCIO_VERSION} into ${dir} (first time only, about 30 s)\n`);
+	execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+	writeFileSync(join(dir, 'payonus-install.json'), JSON.stringify({ version: VERDACCIO_VERSION }));
+	return bin;
 }
 
 /** Running registries: killed (and their folders removed) when the process exits. */
