@@ -20,7 +20,7 @@ import type {
 	PayOnUsEnvironment,
 	RequestOptions,
 } from './client';
-import { isEnvironment, resolveBaseUrl } from './environments';
+import { isEnvironment, NO_REDIRECTS, resolveBaseUrl } from './environments';
 import { networkReason, redactText, sanitizeBody, statusMeaning, summarizeHttpError } from './errors';
 import {
 	isTokenRejectedSignal,
@@ -422,6 +422,7 @@ class Transport implements PayOnUsClient {
 			json: true,
 			timeout: this.opts.timeoutMs,
 			arrayFormat: 'repeat',
+			...NO_REDIRECTS,
 		};
 		if (opts.qs) {
 			const qs: IDataObject = {};

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 import type { PayOnUsClient } from '../../../shared/client';
-import { businessId as businessIdInput, currency, oneOf, optional, reference, text } from '../../../shared/validation';
+import { bool, businessId as businessIdInput, currency, oneOf, optional, reference, text } from '../../../shared/validation';
 import type { OperationContext, PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
 import {
@@ -91,6 +91,14 @@ const properties: INodeProperties[] = [
 		description:
 			'Your reference of the whole batch, unique for the business (no spaces, at most 90 characters). Row N gets the reference &lt;batch reference&gt;-N.',
 	},
+	{
+		displayName: 'Allow Duplicate Rows',
+		name: 'allowDuplicateRows',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to send a batch in which several rows pay the same account at the same bank the same amount. Off: such a batch is refused, naming the lines (CSV) or items, and nothing is sent; a row pasted twice pays twice.',
+	},
 ];
 
 const schema = z.object({
@@ -100,6 +108,7 @@ const schema = z.object({
 	currency: currency(),
 	// Leaves room for the "-<row>" suffix inside the 100 characters of a reference.
 	reference: reference(90),
+	allowDuplicateRows: optional(bool()),
 });
 
 type Input = z.infer<typeof schema>;
@@ -169,7 +178,9 @@ export const bulkTransferOperation: PayOnUsOperation<typeof schema> = {
 		const { businessId } = input;
 		const merchantId = resolveMerchantId(client, undefined, 'to check a batch by its reference after a lost answer');
 
-		const { rows, problems } = validateRows(await readRows(ctx, input));
+		const { rows, problems } = validateRows(await readRows(ctx, input), {
+			allowDuplicateRows: input.allowDuplicateRows === true,
+		});
 		if (problems.length > 0) {
 			const where = input.source === 'items' ? 'input items (row N = item N)' : 'CSV rows';
 			throw new PayOnUsInputError(
