@@ -22,6 +22,7 @@ import { nameEnquiry } from './nameEnquiry';
 import { amountField, businessIdField, currencyField, narrationField, referenceField } from '../fields';
 import { moneyMoving, transfersOf } from '../lookup';
 import { namesMatch, resolveMerchantId } from './shared';
+import { toTransfer } from '../../../shared/records';
 
 /**
  * Create Transfer: pays money out of a wallet to a bank account, a mobile
@@ -299,6 +300,7 @@ export const createTransferOperation: PayOnUsOperation<typeof schema> = {
 			body,
 			moneyMoving: moneyMoving(client, transfersOf(merchantId), businessId, input.reference),
 		});
-		return nameCheck ? { ...result, nameCheck } : result;
+		const transfer = toTransfer(result);
+		return nameCheck ? { ...transfer, nameCheck } : transfer;
 	},
 };
