@@ -70,9 +70,10 @@ import type { PayOnUsClient } from '../shared/client';
  * signed: by default the link is read by id (businessId only, no Merchant ID
  * needed) and the event is Verified only if the link is COMPLETED for the same
  * business and, when a Merchant ID allows reading it, the same card token
- * (else `cardTokenIdChecked: false`); anything else, an unreachable API
- * included, goes to Not Confirmed (PayOnUs sends this event once and never
- * retries).
+ * (else `cardTokenIdChecked: false`). A link PayOnUs does not have (404) is a
+ * made-up notification: a warning, no execution. Anything else (another
+ * status, business or token; the API unreachable) goes to Not Confirmed
+ * (PayOnUs sends this event once and never retries).
  *
  * Repeats. A repeat of the SIGNED fields (accountNumber, onusReference,
  * paymentStatus; for tokenization: link id and status) within 24 h is answered
@@ -441,7 +442,7 @@ export class PayOnUsTrigger implements INodeType {
 		const linkId = body.cardTokenizationLinkId as string;
 		const businessId = String(body.businessId ?? '');
 		const received = toItem(event, body, 'none', receivedAt);
-		let verdict;
+		let verdict: { confirmed: boolean; reason?: string; tokenChecked?: boolean; forged?: boolean };
 		try {
 			const client = await createClient(this);
 			const merchant = await merchantId(client);
@@ -462,10 +463,23 @@ export class PayOnUsTrigger implements INodeType {
 			}
 			verdict = confirmLink(body, link, { tokenOptional: !merchant });
 		} catch (error) {
-			verdict = { confirmed: false, reason: `could not read the link through the API (${(error as Error).message})` };
+			if (String((error as { httpCode?: unknown }).httpCode ?? '') === '404') {
+				verdict = { confirmed: false, reason: 'link not found', forged: true };
+			} else {
+				verdict = { confirmed: false, reason: `could not read the link through the API (${(error as Error).message})` };
+			}
 		}
 		if (!verdict.confirmed) {
 			seen.forget(key);
+			if ('forged' in verdict || verdict.reason === 'link not found') {
+				// PayOnUs has no such link for that business: a made-up
+				// notification (unsigned, anyone can post one). Logged, and no
+				// execution, so forged posts cannot flood the execution list.
+				this.logger.warn(
+					`PayOnUs Trigger: tokenization notification for link ${linkId} was not confirmed (PayOnUs has no such link for business ${businessId}); no execution started`,
+				);
+				return { noWebhookResponse: true };
+			}
 			return notConfirmed(received, verdict.reason ?? 'not confirmed');
 		}
 		save();
