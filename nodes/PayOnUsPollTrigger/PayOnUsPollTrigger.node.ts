@@ -12,7 +12,12 @@ import type { PayOnUsClient } from '../shared/client';
 import { advance, MAX_SEEN, newest, readFrom, readStream, utcDay, type PollState, type Stream } from './cursor';
 import { toRecord } from '../shared/records';
 
-const PAGE_SIZE = 100;
+/**
+ * The spec's default page size (30). Its maximum is not documented: a larger
+ * page may be cut short by the service, which must never look like the last
+ * page.
+ */
+const PAGE_SIZE = 30;
 
 /**
  * Polls that are still running, per workflow and node. n8n's cron fires on
