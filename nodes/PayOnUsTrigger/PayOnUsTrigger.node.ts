@@ -26,7 +26,7 @@ import {
 	verifySigned,
 	type EventName,
 } from './delivery';
-import { CONFIRMED_FIELDS, confirmSigned, confirmedItem } from './confirm';
+import { confirmedFields, confirmSigned, confirmedItem } from './confirm';
 import type { PayOnUsClient } from '../shared/client';
 
 /*
@@ -410,9 +410,16 @@ export class PayOnUsTrigger implements INodeType {
 				confirmedBy: 'api',
 			};
 			// Everything the service confirmed is no longer "unsigned".
-			item.unsignedFields = (received.unsignedFields as string[]).filter(
-				(f) => !(f in verdict.record!) && !(CONFIRMED_FIELDS as readonly string[]).includes(f),
-			);
+			const confirmedNames = confirmedFields(verdict.record);
+			item.unsignedFields = (received.unsignedFields as string[]).filter((f) => !confirmedNames.includes(f));
+			if (businessIds.length > 0 && (verdict.record.businessId === undefined || verdict.record.businessId === null)) {
+				// The filter cannot be checked against the service: not confirmed.
+				seen.forget(key);
+				return notConfirmed(
+					received,
+					"the service's record carries no businessId, so the Only Business IDs filter cannot be checked against it",
+				);
+			}
 			if (businessIds.length > 0 && !businessIds.includes(String(verdict.record.businessId ?? ''))) {
 				this.logger.info(
 					`PayOnUs Trigger: ${event} ${eventReference(event, body)} is for business ${String(verdict.record.businessId ?? '?')} (confirmed), not selected; ignored`,

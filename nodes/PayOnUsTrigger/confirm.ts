@@ -152,8 +152,12 @@ export async function confirmSigned(
 	return last;
 }
 
-/** Fields of the item that come from the service when an event is confirmed. */
-export const CONFIRMED_FIELDS = ['amount', 'transactionAmount', 'currency', 'businessId', 'paymentStatus'] as const;
+/** Fields of the item that come from the service when an event is confirmed (and the record carries them). */
+export function confirmedFields(record: IDataObject): string[] {
+	const fields = Object.keys(record).filter((k) => record[k] !== undefined && record[k] !== null);
+	if (fields.includes('amount') || fields.includes('amountPaid')) fields.push('transactionAmount');
+	return fields;
+}
 
 /**
  * The item of a confirmed event: the notification (minus secrets), then the
@@ -170,6 +174,13 @@ export function confirmedItem(payload: IDataObject, record: IDataObject, event: 
 			: record.amount;
 	const item: IDataObject = { ...payload, ...record };
 	item.transactionAmount = serviceAmount;
+	// A field the service's record does not carry (a transfer record without
+	// businessId, say) is not confirmed: it is dropped from the item rather
+	// than passed on from the unsigned notification (still listed under
+	// `notification`, for the operator).
+	for (const field of ['amount', 'currency', 'businessId'] as const) {
+		if (record[field] === undefined || record[field] === null) delete item[field];
+	}
 	if (event === EVENTS.payout && payload.accountNumber !== undefined) item.accountNumber = payload.accountNumber;
 	const differs: IDataObject = {};
 	const compare: Array<[string, unknown, unknown]> = [
@@ -184,5 +195,10 @@ export function confirmedItem(payload: IDataObject, record: IDataObject, event: 
 		}
 	}
 	if (Object.keys(differs).length > 0) item.notificationDiffers = differs;
+	const unconfirmed: IDataObject = {};
+	for (const field of ['amount', 'currency', 'businessId'] as const) {
+		if ((record[field] === undefined || record[field] === null) && payload[field] !== undefined) unconfirmed[field] = payload[field];
+	}
+	if (Object.keys(unconfirmed).length > 0) item.notification = unconfirmed;
 	return item;
 }

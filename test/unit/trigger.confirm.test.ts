@@ -200,6 +200,28 @@ describe('Confirm with the service (on by default for COLLECTION and PAYOUT)', (
 	});
 });
 
+describe('a transfer record without businessId (spec-bare records)', () => {
+	const payout = () => notification({ type: 'PAYOUT', onusReference: TRNF, accountNumber: '9999991113', paymentStatus: 'FAILED', businessId: 'BUS-2001' });
+	beforeEach(() => {
+		const { businessId: _b, ...bare } = records.get(TRNF)!;
+		records.set(TRNF, bare);
+	});
+
+	it('the unsigned business is not passed on as confirmed', async () => {
+		const [item] = (await deliver(payout())).verified;
+		expect(item.confirmed).toBe(true);
+		expect(item.businessId).toBeUndefined();
+		expect(item.notification).toEqual({ businessId: 'BUS-2001' });
+		expect(item.unsignedFields).toContain('businessId');
+	});
+
+	it('with a business filter it goes to Not Confirmed (the filter cannot be checked)', async () => {
+		const { verified, notConfirmed } = await deliver(payout(), { options: { businessIds: 'BUS-2001' } });
+		expect(verified).toEqual([]);
+		expect(String((notConfirmed[0].confirmation as IDataObject).reason)).toContain('carries no businessId');
+	});
+});
+
 describe('card tokenization confirmation', () => {
 	const tokenization = (over: IDataObject = {}): IDataObject => ({
 		event: 'card_tokenization_link.completed',
