@@ -109,7 +109,8 @@ describe('PayOnUs Trigger: Confirm With the Service (real n8n, sandbox)', () => 
 		expect(String((item.confirmation as IDataObject).reason)).toContain('has no payin');
 	});
 
-	it('confirms a tokenization notification with a credential that has no Default Merchant ID', async () => {
+	it('confirms a tokenization notification with a credential that has no Default Merchant ID (link record as in the spec: no cardTokenId)', async () => {
+		await api.control('POST', '/profile', { profiles: ['link-without-token-id'] });
 		const { id: noMerchant } = await n8n.createCredential({
 			name: `PayOnUs no merchant ${Date.now()}`,
 			type: 'payOnUsApi',
@@ -122,6 +123,14 @@ describe('PayOnUs Trigger: Confirm With the Service (real n8n, sandbox)', () => 
 		const verified = nodeItems(execution, TRIGGER_NAME, 0);
 		expect(nodeItems(execution, TRIGGER_NAME, 1)).toEqual([]);
 		expect(verified).toHaveLength(1);
-		expect(verified[0]).toMatchObject({ event: 'card_tokenization_link.completed', cardTokenizationLinkId: link.id, verified: true, verifiedBy: 'api' });
+		expect(verified[0]).toMatchObject({
+			event: 'card_tokenization_link.completed',
+			cardTokenizationLinkId: link.id,
+			verified: true,
+			verifiedBy: 'api',
+			cardTokenIdChecked: false,
+			unsignedFields: ['cardTokenId'],
+		});
+		await api.control('POST', '/profile', { profiles: [] });
 	});
 });
