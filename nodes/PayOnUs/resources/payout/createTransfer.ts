@@ -284,7 +284,14 @@ export const createTransferOperation: PayOnUsOperation<typeof schema> = {
 			method: 'POST',
 			path: BANK_TRANSFER_PATH,
 			body,
-			moneyMoving: moneyMoving(client, transfersOf(merchantId), businessId, input.reference),
+			moneyMoving: moneyMoving(
+				client,
+				transfersOf(merchantId),
+				businessId,
+				input.reference,
+				{ amount: input.amount, currency: input.currency, beneficiaryAccount: input.beneficiaryAccountNumber },
+				'transfer',
+			),
 		});
 		return nameCheck ? { ...result, nameCheck } : result;
 	},
