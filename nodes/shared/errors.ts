@@ -117,7 +117,9 @@ export function statusHint(status: number, moneyMoving: boolean): string | undef
 		case 404:
 			return 'Check the identifiers (merchant, business, reference, id) and that they belong to this environment.';
 		case 409:
-			return 'Use a new, unique reference for each transaction of a business.';
+			return moneyMoving
+				? 'The reference is already used for this business: check the outcome of the transaction holding it (Get Transfer / List Payments by reference, the wallet ledger, or the PayOnUs dashboard) before doing anything else.'
+				: 'A reference can be used only once per business.';
 		case 429:
 			return 'Wait a minute before trying again.';
 		default:

@@ -298,7 +298,14 @@ export const createTransferOperation: PayOnUsOperation<typeof schema> = {
 			method: 'POST',
 			path: BANK_TRANSFER_PATH,
 			body,
-			moneyMoving: moneyMoving(client, transfersOf(merchantId), businessId, input.reference),
+			moneyMoving: moneyMoving(
+				client,
+				transfersOf(merchantId),
+				businessId,
+				input.reference,
+				{ amount: input.amount, currency: input.currency, beneficiaryAccount: input.beneficiaryAccountNumber },
+				'transfer',
+			),
 		});
 		const transfer = toTransfer(result);
 		return nameCheck ? { ...transfer, nameCheck } : transfer;
