@@ -17,6 +17,7 @@ import { businessIdField, currencyField } from '../fields';
 import { LOOKUP_MAX_PAGES, LOOKUP_PAGE_SIZE, transfersOf } from '../lookup';
 import { walkPages } from '../../../shared/paging';
 import { resolveMerchantId } from './shared';
+import { toTransfer } from '../../../shared/records';
 
 /**
  * Bulk Transfer: one batch of bank transfers sent as a CSV with one batch
@@ -292,6 +293,9 @@ export const bulkTransferOperation: PayOnUsOperation<typeof schema> = {
 				lookupProvesAbsence: false,
 			},
 		});
-		return result;
+		// Each row's transfer in the one transfer shape (nodes/shared/records.ts).
+		return Array.isArray(result?.transfers)
+			? { ...result, transfers: (result.transfers as IDataObject[]).map(toTransfer) }
+			: result;
 	},
 };
