@@ -102,6 +102,7 @@ export function parseAmount(value: unknown, options: { min?: number; minInclusiv
 		if (dot >= 0 && unsigned.length - dot - 1 > 2) return { ok: false, message: 'must have at most 2 decimal places' };
 		return { ok: false, message: 'must be a number written as plain digits with an optional point and at most 2 decimals, e.g. 1500.50' };
 	}
+	if (!/\d/.test(text)) return { ok: false, message: 'must be a number' };
 	if (!PLAIN_AMOUNT.test(text)) {
 		return { ok: false, message: 'must be a number written as plain digits with an optional point and at most 2 decimals, e.g. 1500.50 (no exponent, sign, spaces or thousands separators)' };
 	}
