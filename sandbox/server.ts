@@ -11,12 +11,14 @@ import { Sandbox } from './runtime';
 import { ApiError, type SandboxConfig, type SandboxState, type SeedConfig, type RequestLogEntry } from './store';
 import type { FaultDecision } from './faults';
 import { authenticate, registerAuth } from './areas/auth';
-import { registerPayins } from './areas/payins';
+import { payinView, registerPayins } from './areas/payins';
 import { registerWallets } from './areas/wallets';
-import { registerPayouts } from './areas/payouts';
+import { registerPayouts, transferView } from './areas/payouts';
+import { setReplayViews } from './areas/replay';
 import { registerTokenization } from './areas/tokenization';
 import { registerPages } from './areas/pages';
 import { registerControl } from './areas/control';
+import { parseProfiles } from './profiles';
 
 export type { SeedConfig, SandboxConfig } from './store';
 
@@ -26,6 +28,8 @@ export interface StartOptions {
 	seed?: SeedConfig;
 	/** Overrides of the seed's config (delays, settlement, fees, limits). */
 	config?: Partial<SandboxConfig>;
+	/** Behaviour profiles (profiles.ts). Default: env PAYONUS_SANDBOX_PROFILE, else none. */
+	profiles?: readonly string[];
 }
 
 export interface SandboxHandle {
@@ -49,6 +53,7 @@ export function redact(value: unknown): unknown {
 }
 
 export function buildRouter(): Router {
+	setReplayViews({ payin: payinView, transfer: transferView });
 	const router = new Router();
 	registerAuth(router);
 	registerPayins(router);
@@ -242,7 +247,8 @@ export class SandboxServer {
 }
 
 export async function startSandbox(opts: StartOptions = {}): Promise<SandboxHandle> {
-	const sandbox = new Sandbox(opts.seed);
+	const profiles = parseProfiles(opts.profiles ?? process.env.PAYONUS_SANDBOX_PROFILE);
+	const sandbox = new Sandbox(opts.seed, profiles);
 	if (opts.config) {
 		sandbox.state.seed = { ...sandbox.state.seed, config: { ...(sandbox.state.seed.config ?? {}), ...opts.config } };
 		Object.assign(sandbox.state.config, opts.config);
