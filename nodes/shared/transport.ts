@@ -538,7 +538,7 @@ class Transport implements PayOnUsClient {
 		}
 	}
 
-	/** Raises an error about the outcome of a money-moving call (never advises a new reference). */
+	/** Raises an error about the outcome of a money-moving call (it never tells the user to change the reference). */
 	private failOutcome(
 		kind: 'unknown' | 'differentOwner' | 'duplicate',
 		opts: RequestOptions,
