@@ -23,6 +23,7 @@ export function statusMeaning(status: number): string {
 	if (STATUS_MEANINGS[status]) return STATUS_MEANINGS[status];
 	if (status >= 500) return 'the service failed to process the request';
 	if (status >= 400) return 'the request was refused';
+	if (status >= 300) return 'the service answered with a redirect, which is not followed (set the Base URL to the final https address)';
 	return 'unexpected status';
 }
 

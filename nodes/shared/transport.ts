@@ -20,7 +20,7 @@ import type {
 	PayOnUsEnvironment,
 	RequestOptions,
 } from './client';
-import { isEnvironment, resolveBaseUrl } from './environments';
+import { isEnvironment, NO_REDIRECTS, resolveBaseUrl } from './environments';
 import { describeRecord } from './outcome';
 import { collectPages, PageLimitError } from './paging';
 import { networkReason, redactText, sanitizeBody, statusMeaning, summarizeHttpError } from './errors';
@@ -428,6 +428,7 @@ class Transport implements PayOnUsClient {
 			json: true,
 			timeout: this.opts.timeoutMs,
 			arrayFormat: 'repeat',
+			...NO_REDIRECTS,
 		};
 		if (opts.qs) {
 			const qs: IDataObject = {};

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 import type { PayOnUsClient } from '../../../shared/client';
-import { businessId as businessIdInput, currency, oneOf, optional, reference, text } from '../../../shared/validation';
+import { bool, businessId as businessIdInput, currency, oneOf, optional, reference, text } from '../../../shared/validation';
 import type { OperationContext, PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
 import {
@@ -17,6 +17,7 @@ import { businessIdField, currencyField } from '../fields';
 import { LOOKUP_MAX_PAGES, LOOKUP_PAGE_SIZE, transfersOf } from '../lookup';
 import { walkPages } from '../../../shared/paging';
 import { resolveMerchantId } from './shared';
+import { toTransfer } from '../../../shared/records';
 
 /**
  * Bulk Transfer: one batch of bank transfers sent as a CSV with one batch
@@ -92,6 +93,14 @@ const properties: INodeProperties[] = [
 		description:
 			'Your reference of the whole batch, unique for the business (no spaces, at most 90 characters). A batch whose answer is lost is never sent again: check it in PayOnUs first.',
 	},
+	{
+		displayName: 'Allow Duplicate Rows',
+		name: 'allowDuplicateRows',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to send a batch in which several rows pay the same account at the same bank the same amount. Off: such a batch is refused, naming the lines (CSV) or items, and nothing is sent; a row pasted twice pays twice.',
+	},
 ];
 
 const schema = z.object({
@@ -101,6 +110,7 @@ const schema = z.object({
 	currency: currency(),
 	// Leaves room for the "-<row>" suffix inside the 100 characters of a reference.
 	reference: reference(90),
+	allowDuplicateRows: optional(bool()),
 });
 
 type Input = z.infer<typeof schema>;
@@ -252,7 +262,9 @@ export const bulkTransferOperation: PayOnUsOperation<typeof schema> = {
 		const { businessId } = input;
 		const merchantId = resolveMerchantId(client, undefined, 'to check a batch by its reference after a lost answer');
 
-		const { rows, problems } = validateRows(await readRows(ctx, input));
+		const { rows, problems } = validateRows(await readRows(ctx, input), {
+			allowDuplicateRows: input.allowDuplicateRows === true,
+		});
 		if (problems.length > 0) {
 			const where = input.source === 'items' ? 'input items (row N = item N)' : 'CSV rows';
 			throw new PayOnUsInputError(
@@ -281,6 +293,9 @@ export const bulkTransferOperation: PayOnUsOperation<typeof schema> = {
 				lookupProvesAbsence: false,
 			},
 		});
-		return result;
+		// Each row's transfer in the one transfer shape (nodes/shared/records.ts).
+		return Array.isArray(result?.transfers)
+			? { ...result, transfers: (result.transfers as IDataObject[]).map(toTransfer) }
+			: result;
 	},
 };
