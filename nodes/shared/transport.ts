@@ -634,6 +634,11 @@ class Transport implements PayOnUsClient {
 			} catch (error) {
 				failure = classifyFailure(error);
 			}
+			if (!failure && isEnvelope(body)) {
+				// An error inside a 200 envelope counts as that status (a 409 or a 5xx included).
+				const status = numberField(body.status);
+				if (status !== undefined && status >= 400 && status !== 401) failure = { kind: 'http', status, body };
+			}
 			if (!failure) {
 				const data = this.unwrap<IDataObject>(body, opts);
 				if (data && typeof data === 'object' && !Array.isArray(data)) {
