@@ -1,7 +1,13 @@
 /**
- * `npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed sandbox/seed.json]`
+ * `npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed sandbox/seed.json]
+ *                     [--tls [--tls-dir DIR]] [--rtt-ms 150] [--jitter-ms 20]`
  * Starts the sandbox and prints the base URL, the control prefix and the
  * client id/secret pairs it accepts. Ctrl-C stops it.
+ *
+ * --tls serves HTTPS with a CA made at start (its PEM path is printed: give
+ * it to clients as NODE_EXTRA_CA_CERTS); --rtt-ms / --jitter-ms add a
+ * realistic link (see sandbox/link.ts). --json prints one line
+ * `{"url":...,"caFile":...}` instead of the banner (for scripts).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -17,16 +23,47 @@ function arg(name: string): string | undefined {
 
 async function main() {
 	if (process.argv.includes('--help') || process.argv.includes('-h')) {
-		console.log('usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed path/to/seed.json]');
+		console.log(
+			'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed path/to/seed.json] [--tls [--tls-dir DIR]] [--rtt-ms 150] [--jitter-ms 20] [--json]',
+		);
 		return;
 	}
 	const port = Number(arg('port') ?? process.env.SANDBOX_PORT ?? 4010);
 	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${arg('port')}`);
 	const seedPath = arg('seed');
 	const seed = seedPath ? (JSON.parse(readFileSync(resolve(seedPath), 'utf8')) as SeedConfig) : undefined;
-	const sb = await startSandbox({ port, host: arg('host') ?? '127.0.0.1', seed });
+	const ms = (name: string): number | undefined => {
+		const v = arg(name);
+		if (v === undefined) return undefined;
+		const n = Number(v);
+		if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number of ms >= 0, got ${v}`);
+		return n;
+	};
+	const tls = process.argv.includes('--tls');
+	const requestLogLimit = arg('request-log-limit');
+	const sb = await startSandbox({
+		port,
+		host: arg('host') ?? '127.0.0.1',
+		seed,
+		tls,
+		tlsDir: arg('tls-dir'),
+		rttMs: ms('rtt-ms'),
+		jitterMs: ms('jitter-ms'),
+		...(requestLogLimit ? { config: { requestLogLimit: Number(requestLogLimit) } } : {}),
+	});
+	const stop = () => {
+		void sb.stop().then(() => process.exit(0));
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+	if (process.argv.includes('--json')) {
+		console.log(JSON.stringify({ url: sb.url, port: sb.port, caFile: sb.tls?.caFile ?? null, link: sb.link?.settings ?? null }));
+		return;
+	}
 	const s = sb.state;
 	console.log(`PayOnUs sandbox listening on ${sb.url}`);
+	if (sb.tls) console.log(`  TLS CA (PEM):   ${sb.tls.caFile}  (clients: NODE_EXTRA_CA_CERTS=${sb.tls.caFile})`);
+	if (sb.link) console.log(`  link:           +${sb.link.settings.rttMs} ms round trip, jitter ${sb.link.settings.jitterMs} ms (change: PUT ${sb.url}/_sandbox/link)`);
 	console.log(`  API base URL:   ${sb.url}  (paths under /api/v1)`);
 	console.log(`  control API:    ${sb.url}/_sandbox  (reset, webhooks, clock, faults, ledger, requests, deliveries, stats)`);
 	console.log(`  seed:           ${seedPath ?? 'sandbox/seed.json (built in)'}`);
@@ -37,11 +74,6 @@ async function main() {
 		const wallets = [...s.wallets.values()].filter((w) => w.entityId === b.id).map((w) => w.currency);
 		console.log(`    ${b.id} "${b.name}" (${b.merchantId}) wallets ${wallets.join(', ')}${b.tokenizationEnabled ? '' : '; tokenization disabled'}`);
 	}
-	const stop = () => {
-		void sb.stop().then(() => process.exit(0));
-	};
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
 }
 
 main().catch((error) => {
