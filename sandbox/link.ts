@@ -95,12 +95,16 @@ export function makeTlsMaterial(dir?: string): TlsMaterial {
 	};
 }
 
-/** One direction of a connection: chunks delivered in order, each after its own one-way delay. */
+/**
+ * One direction of a connection: chunks delivered in order, each after its
+ * own one-way delay; an end (FIN) or a reset (RST) travels behind the data
+ * sent before it.
+ */
 class DelayedPipe {
 	private lastDue = 0;
 	private notBefore = 0;
 	private pending = 0;
-	private ended = false;
+	private closing: 'end' | 'destroy' | undefined;
 
 	constructor(
 		private readonly to: Socket,
@@ -112,25 +116,42 @@ class DelayedPipe {
 		this.notBefore = Math.max(this.notBefore, until);
 	}
 
-	push(chunk: Buffer): void {
-		const now = performance.now();
+	private dueTime(now: number): number {
 		const due = Math.max(Math.max(now, this.notBefore) + this.delay(), this.lastDue);
 		this.lastDue = due;
+		return due;
+	}
+
+	private later(now: number, due: number, fn: () => void): void {
 		if (due <= now && this.pending === 0) {
-			if (!this.to.destroyed) this.to.write(chunk);
+			fn();
 			return;
 		}
 		this.pending++;
 		setTimeout(() => {
 			this.pending--;
-			if (!this.to.destroyed) this.to.write(chunk);
-			if (this.pending === 0 && this.ended) this.to.end();
+			fn();
 		}, Math.max(0, due - now));
 	}
 
-	end(): void {
-		this.ended = true;
-		if (this.pending === 0) this.to.end();
+	push(chunk: Buffer): void {
+		if (this.closing) return;
+		const now = performance.now();
+		this.later(now, this.dueTime(now), () => {
+			if (!this.to.destroyed && this.to.writable) this.to.write(chunk);
+		});
+	}
+
+	/** The sender finished (`end`) or broke the connection (`destroy`). */
+	close(how: 'end' | 'destroy'): void {
+		if (this.closing === 'destroy' || (this.closing === 'end' && how === 'end')) return;
+		this.closing = how;
+		const now = performance.now();
+		this.later(now, this.dueTime(now), () => {
+			if (this.to.destroyed) return;
+			if (how === 'end') this.to.end();
+			else this.to.resetAndDestroy();
+		});
 	}
 }
 
@@ -155,8 +176,8 @@ export async function startLink(
 		return Math.max(0, half + jitter);
 	};
 	const sockets = new Set<Socket>();
-	const server: Server = createNetServer({ noDelay: true }, (client) => {
-		const upstream = connect({ host: target.host, port: target.port, noDelay: true });
+	const server: Server = createNetServer({ noDelay: true, allowHalfOpen: true }, (client) => {
+		const upstream = connect({ host: target.host, port: target.port, noDelay: true, allowHalfOpen: true });
 		sockets.add(client);
 		sockets.add(upstream);
 		const up = new DelayedPipe(upstream, oneWay);
@@ -165,23 +186,18 @@ export async function startLink(
 		up.holdUntil(performance.now() + settings.rttMs);
 		client.on('data', (chunk: Buffer) => up.push(chunk));
 		upstream.on('data', (chunk: Buffer) => down.push(chunk));
-		client.on('end', () => up.end());
-		upstream.on('end', () => down.end());
-		const close = () => {
-			client.destroy();
-			upstream.destroy();
+		client.on('end', () => up.close('end'));
+		upstream.on('end', () => down.close('end'));
+		// A reset or a close without end travels like the data before it.
+		client.on('error', () => up.close('destroy'));
+		upstream.on('error', () => down.close('destroy'));
+		client.on('close', (hadError) => {
 			sockets.delete(client);
-			sockets.delete(upstream);
-		};
-		client.on('error', close);
-		upstream.on('error', close);
-		client.on('close', () => {
-			sockets.delete(client);
-			if (!upstream.destroyed) upstream.end();
+			up.close(hadError ? 'destroy' : 'end');
 		});
-		upstream.on('close', () => {
+		upstream.on('close', (hadError) => {
 			sockets.delete(upstream);
-			if (!client.destroyed) client.end();
+			down.close(hadError ? 'destroy' : 'end');
 		});
 	});
 	await new Promise<void>((resolve, reject) => {

@@ -80,3 +80,28 @@ test('plain sandbox (no tls, no link): unchanged, and PUT /_sandbox/link is refu
 		await plain.stop();
 	}
 });
+
+test('a server that closes after answering (no keep-alive) still delivers the whole answer', async () => {
+	const agent = new Agent({ connect: { ca: sb.tls!.ca }, pipelining: 0 });
+	const results = await Promise.all(
+		Array.from({ length: 6 }, async () => {
+			const res = await request(`${sb.url}/_sandbox/link`, { dispatcher: agent, headers: { connection: 'close' } });
+			return { status: res.statusCode, body: (await res.body.json()) as { data: unknown } };
+		}),
+	);
+	for (const r of results) expect(r).toEqual({ status: 200, body: expect.objectContaining({ data: { rttMs: RTT, jitterMs: 0 } }) });
+	await agent.close();
+});
+
+test('n8n-style client: a new https agent per request (Connection: close) over the link', async () => {
+	const https = await import('node:https');
+	const one = async () =>
+		await new Promise<number>((resolve, reject) => {
+			const req = https.get(`${sb.url}/_sandbox/link`, { agent: new https.Agent({ keepAlive: false, ca: sb.tls!.ca }) }, (res) => {
+				res.resume();
+				res.on('end', () => resolve(res.statusCode ?? 0));
+			});
+			req.on('error', reject);
+		});
+	expect(await Promise.all([one(), one(), one()])).toEqual([200, 200, 200]);
+});
