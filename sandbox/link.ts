@@ -103,7 +103,8 @@ export function makeTlsMaterial(dir?: string): TlsMaterial {
 class DelayedPipe {
 	private lastDue = 0;
 	private notBefore = 0;
-	private pending = 0;
+	private queue: Array<{ due: number; fn: () => void }> = [];
+	private timer: NodeJS.Timeout | undefined;
 	private closing: 'end' | 'destroy' | undefined;
 
 	constructor(
@@ -122,16 +123,32 @@ class DelayedPipe {
 		return due;
 	}
 
+	/** Runs `fn` at `due`, strictly after everything queued before it (one timer per pipe: timers of different lengths may fire out of order). */
 	private later(now: number, due: number, fn: () => void): void {
-		if (due <= now && this.pending === 0) {
+		if (due <= now && this.queue.length === 0) {
 			fn();
 			return;
 		}
-		this.pending++;
-		setTimeout(() => {
-			this.pending--;
-			fn();
-		}, Math.max(0, due - now));
+		this.queue.push({ due, fn });
+		if (!this.timer) this.arm();
+	}
+
+	private arm(): void {
+		const head = this.queue[0];
+		if (!head) {
+			this.timer = undefined;
+			return;
+		}
+		this.timer = setTimeout(() => this.drain(), Math.max(0, Math.ceil(head.due - performance.now())));
+	}
+
+	private drain(): void {
+		const now = performance.now();
+		let n = 0;
+		while (n < this.queue.length && this.queue[n].due <= now + 0.5) n++;
+		const ready = this.queue.splice(0, n);
+		for (const item of ready) item.fn();
+		this.arm();
 	}
 
 	push(chunk: Buffer): void {
