@@ -10,7 +10,9 @@
  *    a new reference, bank transfer of 100 NGN from BUS-2001's 10,000,000),
  *  - paths:
  *    (a) the PayOnUs node in a real n8n (its own executionTime),
- *    (b) the HTTP Request node with the payOnUsApi credential (same n8n),
+ *    (b) the HTTP Request node with the payOnUsApi credential (same n8n; it
+ *        starts the requests of ALL its items at once and awaits them
+ *        together: no concurrency limit, no money safety),
  *    (c) n8n's own request helper alone at the node's concurrency (floor: a
  *        new agent per request, so TCP + TLS handshakes on every call),
  *    (d) undici with keep-alive at the node's concurrency (limit).
@@ -127,7 +129,8 @@ interface Row {
 	rttMs: number;
 	op: 'Get payment' | 'Create transfer';
 	path: string;
-	concurrency: number;
+	/** Calls in flight at most ('all': every item at once). */
+	concurrency: number | 'all';
 	items: number;
 	ms: number;
 	itemsPerSecond: number;
@@ -140,7 +143,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const jitterPercent = Number(flag('jitter', '10'));
 	const fullReads = Number(flag('reads', '1000'));
 	const fullTransfers = Number(flag('transfers', '500'));
-	const budget = Number(flag('budget', '20'));
+	const budget = Number(flag('budget', '25'));
 	const payout500 = args.includes('--payout-500');
 	const mmConcurrency = Number(flag('money-concurrency', String(MONEY_CONCURRENCY)));
 
@@ -294,7 +297,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			const tag = `rn${Date.now().toString(36)}-${++transferSeq}`;
 			return Array.from({ length: n }, (_, i) => `${tag}-${i + 1}`);
 		};
-		const record = (rttMs: number, op: Row['op'], path: string, concurrency: number, items: number, full: number, ms: number) => {
+		const record = (rttMs: number, op: Row['op'], path: string, concurrency: number | 'all', items: number, full: number, ms: number) => {
 			const row: Row = {
 				rttMs,
 				op,
@@ -306,7 +309,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				scaled: items < full ? `${items} of ${full}` : 'full',
 			};
 			rows.push(row);
-			console.log(`  ${rttMs} ms ${op.padEnd(15)} ${path.padEnd(28)} x${String(concurrency).padEnd(2)} ${String(items).padStart(5)} items ${String(row.ms).padStart(7)} ms ${String(row.itemsPerSecond).padStart(8)} items/s`);
+			console.log(`  ${rttMs} ms ${op.padEnd(15)} ${path.padEnd(28)} x${String(concurrency).padEnd(3)} ${String(items).padStart(5)} items ${String(row.ms).padStart(7)} ms ${String(row.itemsPerSecond).padStart(8)} items/s`);
 		};
 
 		// Warm-up at 0 ms: token minted and stored by n8n, code paths compiled, helper loaded.
@@ -323,7 +326,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 
 			// Get payment.
 			const nRead = countFor(fullReads, rttMs, READ_CONCURRENCY, 3);
-			const nReadHttp = countFor(fullReads, rttMs, 1, 3);
+			// The HTTP Request node sends ALL its items at once (no limit), so it gets the node's count.
+			const nReadHttp = nRead;
 			const nReadUndici = countFor(fullReads, rttMs, READ_CONCURRENCY, 1);
 			const readItems = (n: number) => refs.slice(0, n).map((onusReference) => ({ onusReference }));
 			const readCalls = (n: number): Call[] =>
@@ -343,7 +347,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			await clearLog();
 			const b = await inN8n(`rn ${rttMs} HTTP get`, httpRead, readItems(nReadHttp));
 			await checkLog('HTTP Request node', 'GET', PAYMENT_PATH, refs.slice(0, nReadHttp));
-			record(rttMs, 'Get payment', 'HTTP Request node', 1, nReadHttp, fullReads, b.ms);
+			record(rttMs, 'Get payment', 'HTTP Request node', 'all', nReadHttp, fullReads, b.ms);
 
 			await clearLog();
 			const d = await baselines.run({ kind: 'undici', baseUrl: base, token, concurrency: READ_CONCURRENCY, calls: readCalls(nReadUndici) });
@@ -352,7 +356,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 
 			// Create transfer.
 			const nTr = countFor(fullTransfers, rttMs, mmConcurrency, 3);
-			const nTrHttp = countFor(fullTransfers, rttMs, 1, 3);
+			const nTrHttp = nTr;
 			const nTrUndici = countFor(fullTransfers, rttMs, mmConcurrency, 1);
 			const transferCalls = (list: string[]): Call[] => list.map((r) => ({ method: 'POST', path: TRANSFER_PATH, body: transferBody(r) }));
 
@@ -373,7 +377,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			await clearLog();
 			const g = await inN8n(`rn ${rttMs} HTTP transfer`, httpTransfer, list.map((reference) => ({ reference })));
 			await checkLog('HTTP Request node', 'POST', TRANSFER_PATH, list);
-			record(rttMs, 'Create transfer', 'HTTP Request node', 1, nTrHttp, fullTransfers, g.ms);
+			record(rttMs, 'Create transfer', 'HTTP Request node', 'all', nTrHttp, fullTransfers, g.ms);
 
 			list = newRefs(nTrUndici);
 			await clearLog();
@@ -402,7 +406,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				});
 			}
 		}
-		console.log(`\n  n8n ${N8N_VERSION}; node concurrency: reads ${READ_CONCURRENCY}, money-moving ${mmConcurrency}; HTTP Request node: one item after the other`);
+		console.log(`\n  n8n ${N8N_VERSION}; node concurrency: reads ${READ_CONCURRENCY}, money-moving ${mmConcurrency}; HTTP Request node: every item in flight at once (n8n's HttpRequestV3 starts all requests, then awaits them)`);
 		console.table(rows);
 		console.table(ratios);
 		if (rows.some((r) => r.scaled !== 'full')) {
