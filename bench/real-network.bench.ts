@@ -31,6 +31,7 @@
  * Items): seconds of each (a few minutes more).
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
@@ -39,6 +40,7 @@ import * as PayOnUsNode from '../nodes/PayOnUs/PayOnUs.node';
 import { itemsNode, manualWorkflow, sandboxAccessToken } from '../test/harness/fixtures';
 import { n8nInstallDir, n8nNode, N8N_VERSION, startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
 import { benchCredential, inParallel, nodeRun } from './common';
+import { summarize, type ProfileSummary } from './cpu-profile';
 import type { Call, Job } from './real-network-client';
 
 export const description =
@@ -146,6 +148,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const budget = Number(flag('budget', '25'));
 	const payout500 = args.includes('--payout-500');
 	const mmConcurrency = Number(flag('money-concurrency', String(MONEY_CONCURRENCY)));
+	// --profile: n8n runs with --cpu-prof (NODE_OPTIONS); the profile's top entries are printed after n8n stops.
+	const profileDir = args.includes('--profile') ? join(__dirname, '..', '..', 'bench', 'results', `profile-${Date.now().toString(36)}`) : undefined;
 
 	const sandbox = await startSandboxProcess();
 	const ca = (await import('node:fs')).readFileSync(sandbox.caFile, 'utf8');
@@ -161,13 +165,20 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		if (res.status !== 200) throw new Error(`control ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
 		return json.data;
 	};
+	let report: Record<string, unknown> = {};
 	let n8n: N8nInstance | undefined;
 	let baselines: Baselines | undefined;
 	const rows: Row[] = [];
 	const notes: string[] = [];
 	try {
 		[n8n, baselines] = await Promise.all([
-			startN8n({ db: 'sqlite', env: { NODE_EXTRA_CA_CERTS: sandbox.caFile } }),
+			startN8n({
+				db: 'sqlite',
+				env: {
+					NODE_EXTRA_CA_CERTS: sandbox.caFile,
+					...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
+				},
+			}),
 			Baselines.start(sandbox.caFile),
 		]);
 		const token = await sandboxAccessToken(base, 3);
@@ -471,10 +482,31 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			};
 			console.log('  500 transfers:', payout);
 		}
-		return { n8nVersion: N8N_VERSION, rtts, jitterPercent, readConcurrency: READ_CONCURRENCY, moneyMovingConcurrency: mmConcurrency, rows, ratios, notes, payout };
+		report = { n8nVersion: N8N_VERSION, rtts, jitterPercent, readConcurrency: READ_CONCURRENCY, moneyMovingConcurrency: mmConcurrency, rows, ratios, notes, payout };
 	} finally {
 		baselines?.stop();
 		await n8n?.stop();
 		sandbox.child.kill('SIGTERM');
 	}
+	if (profileDir) report.profile = profileSummary(profileDir);
+	return report;
+}
+
+/** The n8n main process's profile (the one with this package's frames), summarised. */
+function profileSummary(dir: string): ProfileSummary | { problem: string } {
+	const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
+	let best: ProfileSummary | undefined;
+	for (const f of files) {
+		const s = summarize(join(dir, f), 30);
+		const mine = s.areas.find((a) => a.area.startsWith('n8n-nodes-payonus'))?.ms ?? 0;
+		const bestMine = best?.areas.find((a) => a.area.startsWith('n8n-nodes-payonus'))?.ms ?? -1;
+		if (mine > bestMine) best = s;
+	}
+	if (!best) return { problem: `no .cpuprofile in ${dir} (n8n must exit cleanly to write it)` };
+	console.log(`\n  CPU profile of n8n (${dir}): busy ${best.totalMs} ms`);
+	console.table(best.areas.slice(0, 15));
+	console.table(best.top);
+	console.log('  time below this package\'s outermost frames (inclusive):');
+	console.table(best.packageInclusive);
+	return best;
 }
