@@ -9,6 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 
+/** Where this package's code sits in n8n (a community install); the n8n cache folder's name contains the package name too. */
+const PACKAGE_PATH = '/node_modules/n8n-nodes-payonus/';
+
 interface ProfileNode {
 	id: number;
 	callFrame: { functionName: string; url: string; lineNumber: number };
@@ -28,12 +31,18 @@ export interface ProfileSummary {
 	totalMs: number;
 	top: Array<{ ms: number; percent: number; fn: string; where: string }>;
 	areas: Array<{ area: string; ms: number; percent: number }>;
+	/**
+	 * Time on stacks through this package, by what the package called: the
+	 * package's innermost frame, then the first frame outside it (an n8n
+	 * helper, zod, ...) or "(own code)" when the package itself was running.
+	 */
+	packageCalls: Array<{ ms: number; percent: number; from: string; calls: string }>;
 	/** Inclusive time of this package's frames (outermost frame of the package on each stack). */
 	packageInclusive: Array<{ ms: number; percent: number; fn: string; where: string }>;
 }
 
 export function areaOf(url: string, fn: string): string {
-	if (url.includes('n8n-nodes-payonus')) return 'n8n-nodes-payonus (this package)';
+	if (url.includes(PACKAGE_PATH)) return 'n8n-nodes-payonus (this package)';
 	if (url === '') return fn === '(garbage collector)' ? 'GC' : fn.startsWith('(') ? fn : 'native';
 	if (url.startsWith('node:')) {
 		if (/tls|_tls|https|crypto/.test(url)) return 'node: TLS/crypto';
@@ -66,6 +75,7 @@ export function summarize(file: string, topN = 25): ProfileSummary {
 	const fnSelf = new Map<string, number>();
 	const areas = new Map<string, number>();
 	const pkgInclusive = new Map<string, number>();
+	const pkgCalls = new Map<string, number>();
 	for (const [id, ms] of self) {
 		const n = byId.get(id)!;
 		if (n.callFrame.functionName === '(idle)' || n.callFrame.functionName === '(program)') continue;
@@ -76,9 +86,21 @@ export function summarize(file: string, topN = 25): ProfileSummary {
 		let outer: ProfileNode | undefined;
 		for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
 			const f = byId.get(cur)!;
-			if (f.callFrame.url.includes('n8n-nodes-payonus')) outer = f;
+			if (f.callFrame.url.includes(PACKAGE_PATH)) outer = f;
 		}
 		if (outer) pkgInclusive.set(key(outer), (pkgInclusive.get(key(outer)) ?? 0) + ms);
+		// Innermost package frame and what it called.
+		let below: ProfileNode | undefined;
+		for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+			const f = byId.get(cur)!;
+			if (f.callFrame.url.includes(PACKAGE_PATH)) {
+				const callee = below ? `${below.callFrame.functionName || '(anonymous)'} [${areaOf(below.callFrame.url, below.callFrame.functionName)}]` : '(own code)';
+				const k = `${f.callFrame.functionName || '(anonymous)'} ${f.callFrame.url.replace(/^.*n8n-nodes-payonus\/dist\//, '')}:${f.callFrame.lineNumber + 1}|${callee}`;
+				pkgCalls.set(k, (pkgCalls.get(k) ?? 0) + ms);
+				break;
+			}
+			below = f;
+		}
 	}
 	const busy = [...fnSelf.values()].reduce((a, b) => a + b, 0);
 	const pct = (ms: number) => Number(((ms * 100) / busy).toFixed(1));
@@ -93,6 +115,13 @@ export function summarize(file: string, topN = 25): ProfileSummary {
 			.slice(0, topN)
 			.map(([k, ms]) => ({ ms: Math.round(ms), percent: pct(ms), ...split(k) })),
 		areas: [...areas.entries()].sort((a, b) => b[1] - a[1]).map(([area, ms]) => ({ area, ms: Math.round(ms), percent: pct(ms) })),
+		packageCalls: [...pkgCalls.entries()]
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, 25)
+			.map(([k, ms]) => {
+				const [from, calls] = k.split('|');
+				return { ms: Math.round(ms), percent: pct(ms), from, calls };
+			}),
 		packageInclusive: [...pkgInclusive.entries()]
 			.sort((a, b) => b[1] - a[1])
 			.slice(0, 15)
@@ -106,4 +135,5 @@ if (require.main === module) {
 	console.table(s.areas);
 	console.table(s.top);
 	console.table(s.packageInclusive);
+	console.table(s.packageCalls);
 }

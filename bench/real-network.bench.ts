@@ -508,5 +508,7 @@ function profileSummary(dir: string): ProfileSummary | { problem: string } {
 	console.table(best.top);
 	console.log('  time below this package\'s outermost frames (inclusive):');
 	console.table(best.packageInclusive);
+	console.log('  what this package\'s frames called (self time of everything below, by the first frame outside the package):');
+	console.table(best.packageCalls);
 	return best;
 }
