@@ -59,7 +59,8 @@ export class PayOnUsApi implements ICredentialType {
 			default: '',
 			placeholder: 'http://127.0.0.1:4010',
 			required: true,
-			description: 'Address the API paths (/api/v1/...) are appended to',
+			description:
+				'Address the API paths (/api/v1/...) are appended to. Must start with https://, except for this machine (http://localhost, http://127.0.0.1, http://[::1]). Redirects are not followed.',
 			displayOptions: { show: { environment: ['custom'] } },
 		},
 		{

@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed sandbox/seed.json]
+ * `npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed sandbox/seed.json] [--profile a,b]
  *                     [--tls [--tls-dir DIR]] [--rtt-ms 150] [--jitter-ms 20]`
  * Starts the sandbox and prints the base URL, the control prefix and the
  * client id/secret pairs it accepts. Ctrl-C stops it.
@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startSandbox, type SeedConfig } from './server';
+import { parseProfiles, PROFILE_NAMES } from './profiles';
 
 function arg(name: string): string | undefined {
 	const argv = process.argv.slice(2);
@@ -24,14 +25,16 @@ function arg(name: string): string | undefined {
 async function main() {
 	if (process.argv.includes('--help') || process.argv.includes('-h')) {
 		console.log(
-			'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed path/to/seed.json] [--tls [--tls-dir DIR]] [--rtt-ms 150] [--jitter-ms 20] [--json]',
+			'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed path/to/seed.json] [--profile a,b] [--tls [--tls-dir DIR]] [--rtt-ms 150] [--jitter-ms 20] [--json]',
 		);
+		console.log(`profiles (also env PAYONUS_SANDBOX_PROFILE=a,b): ${PROFILE_NAMES.join(', ')}`);
 		return;
 	}
 	const port = Number(arg('port') ?? process.env.SANDBOX_PORT ?? 4010);
 	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${arg('port')}`);
 	const seedPath = arg('seed');
 	const seed = seedPath ? (JSON.parse(readFileSync(resolve(seedPath), 'utf8')) as SeedConfig) : undefined;
+	const profiles = parseProfiles(arg('profile') ?? process.env.PAYONUS_SANDBOX_PROFILE);
 	const ms = (name: string): number | undefined => {
 		const v = arg(name);
 		if (v === undefined) return undefined;
@@ -45,6 +48,7 @@ async function main() {
 		port,
 		host: arg('host') ?? '127.0.0.1',
 		seed,
+		profiles,
 		tls,
 		tlsDir: arg('tls-dir'),
 		rttMs: ms('rtt-ms'),
@@ -66,6 +70,7 @@ async function main() {
 	if (sb.link) console.log(`  link:           +${sb.link.settings.rttMs} ms round trip, jitter ${sb.link.settings.jitterMs} ms (change: PUT ${sb.url}/_sandbox/link)`);
 	console.log(`  API base URL:   ${sb.url}  (paths under /api/v1)`);
 	console.log(`  control API:    ${sb.url}/_sandbox  (reset, webhooks, clock, faults, ledger, requests, deliveries, stats)`);
+	console.log(`  profiles:       ${profiles.length ? profiles.join(', ') : 'default (none)'}`);
 	console.log(`  seed:           ${seedPath ?? 'sandbox/seed.json (built in)'}`);
 	console.log('  API clients (apiClientId / apiClientSecret -> merchant):');
 	for (const c of s.clients.values()) console.log(`    ${c.clientId} / ${c.clientSecret} -> ${c.merchantId}`);

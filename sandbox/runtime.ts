@@ -6,18 +6,22 @@ import { FaultTable } from './faults';
 import { SandboxState, type SeedConfig } from './store';
 import { WebhookDispatcher } from './areas/webhooks';
 import { processDueCredits } from './areas/payins';
+import { Profiles, type ProfileName } from './profiles';
 
 export class Sandbox {
 	readonly state: SandboxState;
 	readonly faults = new FaultTable();
 	readonly webhooks: WebhookDispatcher;
+	/** Behaviour profiles (profiles.ts); kept across resets. */
+	readonly profiles: Profiles;
 	/** Base URL the server listens on (set once listening). */
 	baseUrl = '';
 	private timers = new Set<NodeJS.Timeout>();
 	private stopped = false;
 
-	constructor(seed?: SeedConfig) {
+	constructor(seed?: SeedConfig, profiles: readonly ProfileName[] = []) {
 		this.state = new SandboxState(seed);
+		this.profiles = new Profiles(profiles);
 		this.webhooks = new WebhookDispatcher(this);
 	}
 

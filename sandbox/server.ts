@@ -12,13 +12,15 @@ import { Sandbox } from './runtime';
 import { ApiError, type SandboxConfig, type SandboxState, type SeedConfig, type RequestLogEntry } from './store';
 import type { FaultDecision } from './faults';
 import { authenticate, registerAuth } from './areas/auth';
-import { registerPayins } from './areas/payins';
+import { payinView, registerPayins } from './areas/payins';
 import { registerWallets } from './areas/wallets';
-import { registerPayouts } from './areas/payouts';
+import { registerPayouts, transferView } from './areas/payouts';
+import { setReplayViews } from './areas/replay';
 import { registerTokenization } from './areas/tokenization';
 import { registerPages } from './areas/pages';
 import { registerControl } from './areas/control';
 import { attachLink, makeTlsMaterial, registerLink, startLink, type LinkHandle, type LinkSettings } from './link';
+import { parseProfiles } from './profiles';
 
 export type { SeedConfig, SandboxConfig } from './store';
 
@@ -43,6 +45,8 @@ export interface StartOptions {
 	 */
 	rttMs?: number;
 	jitterMs?: number;
+	/** Behaviour profiles (profiles.ts). Default: env PAYONUS_SANDBOX_PROFILE, else none. */
+	profiles?: readonly string[];
 }
 
 export interface SandboxHandle {
@@ -70,6 +74,7 @@ export function redact(value: unknown): unknown {
 }
 
 export function buildRouter(): Router {
+	setReplayViews({ payin: payinView, transfer: transferView });
 	const router = new Router();
 	registerAuth(router);
 	registerPayins(router);
@@ -264,7 +269,8 @@ export class SandboxServer {
 }
 
 export async function startSandbox(opts: StartOptions = {}): Promise<SandboxHandle> {
-	const sandbox = new Sandbox(opts.seed);
+	const profiles = parseProfiles(opts.profiles ?? process.env.PAYONUS_SANDBOX_PROFILE);
+	const sandbox = new Sandbox(opts.seed, profiles);
 	if (opts.config) {
 		sandbox.state.seed = { ...sandbox.state.seed, config: { ...(sandbox.state.seed.config ?? {}), ...opts.config } };
 		Object.assign(sandbox.state.config, opts.config);

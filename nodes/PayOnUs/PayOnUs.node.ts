@@ -171,7 +171,9 @@ export class PayOnUs implements INodeType {
 		name: 'payOnUs',
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: Create Transfer verifies the beneficiary name by default (1: off).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: buildSubtitle(),
 		description:
 			'Collect payments (virtual accounts, cards, mobile money, EFT), pay out from wallets and charge stored cards with PayOnUs',

@@ -9,9 +9,15 @@ import {
 } from 'n8n-workflow';
 import { createClient } from '../shared/transport';
 import type { PayOnUsClient } from '../shared/client';
-import { advance, newest, readFrom, readStream, utcDay, type PollState, type Stream } from './cursor';
+import { advance, MAX_SEEN, newest, readFrom, readStream, utcDay, type PollState, type Stream } from './cursor';
+import { toRecord } from '../shared/records';
 
-const PAGE_SIZE = 100;
+/**
+ * The spec's default page size (30). Its maximum is not documented: a larger
+ * page may be cut short by the service, which must never look like the last
+ * page.
+ */
+const PAGE_SIZE = 30;
 
 /**
  * Polls that are still running, per workflow and node. n8n's cron fires on
@@ -93,7 +99,7 @@ export class PayOnUsPollTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Each poll re-reads the records created since the day before the last one seen and emits every new record, and every known record in a new status, once. Use it alongside the PayOnUs Trigger as a safety net for missed notifications, or where webhooks cannot reach n8n.',
+					'Each poll reads every page of the records created since the day before the last one seen and emits every new record, and every known record in a new status, once; the trigger keeps its own memory, so what the service does with filters or order never causes a repeat. Polling once a minute (the shortest interval recent n8n versions allow) is enough. Use it alongside the PayOnUs Trigger as a safety net for missed notifications, or where webhooks cannot reach n8n.',
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',
@@ -193,7 +199,7 @@ export class PayOnUsPollTrigger implements INodeType {
 			for (const watch of watches) {
 				const records = await readRecords(client, watch, undefined, filters, 50);
 				const latest = newest(records.filter((r) => passesStatus(r, statuses)));
-				if (latest) items.push({ json: { ...latest, resource: watch.resource, change: 'test' } });
+				if (latest) items.push({ json: { ...toRecord(watch.resource, latest), resource: watch.resource, change: 'test' } });
 			}
 			return items.length > 0 ? [items] : null;
 		}
@@ -215,9 +221,19 @@ export class PayOnUsPollTrigger implements INodeType {
 				const records = await readRecords(client, watch, fromDate, filters);
 				const result = advance(previous, records, { today, overlapDays, baseline: streamBaseline });
 				state[watch.stream] = result.next;
+				if (result.outsideWindow > 0) {
+					this.logger?.debug(
+						`PayOnUs Poll Trigger: ${result.outsideWindow} ${watch.stream} created before ${fromDate} came back although not asked for; not emitted`,
+					);
+				}
+				if (result.evicted > 0) {
+					this.logger?.warn(
+						`PayOnUs Poll Trigger: more than ${MAX_SEEN} ${watch.stream} in the re-read window; the oldest ${result.evicted} were forgotten and records created on or before ${String(result.next.floor)} will not be emitted again`,
+					);
+				}
 				for (const record of result.emit) {
 					if (!passesStatus(record, statuses)) continue;
-					items.push({ json: { ...record, resource: watch.resource } });
+					items.push({ json: { ...toRecord(watch.resource, record), resource: watch.resource } });
 				}
 			}
 			// Streams not watched now keep their state (switching back loses nothing).

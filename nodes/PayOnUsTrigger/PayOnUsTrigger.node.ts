@@ -1,6 +1,7 @@
 import {
 	NodeConnectionTypes,
 	NodeOperationError,
+	sleep,
 	type IDataObject,
 	type IHookFunctions,
 	type INodeType,
@@ -17,6 +18,7 @@ import {
 	classify,
 	confirmLink,
 	dedupeKey,
+	eventReference,
 	filteredOut,
 	isSigned,
 	parseBody,
@@ -25,6 +27,8 @@ import {
 	verifySigned,
 	type EventName,
 } from './delivery';
+import { confirmedFields, confirmSigned, confirmedItem } from './confirm';
+import type { PayOnUsClient } from '../shared/client';
 
 /*
  * What this trigger guarantees (n8n 2.8.4):
@@ -45,19 +49,35 @@ import {
  * Authenticity. COLLECTION, PAYOUT and REFUND start the workflow only with a
  * `hash` header equal to SHA-256(accountNumber + onusReference +
  * paymentStatus + key); anything else gets 401 and starts nothing. The hash
- * covers those three fields only: amount, currency and the rest are not
- * signed by PayOnUs (items say so in `verifiedFields`). Malformed, empty,
- * non-object or larger-than-256-KiB bodies, and unknown events, get 400.
- * (With Content-Type application/json, n8n itself parses the body first and
- * answers 422 to malformed JSON before this node runs.) Other methods than
- * POST get n8n's 404. Card tokenization notifications are not signed: by
- * default the node answers 200 at once, then fetches the link (one API call)
- * and starts the workflow only if it is COMPLETED with the same card token
- * and business; if the API cannot be reached the event is dropped with a
- * warning in n8n's log (PayOnUs sends it once and never retries: reconcile
- * with the action node's Search Links).
+ * covers those three fields only: items list them in `verifiedFields` and
+ * every other field of the notification in `unsignedFields`. Malformed,
+ * empty, non-object or larger-than-256-KiB bodies, and unknown events, get
+ * 400. (With Content-Type application/json, n8n itself parses the body
+ * first and answers 422 to malformed JSON before this node runs.) Other
+ * methods than POST get n8n's 404.
  *
- * Repeats. A repeat of (event, reference, status) within 24 h is answered
+ * Confirmation (confirm.ts). With "Confirm With the Service" (on by
+ * default), a signed COLLECTION or PAYOUT gets its 200 at once, then is
+ * re-read through the API by its (signed) onusReference; the Verified output
+ * gets the SERVICE's amount, currency, business and status (what the
+ * notification said, where it differs, under `notificationDiffers`), and the
+ * business filter uses the service's business. When the service does not
+ * confirm it (no such record, another status after 3 reads over about 3 s,
+ * unreachable, no Merchant ID for a payout) the event goes to the second
+ * output, "Not Confirmed", with `confirmation.reason`, and a warning is
+ * logged: an execution exists for the operator to see, and a workflow wired
+ * to output 1 only never pays on it. Its repeat key is released, so a later
+ * redelivery can still be confirmed. Card tokenization notifications are not
+ * signed: by default the link is read by id (businessId only, no Merchant ID
+ * needed) and the event is Verified only if the link is COMPLETED for the same
+ * business and, when a Merchant ID allows reading it, the same card token
+ * (else `cardTokenIdChecked: false`). A link PayOnUs does not have (404) is a
+ * made-up notification: a warning, no execution. Anything else (another
+ * status, business or token; the API unreachable) goes to Not Confirmed
+ * (PayOnUs sends this event once and never retries).
+ *
+ * Repeats. A repeat of the SIGNED fields (accountNumber, onusReference,
+ * paymentStatus; for tokenization: link id and status) within 24 h is answered
  * 200 `{duplicate: true}` and starts nothing, judged by an in-process memory
  * (10,000 events per trigger node and mode) that is checked and updated
  * synchronously, so in ONE n8n process (regular mode, or queue mode where
@@ -73,6 +93,13 @@ import {
  * idempotent per onusReference, as the specification asks. Test URL
  * deliveries use their own memory and never touch static data.
  */
+
+/** Re-reads of a signed event whose record is missing or in another status (tests shorten the pause). */
+export const CONFIRM_TIMING = {
+	attempts: 3,
+	pauseMs: 1000,
+	sleep: async (ms: number) => await sleep(ms),
+};
 
 /** Repeats of one event (type, reference, status) are suppressed for a day, up to 10,000 events per trigger. */
 export const DEDUPE_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
@@ -122,7 +149,10 @@ export class PayOnUsTrigger implements INodeType {
 		description: 'Starts the workflow when PayOnUs sends a verified payment notification',
 		defaults: { name: 'PayOnUs Trigger' },
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+		// Output 2 (added): events that could not be confirmed through the API.
+		// Saved workflows keep their connections on output 1.
+		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+		outputNames: ['Verified', 'Not Confirmed'],
 		credentials: [{ name: 'payOnUsApi', required: true }],
 		webhooks: [
 			{
@@ -177,7 +207,26 @@ export class PayOnUsTrigger implements INodeType {
 				default: true,
 				displayOptions: { show: { events: [EVENTS.cardTokenizationLinkCompleted] } },
 				description:
-					'Whether to fetch the link from PayOnUs before starting the workflow (one API call per tokenization notification). PayOnUs does not sign these notifications; the workflow starts only if the link is COMPLETED with the same card token. Turned off, anyone who knows the URL can start the workflow with a made-up link and card token.',
+					'Whether to fetch the link from PayOnUs before starting the workflow (one API call per tokenization notification). PayOnUs does not sign these notifications; the workflow starts only if the link is COMPLETED for the same business (and the same card token when it can be read: with a Merchant ID). Turned off, anyone who knows the URL can start the workflow with a made-up link and card token.',
+			},
+			{
+				displayName: 'Confirm With the Service',
+				name: 'confirmWithService',
+				type: 'boolean',
+				default: true,
+				displayOptions: { show: { events: [EVENTS.collection, EVENTS.payout] } },
+				description:
+					"Whether to re-read each Collection or Payout from PayOnUs by its onusReference (one or two API calls) and emit the service's amount, currency, business and status. PayOnUs signs only accountNumber, onusReference and paymentStatus: turned off, the amount, currency, business and type of the item are as received, unsigned. Events the service does not confirm (record missing, another status, service unreachable) go to the Not Confirmed output.",
+			},
+			{
+				displayName: 'Merchant ID',
+				name: 'merchantId',
+				type: 'string',
+				default: '',
+				placeholder: 'MER-1001',
+				displayOptions: { show: { events: [EVENTS.payout, EVENTS.cardTokenizationLinkCompleted] } },
+				description:
+					"Needed to read transfers (Payout confirmation) and to check the card token of a tokenization link. Empty: the credential's Default Merchant ID.",
 			},
 			{
 				displayName: 'Options',
@@ -193,7 +242,7 @@ export class PayOnUsTrigger implements INodeType {
 						default: '',
 						placeholder: 'BUS-2001, BUS-2002',
 						description:
-							'Comma-separated business IDs; notifications for other businesses are answered and ignored',
+							"Comma-separated business IDs; notifications for other businesses are answered and ignored. With Confirm With the Service on, the business is the service's (the notification's businessId is not signed).",
 					},
 					{
 						displayName: 'Only Statuses',
@@ -246,7 +295,7 @@ export class PayOnUsTrigger implements INodeType {
 		// answer is out.
 		const accept = (item: IDataObject): IWebhookResponseData => {
 			res.status(200).json({ received: true });
-			return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+			return { noWebhookResponse: true, workflowData: [[{ json: item }], []] };
 		};
 
 		// 1. Body: raw bytes first (the service sends JSON as text/plain).
@@ -291,14 +340,17 @@ export class PayOnUsTrigger implements INodeType {
 			return answer(400, { received: false, message: 'cardTokenizationLinkId missing or malformed' });
 		}
 
-		// 3. Filters.
+		// 3. Filters. The status is signed; the business is not, so with
+		// confirmation on it is checked against the service's record (step 5).
 		const events = splitList(this.getNodeParameter('events', []) as unknown);
 		if (!events.includes(event)) return answer(200, { received: true, ignored: 'event not selected' });
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const why = filteredOut(event, body, {
-			statuses: splitList(options.statuses),
-			businessIds: splitList(options.businessIds),
-		});
+		const statuses = splitList(options.statuses);
+		const businessIds = splitList(options.businessIds);
+		const confirmSignedEvent =
+			(event === EVENTS.collection || event === EVENTS.payout) &&
+			(this.getNodeParameter('confirmWithService', true) as boolean) !== false;
+		const why = filteredOut(event, body, { statuses, businessIds: confirmSignedEvent ? [] : businessIds });
 		if (why !== undefined) return answer(200, { received: true, ignored: why });
 
 		// 4. Repeats: in-process memory first, static data as a carried-over hint.
@@ -311,15 +363,85 @@ export class PayOnUsTrigger implements INodeType {
 		const key = dedupeKey(event, body);
 		if (seen.has(key, now)) return answer(200, { received: true, duplicate: true });
 
+		const save = () => {
+			if (staticData) staticData.seenEvents = seen.newest(PERSISTED_KEYS);
+		};
 		const remember = (): boolean => {
 			if (!seen.checkAndAdd(key, Date.now())) return false;
-			if (staticData) staticData.seenEvents = seen.newest(PERSISTED_KEYS);
+			save();
 			return true;
 		};
+		const merchantId = async (client: PayOnUsClient): Promise<string | undefined> => {
+			const own = String(this.getNodeParameter('merchantId', '') ?? '').trim();
+			return own || client.defaults.merchantId || undefined;
+		};
+		const notConfirmed = (item: IDataObject, reason: string): IWebhookResponseData => {
+			this.logger.warn(
+				`PayOnUs Trigger: ${event} ${eventReference(event, body)} was not confirmed (${reason}); sent to the Not Confirmed output, not to Verified`,
+			);
+			return {
+				noWebhookResponse: true,
+				workflowData: [[], [{ json: { ...item, confirmed: false, confirmation: { confirmed: false, reason } } }]],
+			};
+		};
 
-		if (isSigned(event)) {
+		if (isSigned(event) && !confirmSignedEvent) {
 			if (!remember()) return answer(200, { received: true, duplicate: true });
 			return accept(toItem(event, body, 'signature', receivedAt));
+		}
+
+		if (isSigned(event)) {
+			// 5. Signed event, confirmed with the service. The claim is taken
+			// now (synchronously: one of several concurrent copies goes on),
+			// the service gets its 200 at once (it wants one within about 5 s),
+			// then the record is read back.
+			if (!seen.checkAndAdd(key, Date.now())) return answer(200, { received: true, duplicate: true });
+			answer(200, { received: true });
+			const received = toItem(event, body, 'signature', receivedAt);
+			let verdict;
+			try {
+				const client = await createClient(this);
+				verdict = await confirmSigned(client, event, body, {
+					merchantId: await merchantId(client),
+					sleep: CONFIRM_TIMING.sleep,
+					attempts: CONFIRM_TIMING.attempts,
+					pauseMs: CONFIRM_TIMING.pauseMs,
+				});
+			} catch (error) {
+				verdict = { confirmed: false, reason: `the service could not be read (${(error as Error).message})` };
+			}
+			if (!verdict.confirmed || !verdict.record) {
+				// Given up: a later repeat of the same event may be confirmed.
+				seen.forget(key);
+				const item = verdict.record ? { ...received, serviceRecord: verdict.record } : received;
+				return notConfirmed(item, verdict.reason ?? 'not confirmed');
+			}
+			const item: IDataObject = {
+				...confirmedItem(received, verdict.record, event),
+				confirmed: true,
+				confirmedBy: 'api',
+			};
+			// Everything the service confirmed is no longer "unsigned".
+			const confirmedNames = confirmedFields(verdict.record);
+			item.unsignedFields = (received.unsignedFields as string[]).filter((f) => !confirmedNames.includes(f));
+			if (businessIds.length > 0 && (verdict.record.businessId === undefined || verdict.record.businessId === null)) {
+				// The filter cannot be checked against the service: not confirmed.
+				seen.forget(key);
+				return notConfirmed(
+					received,
+					"the service's record carries no businessId, so the Only Business IDs filter cannot be checked against it",
+				);
+			}
+			if (businessIds.length > 0 && !businessIds.includes(String(verdict.record.businessId ?? ''))) {
+				this.logger.info(
+					`PayOnUs Trigger: ${event} ${eventReference(event, body)} is for business ${String(verdict.record.businessId ?? '?')} (confirmed), not selected; ignored`,
+				);
+				// Like any filtered event, not remembered.
+				seen.forget(key);
+				return { noWebhookResponse: true };
+			}
+			save();
+			return { noWebhookResponse: true, workflowData: [[{ json: item }], []] };
 		}
 
 		const confirm = this.getNodeParameter('confirmTokenization', true) as boolean;
@@ -328,41 +450,66 @@ export class PayOnUsTrigger implements INodeType {
 			return accept(toItem(event, body, 'none', receivedAt));
 		}
 
-		// 5. Tokenization with confirmation: answer 200 now (the service wants an
-		// answer within about 5 s and never retries this event), then ask the API
-		// and start the workflow only if the link confirms it.
+		// 6. Tokenization with confirmation: answer 200 now (the service wants an
+		// answer within about 5 s and never retries this event), then read the
+		// link by id (GET /card-tokenization-links/{id}?businessId=..., no
+		// Merchant ID needed) and start the workflow only if the link confirms
+		// it. Anything else goes to the Not Confirmed output: nothing is
+		// dropped silently (PayOnUs sends this event once).
+		if (!seen.checkAndAdd(key, Date.now())) return answer(200, { received: true, duplicate: true });
 		answer(200, { received: true });
 		const linkId = body.cardTokenizationLinkId as string;
 		const businessId = String(body.businessId ?? '');
+		const received = toItem(event, body, 'none', receivedAt);
+		let verdict: { confirmed: boolean; reason?: string; tokenChecked?: boolean; forged?: boolean };
 		try {
 			const client = await createClient(this);
+			const merchant = await merchantId(client);
 			let link = await client.request<IDataObject>({
 				method: 'GET',
 				path: `/api/v1/card-tokenization-links/${encodeURIComponent(linkId)}`,
 				qs: { businessId },
 			});
-			if (link && (link.cardTokenId === undefined || link.cardTokenId === null) && client.defaults.merchantId) {
+			if (link && (link.cardTokenId === undefined || link.cardTokenId === null) && merchant) {
 				// The record by id may not carry cardTokenId; the search items do.
 				const page = await client.request<IDataObject>({
 					method: 'GET',
 					path: '/api/v1/card-tokenization-links',
-					qs: { merchantId: client.defaults.merchantId, id: linkId, pageNo: 1, pageSize: 5 },
+					qs: { merchantId: merchant, id: linkId, pageNo: 1, pageSize: 5 },
 				});
 				const found = ((page?.content as IDataObject[] | undefined) ?? []).find((l) => String(l.id) === linkId);
 				if (found) link = { ...link, cardTokenId: found.cardTokenId, status: found.status ?? link.status };
 			}
-			const verdict = confirmLink(body, link);
-			if (!verdict.confirmed) {
-				this.logger.warn(`PayOnUs Trigger: tokenization notification for link ${linkId} not confirmed (${verdict.reason}); workflow not started`);
+			verdict = confirmLink(body, link, { tokenOptional: !merchant });
+		} catch (error) {
+			if (String((error as { httpCode?: unknown }).httpCode ?? '') === '404') {
+				verdict = { confirmed: false, reason: 'link not found', forged: true };
+			} else {
+				verdict = { confirmed: false, reason: `could not read the link through the API (${(error as Error).message})` };
+			}
+		}
+		if (!verdict.confirmed) {
+			seen.forget(key);
+			if ('forged' in verdict || verdict.reason === 'link not found') {
+				// PayOnUs has no such link for that business: a made-up
+				// notification (unsigned, anyone can post one). Logged, and no
+				// execution, so forged posts cannot flood the execution list.
+				this.logger.warn(
+					`PayOnUs Trigger: tokenization notification for link ${linkId} was not confirmed (PayOnUs has no such link for business ${businessId}); no execution started`,
+				);
 				return { noWebhookResponse: true };
 			}
-		} catch (error) {
-			this.logger.warn(
-				`PayOnUs Trigger: could not confirm tokenization link ${linkId} through the API (${(error as Error).message}); workflow not started`,
-			);
-			return { noWebhookResponse: true };
+			return notConfirmed(received, verdict.reason ?? 'not confirmed');
 		}
-		if (!remember()) return { noWebhookResponse: true };
-		return { noWebhookResponse: true, workflowData: [[{ json: toItem(event, body, 'api', receivedAt) }]] };
+		save();
+		const item = toItem(event, body, 'api', receivedAt);
+		if (verdict.tokenChecked === false) {
+			item.unsignedFields = ['cardTokenId'];
+			item.cardTokenIdChecked = false;
+			this.logger.info(
+				`PayOnUs Trigger: tokenization link ${linkId} confirmed COMPLETED; its card token could not be checked (no Merchant ID to search links with)`,
+			);
+		}
+		return { noWebhookResponse: true, workflowData: [[{ json: item }], []] };
 	}
 }

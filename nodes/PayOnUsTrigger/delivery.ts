@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { verifyWebhookHash } from '../shared/signature';
+import { toPayin, toTransfer } from '../shared/records';
 
 /**
  * The webhook trigger's decisions, free of n8n so each is unit-tested:
@@ -123,22 +124,33 @@ export function eventReference(event: EventName, body: IDataObject): string {
 	return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
+/** The fields the `hash` header covers (spec, Events). */
+export const SIGNED_FIELDS = ['accountNumber', 'onusReference', 'paymentStatus'] as const;
+
 /**
- * Identity of an event for suppressing repeats: same type, reference and
- * status. A 96-bit digest (16 base64url characters) rather than the text, so
- * the list kept in static data, which n8n reads and parses on every webhook
- * request, stays a few kilobytes.
+ * Identity of an event for suppressing repeats. For a signed event: the
+ * SIGNED fields only (accountNumber, onusReference, paymentStatus), so a
+ * captured notification resent with another `type`, amount or business
+ * (none of them signed) is the same event and starts nothing new. For a
+ * tokenization notification (not signed): the link id and status. A 96-bit
+ * digest (16 base64url characters) rather than the text, so the list kept in
+ * static data, which n8n reads and parses on every webhook request, stays a
+ * few kilobytes.
  */
 export function dedupeKey(event: EventName, body: IDataObject): string {
-	return createHash('sha256')
-		.update(JSON.stringify([event, eventReference(event, body), eventStatus(event, body)]), 'utf8')
-		.digest()
-		.subarray(0, 12)
-		.toString('base64url');
+	const identity = isSigned(event)
+		? ['signed', ...SIGNED_FIELDS.map((f) => signedText(body[f]))]
+		: [event, eventReference(event, body), eventStatus(event, body)];
+	return createHash('sha256').update(JSON.stringify(identity), 'utf8').digest().subarray(0, 12).toString('base64url');
+}
+
+function signedText(value: unknown): string {
+	return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
 export interface Filters {
 	statuses: string[];
+	/** Compared with `businessId` of the body given (the confirmed record when confirmation is on). */
 	businessIds: string[];
 }
 
@@ -167,9 +179,15 @@ export function splitList(value: unknown): string[] {
 
 export type VerifiedBy = 'signature' | 'api' | 'none';
 
+const NODE_FIELDS = new Set(['event', 'verified', 'verifiedBy', 'receivedAt', 'verifiedFields', 'unsignedFields']);
+
 /**
  * One output item. The payload as sent (minus anything named like a secret),
  * plus what the node knows about it. Never the hash header or the key.
+ * A signed event lists the fields the hash covers in `verifiedFields` and
+ * every other field of the notification in `unsignedFields` (anyone on the
+ * way could have changed those); an unverified event lists all its fields
+ * as unsigned.
  */
 export function toItem(event: EventName, body: IDataObject, verifiedBy: VerifiedBy, receivedAt: Date): IDataObject {
 	const payload: IDataObject = {};
@@ -177,8 +195,9 @@ export function toItem(event: EventName, body: IDataObject, verifiedBy: Verified
 		if (['hash', 'verificationkey', 'webhookverificationkey'].includes(name.toLowerCase())) continue;
 		payload[name] = value;
 	}
+	const shaped = event === EVENTS.cardTokenizationLinkCompleted ? payload : event === EVENTS.payout ? toTransfer(payload) : toPayin(payload);
 	const item: IDataObject = {
-		...payload,
+		...shaped,
 		event,
 		verified: verifiedBy !== 'none',
 		verifiedBy,
@@ -186,7 +205,10 @@ export function toItem(event: EventName, body: IDataObject, verifiedBy: Verified
 	};
 	if (verifiedBy === 'signature') {
 		// The hash covers these three fields only; say so next to the data.
-		item.verifiedFields = ['accountNumber', 'onusReference', 'paymentStatus'];
+		item.verifiedFields = [...SIGNED_FIELDS];
+		item.unsignedFields = Object.keys(shaped).filter((k) => !(SIGNED_FIELDS as readonly string[]).includes(k) && !NODE_FIELDS.has(k));
+	} else if (verifiedBy === 'none') {
+		item.unsignedFields = Object.keys(shaped).filter((k) => !NODE_FIELDS.has(k));
 	}
 	return item;
 }
@@ -194,13 +216,23 @@ export function toItem(event: EventName, body: IDataObject, verifiedBy: Verified
 export interface LinkConfirmation {
 	confirmed: boolean;
 	reason?: string;
+	/** False when the link record carried no card token to compare with (the event's cardTokenId is then unverified). */
+	tokenChecked?: boolean;
 }
 
 /**
  * Decides whether a fetched tokenization link confirms the event: the link
- * must be COMPLETED, of the same business, and name the same card token.
+ * must be COMPLETED, of the same business, and, when the record carries a
+ * card token, name the same one. With `tokenOptional` (no way to read the
+ * card token: the link record by id carries none in the spec and the search
+ * needs a Merchant ID), a COMPLETED link of the same business confirms the
+ * event with `tokenChecked: false`.
  */
-export function confirmLink(body: IDataObject, link: IDataObject | undefined): LinkConfirmation {
+export function confirmLink(
+	body: IDataObject,
+	link: IDataObject | undefined,
+	options: { tokenOptional?: boolean } = {},
+): LinkConfirmation {
 	if (link === undefined || link === null) return { confirmed: false, reason: 'link not found' };
 	if (String(link.status ?? '').toUpperCase() !== 'COMPLETED') {
 		return { confirmed: false, reason: `link status is ${String(link.status ?? 'unknown')}` };
@@ -212,10 +244,11 @@ export function confirmLink(body: IDataObject, link: IDataObject | undefined): L
 		return { confirmed: false, reason: 'business differs' };
 	}
 	if (link.cardTokenId === undefined || link.cardTokenId === null) {
+		if (options.tokenOptional) return { confirmed: true, tokenChecked: false };
 		return { confirmed: false, reason: 'link carries no card token' };
 	}
 	if (String(link.cardTokenId) !== String(body.cardTokenId ?? '')) {
 		return { confirmed: false, reason: 'card token differs' };
 	}
-	return { confirmed: true };
+	return { confirmed: true, tokenChecked: true };
 }

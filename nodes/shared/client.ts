@@ -18,19 +18,37 @@ export interface MoneyMovingOptions {
 	/** The merchant reference the call carries (unique per business). */
 	reference: string;
 	/**
-	 * Finds the record this call would have created, by its reference.
-	 * Resolves to undefined when there is none. Used after a timeout, a
-	 * dropped connection or a 5xx, before anything is resent, and after a
-	 * 409 to show the record that already holds the reference.
+	 * Finds the record holding this reference (for this business), by its
+	 * reference. Resolves to undefined when there is none (a complete search
+	 * found none). Throws when it cannot tell (the service failed, or the
+	 * search hit its bound). Used after a timeout, a dropped connection or a
+	 * 5xx, before anything is resent, and after a 409.
 	 */
 	lookup: () => Promise<IDataObject | undefined>;
 	/**
-	 * What a 409 (reference already used) does when lookup finds the record
-	 * holding the reference: 'error' (default) raises a "duplicate reference"
-	 * error carrying that record; 'returnExisting' returns it flagged
-	 * `duplicateReference: true`. A 409 after an attempt of this same call
-	 * timed out or dropped is our own first attempt: returned flagged
-	 * `recoveredByLookup: true` either way.
+	 * Compares a record of the service with this request: the differences
+	 * found (empty: the record is this request). Applied to the answer of the
+	 * call itself and to every record found by lookup. Without it, any record
+	 * holding the reference counts as this request.
+	 */
+	check?: (record: IDataObject, mode: 'answer' | 'record') => string[];
+	/** This request in words, for messages (e.g. "NGN 100 to account 0123456789"). */
+	describe?: string;
+	/** What a record is called in messages (default "transaction"). */
+	noun?: string;
+	/**
+	 * False when a lookup that finds nothing does NOT prove the call was not
+	 * processed (bulk: nothing in the spec finds a batch): a lost answer then
+	 * fails as "outcome unknown" instead of being resent. Default true.
+	 */
+	lookupProvesAbsence?: boolean;
+	/**
+	 * What a 409 (reference already used) on a FIRST attempt does when lookup
+	 * finds a record holding the reference that matches this request:
+	 * 'error' (default) raises a "duplicate reference" error carrying that
+	 * record; 'returnExisting' returns it flagged `duplicateReference: true`.
+	 * A 409 after an earlier attempt of this same call was lost is resolved by
+	 * lookup (`recoveredByLookup: true`) or fails as "outcome unknown".
 	 */
 	onDuplicate?: 'error' | 'returnExisting';
 }
@@ -69,6 +87,8 @@ export interface PaginateOptions {
 	/** Maximum records when returnAll is false. */
 	limit?: number;
 	pageSize?: number;
+	/** Bound on the pages read; hitting it with more to read is an error. */
+	maxPages?: number;
 }
 
 export type PayOnUsEnvironment = 'sandbox' | 'production' | 'custom';

@@ -58,6 +58,11 @@ export class SeenKeys {
 		return true;
 	}
 
+	/** Forgets a key (a claim given up: the event was not confirmed, a repeat may try again). */
+	forget(key: string): void {
+		this.entries.delete(key);
+	}
+
 	/** Adds keys remembered elsewhere (static data) without reordering known ones. */
 	merge(pairs: Array<[string, number]>, now: number): void {
 		const oldest = now - this.window.ttlMs;

@@ -16,10 +16,28 @@ export function isEnvironment(value: unknown): value is PayOnUsEnvironment {
 	return value === 'sandbox' || value === 'production' || value === 'custom';
 }
 
+/** Hosts for which a plain http:// base address is allowed (this machine only). */
+export function isLoopbackHost(hostname: string): boolean {
+	const h = hostname.toLowerCase().replace(/\.$/, '');
+	return h === 'localhost' || h === '127.0.0.1' || h === '[::1]' || h === '::1';
+}
+
+/**
+ * Options of every request to PayOnUs (API calls, token call, token check):
+ * redirects are NOT followed (a money-moving POST must never be resent
+ * somewhere else, nor the Client Secret of the token call), and should n8n
+ * ever follow one, the Authorization header is not forwarded to another
+ * origin (n8n's default, sendCredentialsOnCrossOriginRedirect, is true).
+ * Checked in n8n-core 2.8: request-helper-functions.js convertN8nRequestToAxios
+ * (disableFollowRedirect -> maxRedirects 0; getBeforeRedirectFn).
+ */
+export const NO_REDIRECTS = { disableFollowRedirect: true, sendCredentialsOnCrossOriginRedirect: false } as const;
+
 /**
  * The base address for a credential's environment, without a trailing slash.
- * A custom address must be an absolute http(s) URL (the local sandbox, a proxy,
- * a new region); anything else is refused with a message naming the field.
+ * A custom address must be an absolute https URL (a proxy, a new region), or
+ * http only for this machine (the local sandbox); anything else is refused
+ * with a message naming the field.
  */
 export function resolveBaseUrl(environment: unknown, customBaseUrl?: unknown): string {
 	if (environment === 'sandbox' || environment === 'production') {
@@ -46,6 +64,11 @@ export function resolveBaseUrl(environment: unknown, customBaseUrl?: unknown): s
 	}
 	if (parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '') {
 		throw new Error('The credential\'s Base URL must not contain a user, password, query or fragment');
+	}
+	if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+		throw new Error(
+			`The credential's Base URL must use https:// (got "${raw}"): plain http:// would send the Client Secret and the access token unencrypted. http:// is allowed only for this machine (localhost, 127.0.0.1, [::1]).`,
+		);
 	}
 	return (parsed.origin + parsed.pathname).replace(/\/+$/, '');
 }

@@ -23,6 +23,7 @@ export function statusMeaning(status: number): string {
 	if (STATUS_MEANINGS[status]) return STATUS_MEANINGS[status];
 	if (status >= 500) return 'the service failed to process the request';
 	if (status >= 400) return 'the request was refused';
+	if (status >= 300) return 'the service answered with a redirect, which is not followed (set the Base URL to the final https address)';
 	return 'unexpected status';
 }
 
@@ -116,7 +117,9 @@ export function statusHint(status: number, moneyMoving: boolean): string | undef
 		case 404:
 			return 'Check the identifiers (merchant, business, reference, id) and that they belong to this environment.';
 		case 409:
-			return 'Use a new, unique reference for each transaction of a business.';
+			return moneyMoving
+				? 'The reference is already used for this business: check the outcome of the transaction holding it (Get Transfer / List Payments by reference, the wallet ledger, or the PayOnUs dashboard) before doing anything else.'
+				: 'A reference can be used only once per business.';
 		case 429:
 			return 'Wait a minute before trying again.';
 		default:

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
-import { describeEnvironment, resolveBaseUrl } from './environments';
+import { describeEnvironment, NO_REDIRECTS, resolveBaseUrl } from './environments';
 import { networkReason } from './errors';
 
 /**
@@ -405,6 +405,7 @@ export async function requestToken(helpers: HttpHelpers, id: ClientIdentity, now
 			body: { apiClientId: id.clientId, apiClientSecret: id.clientSecret },
 			json: true,
 			timeout: TOKEN_CALL_TIMEOUT_MS,
+			...NO_REDIRECTS,
 		});
 	} catch (err) {
 		// Never rethrow the raw error: its request config holds the secret.
@@ -457,6 +458,7 @@ async function verifyToken(
 				headers: { Authorization: `Bearer ${token}` },
 				json: true,
 				timeout: TOKEN_CALL_TIMEOUT_MS,
+				...NO_REDIRECTS,
 			});
 			return true;
 		} catch (err) {

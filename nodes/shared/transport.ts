@@ -20,7 +20,9 @@ import type {
 	PayOnUsEnvironment,
 	RequestOptions,
 } from './client';
-import { isEnvironment, resolveBaseUrl } from './environments';
+import { isEnvironment, NO_REDIRECTS, resolveBaseUrl } from './environments';
+import { describeRecord } from './outcome';
+import { collectPages, PageLimitError } from './paging';
 import { networkReason, redactText, sanitizeBody, statusMeaning, summarizeHttpError } from './errors';
 import {
 	isTokenRejectedSignal,
@@ -75,6 +77,8 @@ export interface ClientOptions {
 	backoffMs?: number;
 	/** Default page size of paginate(). Default 100. */
 	pageSize?: number;
+	/** Bound on the pages paginate() reads (an error when hit with more to read). Default 10,000. */
+	maxPages?: number;
 	/** Tests only. */
 	sleep?: (ms: number) => Promise<void>;
 }
@@ -86,6 +90,7 @@ const DEFAULTS = {
 	lookupAttempts: 4,
 	backoffMs: 500,
 	pageSize: 100,
+	maxPages: 10_000,
 };
 const MAX_AUTH_RECOVERIES = 2;
 /** Credential fields preAuthentication writes (tokenCache.ts tokenFields). */
@@ -260,6 +265,7 @@ class Transport implements PayOnUsClient {
 			lookupAttempts: options.lookupAttempts ?? DEFAULTS.lookupAttempts,
 			backoffMs: options.backoffMs ?? DEFAULTS.backoffMs,
 			pageSize: options.pageSize ?? DEFAULTS.pageSize,
+			maxPages: options.maxPages ?? DEFAULTS.maxPages,
 		};
 		this.pause = options.sleep ?? (async (ms: number) => await sleep(ms));
 		this.environment = isEnvironment(credentials.environment) ? credentials.environment : 'sandbox';
@@ -422,6 +428,7 @@ class Transport implements PayOnUsClient {
 			json: true,
 			timeout: this.opts.timeoutMs,
 			arrayFormat: 'repeat',
+			...NO_REDIRECTS,
 		};
 		if (opts.qs) {
 			const qs: IDataObject = {};
@@ -532,26 +539,93 @@ class Transport implements PayOnUsClient {
 		}
 	}
 
-	/** Finds the record by reference, retrying the lookup itself a few times. */
-	private async lookup(mm: MoneyMovingOptions, opts: RequestOptions, after: Failure): Promise<IDataObject | undefined> {
-		let lastError: unknown;
-		for (let attempt = 0; attempt < this.opts.lookupAttempts; attempt++) {
-			try {
-				return (await mm.lookup()) ?? undefined;
-			} catch (error) {
-				lastError = error;
-				await this.pause(this.backoff(attempt));
-			}
-		}
-		const why = lastError instanceof Error ? redactText(lastError.message, this.currentSecrets()) : 'unknown error';
-		return this.fail(after, opts, {
-			description: `The outcome is UNKNOWN: the call may have been processed, and looking it up by reference "${mm.reference}" failed ${this.opts.lookupAttempts} times (${why}). Nothing was resent. Check the reference in PayOnUs before trying again.`,
+	/** Raises an error about the outcome of a money-moving call (never advises a new reference). */
+	private failOutcome(
+		kind: 'unknown' | 'differentOwner' | 'duplicate',
+		opts: RequestOptions,
+		text: { message: string; description: string; record?: IDataObject; httpCode?: string },
+	): never {
+		const secrets = this.currentSecrets();
+		const details: IDataObject = { message: redactText(text.message, secrets), httpCode: text.httpCode ?? null, outcome: kind };
+		if (text.record) details.existingRecord = sanitizeBody(text.record, secrets) as IDataObject;
+		const error = new NodeApiError(this.ctx.getNode(), details as JsonObject, {
+			message: redactText(text.message, secrets),
+			description: redactText(text.description, secrets),
+			httpCode: text.httpCode,
+		});
+		error.context.outcome = kind;
+		if (text.record) error.context.existingRecord = details.existingRecord;
+		throw error;
+	}
+
+	private what(mm: MoneyMovingOptions): string {
+		return mm.describe ? ` (${mm.describe})` : '';
+	}
+
+	/** "Unknown outcome": names the reference, what was checked and what to check before retrying. */
+	private failUnknown(mm: MoneyMovingOptions, opts: RequestOptions, checked: string, httpCode?: string): never {
+		const noun = mm.noun ?? 'transaction';
+		return this.failOutcome('unknown', opts, {
+			httpCode,
+			message: `Outcome unknown for reference "${mm.reference}": the ${noun} may or may not have been made`,
+			description:
+				`The outcome is UNKNOWN for reference "${mm.reference}"${this.what(mm)}: ${checked}. Nothing more was sent. ` +
+				`Before retrying, check reference "${mm.reference}" in PayOnUs (Get Transfer / Search Transfers or List Payments by that reference, ` +
+				`the wallet ledger, or the PayOnUs dashboard). If it is not there and you retry, keep the SAME reference "${mm.reference}" so the service refuses a second payment.`,
 		});
 	}
 
-	/** Money-moving calls: lookup by reference before any resend; 409 reported as a duplicate. */
+	/** A record holding the reference that is not this request: nothing was sent for this item. */
+	private failDifferentOwner(mm: MoneyMovingOptions, opts: RequestOptions, record: IDataObject, differences: string[], httpCode?: string): never {
+		const noun = mm.noun ?? 'transaction';
+		const other = describeRecord(record);
+		return this.failOutcome('differentOwner', opts, {
+			httpCode,
+			record,
+			message: `Reference "${mm.reference}" belongs to an earlier, different ${noun} (${other}); nothing was sent for this item`,
+			description:
+				`An earlier, different ${noun} owns reference "${mm.reference}": ${other} (shown under existingRecord). ` +
+				`This item${this.what(mm)} was NOT made: the service keeps one ${noun} per reference. Differences: ${differences.join('; ')}. ` +
+				`Check that earlier ${noun} before doing anything else with this reference.`,
+		});
+	}
+
+	/** Runs the lookup with retries; `error` when it could not tell (failed each time, or hit its bound). */
+	private async runLookup(mm: MoneyMovingOptions, attempts: number): Promise<{ record?: IDataObject; error?: string }> {
+		let why = 'unknown error';
+		for (let attempt = 0; attempt < attempts; attempt++) {
+			try {
+				return { record: (await mm.lookup()) ?? undefined };
+			} catch (error) {
+				why = error instanceof Error ? redactText(error.message, this.currentSecrets()) : String(error);
+				if (error instanceof PageLimitError || (error as Error)?.name === 'PageLimitError') break;
+				if (attempt + 1 < attempts) await this.pause(this.backoff(attempt));
+			}
+		}
+		return { error: why };
+	}
+
+	private differences(mm: MoneyMovingOptions, record: IDataObject, mode: 'answer' | 'record' = 'record'): string[] {
+		return mm.check ? mm.check(record, mode) : [];
+	}
+
+	/**
+	 * Money-moving calls. Never resent blindly:
+	 * - a lost answer (timeout, dropped connection, 5xx) is resolved by lookup
+	 *   first: a record matching this request is returned (`recoveredByLookup`);
+	 *   a record holding the reference that does not match means nothing was
+	 *   sent for this item (error); nothing found (the lookup read the whole
+	 *   list) allows a resend with the same reference, at most
+	 *   `moneyMovingResends` times; a lookup that cannot tell, or a call whose
+	 *   absence no lookup can prove (bulk), fails as "outcome unknown";
+	 * - a 409 after a lost answer: resolved by lookup, else "outcome unknown";
+	 * - a 409 on a first attempt: a duplicate reference (the reference was
+	 *   already used), with the record holding it when the lookup finds it;
+	 * - every answer is checked against the request (`check`).
+	 */
 	private async sendMoneyMoving<T>(opts: RequestOptions, mm: MoneyMovingOptions): Promise<T> {
-		let uncertainBefore = false;
+		let lostBefore = false;
+		let lostHow = '';
 		for (let resends = 0; ; resends++) {
 			let failure: Failure | undefined;
 			let body: unknown;
@@ -560,46 +634,83 @@ class Transport implements PayOnUsClient {
 			} catch (error) {
 				failure = classifyFailure(error);
 			}
-			if (!failure) return this.unwrap<T>(body, opts);
-			if (failure.kind === 'http' && failure.status === 409) {
-				const existing = await this.lookupQuietly(mm);
-				if (existing && uncertainBefore) {
-					// Our own earlier attempt landed (it was not there when we
-					// looked, so it cannot be someone else's older record).
-					return { ...existing, recoveredByLookup: true } as T;
+			if (!failure) {
+				const data = this.unwrap<IDataObject>(body, opts);
+				if (data && typeof data === 'object' && !Array.isArray(data)) {
+					const diff = this.differences(mm, data, 'answer');
+					if (diff.length > 0) this.failDifferentOwner(mm, opts, data, diff);
 				}
-				if (existing && mm.onDuplicate === 'returnExisting') {
-					return { ...existing, duplicateReference: true } as T;
+				return data as T;
+			}
+			if (failure.kind === 'http' && failure.status === 409) {
+				const { record, error } = await this.runLookup(mm, lostBefore ? this.opts.lookupAttempts : 2);
+				const diff = record ? this.differences(mm, record) : [];
+				if (lostBefore) {
+					// Our own earlier attempt may have landed.
+					if (record && diff.length === 0) return { ...record, recoveredByLookup: true } as T;
+					if (record) this.failDifferentOwner(mm, opts, record, diff, '409');
+					this.failUnknown(
+						mm,
+						opts,
+						`an earlier attempt's answer was lost (${lostHow}), the lookup by reference found nothing, then the resend was refused as a duplicate (409), and looking again ${
+							error ? `failed (${error})` : 'still found nothing'
+						}, so an earlier attempt may have been processed`,
+						'409',
+					);
+				}
+				if (record && diff.length === 0 && mm.onDuplicate === 'returnExisting') {
+					return { ...record, duplicateReference: true } as T;
+				}
+				if (record && diff.length > 0) {
+					this.fail(failure, opts, {
+						description:
+							`Duplicate reference: "${mm.reference}" is already used by an existing transaction of this business (shown under existingRecord): ` +
+							`an earlier, different ${mm.noun ?? 'transaction'} (${describeRecord(record)}). Nothing was sent for this item${this.what(mm)}. Differences: ${diff.join('; ')}.`,
+						record,
+					});
 				}
 				this.fail(failure, opts, {
-					description: existing
-						? `Duplicate reference: "${mm.reference}" is already used by an existing transaction of this business (shown under existingRecord); nothing new was created.`
-						: `Duplicate reference: "${mm.reference}" is already used for this business; nothing new was created.`,
-					record: existing,
+					description: record
+						? `Duplicate reference: "${mm.reference}" is already used by an existing transaction of this business (shown under existingRecord), which matches this request (${describeRecord(record)}): the reference was already used, this request was not sent again.`
+						: `Duplicate reference: "${mm.reference}" is already used for this business, and the lookup by reference ${
+								error ? `failed (${error})` : 'did not find the transaction holding it'
+							}. The reference was used before: check the outcome of that earlier use (Get Transfer / List Payments by reference, the ledger, or the PayOnUs dashboard) before doing anything else.`,
+					record,
 				});
 			}
 			if (!isUncertain(failure)) this.fail(failure, opts);
-			const found = await this.lookup(mm, opts, failure);
-			if (found) return { ...found, recoveredByLookup: true } as T;
+			const how = failure.kind === 'http' ? `HTTP ${failure.status}` : failure.kind === 'timeout' ? 'timeout' : 'connection dropped';
+			lostHow = lostHow ? `${lostHow}, ${how}` : how;
+			const { record, error } = await this.runLookup(mm, this.opts.lookupAttempts);
+			if (error !== undefined) {
+				this.failUnknown(
+					mm,
+					opts,
+					`the answer was lost (${lostHow}) and looking it up by reference failed (${error}); the call may have been processed`,
+					failure.status !== undefined ? String(failure.status) : undefined,
+				);
+			}
+			if (record) {
+				const diff = this.differences(mm, record);
+				if (diff.length > 0) this.failDifferentOwner(mm, opts, record, diff);
+				return { ...record, recoveredByLookup: true } as T;
+			}
+			if (mm.lookupProvesAbsence === false) {
+				this.failUnknown(
+					mm,
+					opts,
+					`the answer was lost (${lostHow}); the lookup found no record of it, but nothing the service offers can prove it was NOT processed, so it was not resent`,
+					failure.status !== undefined ? String(failure.status) : undefined,
+				);
+			}
 			if (resends >= this.opts.moneyMovingResends) {
 				this.fail(failure, opts, {
-					description: `Nothing was created for reference "${mm.reference}" (checked by lookup after each attempt; sent ${resends + 1} time(s)).`,
+					description: `Nothing was created for reference "${mm.reference}" (checked by lookup after each attempt; sent ${resends + 1} time(s)). If you retry, keep the same reference.`,
 				});
 			}
-			uncertainBefore = true;
+			lostBefore = true;
 			await this.pause(this.backoff(resends));
 		}
-	}
-
-	private async lookupQuietly(mm: MoneyMovingOptions): Promise<IDataObject | undefined> {
-		for (let attempt = 0; attempt < 2; attempt++) {
-			try {
-				return (await mm.lookup()) ?? undefined;
-			} catch {
-				await this.pause(this.backoff(attempt));
-			}
-		}
-		return undefined;
 	}
 
 	async request<T = IDataObject>(opts: RequestOptions): Promise<T> {
@@ -609,42 +720,15 @@ class Transport implements PayOnUsClient {
 	}
 
 	async paginate<T = IDataObject>(opts: PaginateOptions): Promise<T[]> {
-		const limit = opts.returnAll ? Infinity : Math.max(0, Math.floor(opts.limit ?? 50));
-		const out: T[] = [];
-		if (limit === 0) return out;
-		const configured = Math.max(1, Math.floor(opts.pageSize ?? this.opts.pageSize));
-		const size = Number.isFinite(limit) ? Math.min(configured, limit) : configured;
-		const zeroBased = opts.style === 'zeroBased';
-		let page = zeroBased ? 0 : 1;
-		let seen = 0;
-		for (let guard = 0; guard < 1_000_000; guard++) {
-			const qs: IDataObject = { ...(opts.qs ?? {}) };
-			if (zeroBased) {
-				qs.page = page;
-				qs.size = size;
-			} else {
-				qs.pageNo = page;
-				qs.pageSize = size;
-			}
-			const data = await this.request<IDataObject | IDataObject[]>({ method: 'GET', path: opts.path, qs });
-			const content = (Array.isArray(data) ? data : Array.isArray(data?.content) ? data.content : []) as T[];
-			seen += content.length;
-			for (const record of content) {
-				if (out.length >= limit) break;
-				out.push(record);
-			}
-			if (out.length >= limit || content.length === 0 || content.length < size || Array.isArray(data)) break;
-			const meta = data as IDataObject;
-			const lastPage = numberField(meta.lastPage);
-			const total = numberField(meta.totalNumberOfItems) ?? numberField(meta.totalElements);
-			const totalPages = numberField(meta.totalPages);
-			if (meta.last === true || meta.lastPage === true) break;
-			if (lastPage !== undefined && page >= lastPage) break;
-			if (total !== undefined && seen >= total) break;
-			if (totalPages !== undefined && (zeroBased ? page + 1 : page) >= totalPages) break;
-			page++;
-		}
-		return out;
+		const limit = opts.returnAll ? undefined : Math.max(0, Math.floor(opts.limit ?? 50));
+		return (await collectPages(async (path, qs) => await this.request<unknown>({ method: 'GET', path, qs }), {
+			path: opts.path,
+			qs: opts.qs,
+			style: opts.style,
+			limit,
+			pageSize: Math.max(1, Math.floor(opts.pageSize ?? this.opts.pageSize)),
+			maxPages: Math.max(1, Math.floor(opts.maxPages ?? this.opts.maxPages)),
+		})) as T[];
 	}
 }
 

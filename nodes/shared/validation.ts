@@ -38,32 +38,106 @@ function requiredNumber() {
 	return z.number({ required_error: REQUIRED, invalid_type_error: 'must be a number' }).finite('must be a finite number');
 }
 
-/** Number of decimal places of a number, as written in JSON. */
-function decimals(n: number): number {
-	const text = String(n);
-	if (/e/i.test(text)) return 99;
-	const dot = text.indexOf('.');
-	return dot < 0 ? 0 : text.length - dot - 1;
+/**
+ * Largest amount accepted anywhere (payins, payouts, bulk rows): 999,999,999,999.99
+ * (12 integer digits, 2 decimals). Every amount up to it, written with at
+ * most 2 decimals, is exactly what a JSON number carries to the service
+ * (15 significant digits or fewer round-trip through a double), so what the
+ * user wrote is what is sent. The spec states no maximum.
+ */
+export const MAX_AMOUNT_TEXT = '999999999999.99';
+export const MAX_AMOUNT = 999_999_999_999.99;
+
+/** Plain decimal notation: digits, optionally a point and 1 or 2 decimals. */
+const PLAIN_AMOUNT = /^\d+(\.\d{1,2})?$/;
+
+export type AmountParse = { ok: true; value: number; text: string } | { ok: false; message: string };
+
+/** Compares two plain non-negative decimal texts exactly (no float). */
+function compareDecimalText(a: string, b: string): number {
+	const [ai, af = ''] = a.split('.');
+	const [bi, bf = ''] = b.split('.');
+	const aInt = ai.replace(/^0+(?=\d)/, '');
+	const bInt = bi.replace(/^0+(?=\d)/, '');
+	if (aInt.length !== bInt.length) return aInt.length < bInt.length ? -1 : 1;
+	if (aInt !== bInt) return aInt < bInt ? -1 : 1;
+	const width = Math.max(af.length, bf.length);
+	const aF = af.padEnd(width, '0');
+	const bF = bf.padEnd(width, '0');
+	return aF === bF ? 0 : aF < bF ? -1 : 1;
 }
 
-/** A money amount: a number greater than 0 with at most two decimal places. */
+/**
+ * Reads a money amount EXACTLY. Text is checked as written, before any
+ * conversion: plain notation only (no exponent, sign, thousands separator or
+ * hex), at most 2 decimals, greater than `min`, at most MAX_AMOUNT. A JS
+ * number (n8n number fields) is checked through its shortest decimal form,
+ * which is what JSON would send. The result is the number sent and the
+ * canonical text it stands for; `String(value)` equals that text's value.
+ */
+export function parseAmount(value: unknown, options: { min?: number; minInclusive?: boolean } = {}): AmountParse {
+	const min = options.min ?? 0;
+	let text: string;
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) return { ok: false, message: 'must be a finite number' };
+		text = String(value);
+		if (/e/i.test(text)) {
+			return Math.abs(value) < 1
+				? { ok: false, message: 'must have at most 2 decimal places' }
+				: { ok: false, message: `must be at most ${MAX_AMOUNT_TEXT}` };
+		}
+		if (value < 0) return { ok: false, message: options.minInclusive ? `must be at least ${min}` : `must be greater than ${min}` };
+	} else if (typeof value === 'string') {
+		text = value.trim();
+		if (text === '') return { ok: false, message: REQUIRED };
+	} else if (value === undefined || value === null) {
+		return { ok: false, message: REQUIRED };
+	} else {
+		return { ok: false, message: `must be a number, not ${Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : typeof value}` };
+	}
+	if (/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text) && !PLAIN_AMOUNT.test(text)) {
+		const unsigned = text.replace(/^[+-]/, '');
+		if (text.startsWith('-')) return { ok: false, message: options.minInclusive ? `must be at least ${min}` : `must be greater than ${min}` };
+		const dot = unsigned.indexOf('.');
+		if (dot >= 0 && unsigned.length - dot - 1 > 2) return { ok: false, message: 'must have at most 2 decimal places' };
+		return { ok: false, message: 'must be a number written as plain digits with an optional point and at most 2 decimals, e.g. 1500.50' };
+	}
+	if (!/\d/.test(text)) return { ok: false, message: 'must be a number' };
+	if (!PLAIN_AMOUNT.test(text)) {
+		return { ok: false, message: 'must be a number written as plain digits with an optional point and at most 2 decimals, e.g. 1500.50 (no exponent, sign, spaces or thousands separators)' };
+	}
+	if (compareDecimalText(text, MAX_AMOUNT_TEXT) > 0) return { ok: false, message: `must be at most ${MAX_AMOUNT_TEXT}` };
+	const n = Number(text);
+	if (options.minInclusive ? n < min : n <= min) {
+		return { ok: false, message: options.minInclusive ? `must be at least ${min}` : `must be greater than ${min}` };
+	}
+	// Belt and braces: the number sent must stand for exactly the text read.
+	if (compareDecimalText(String(n), text) !== 0) return { ok: false, message: 'cannot be sent exactly as a number' };
+	return { ok: true, value: n, text };
+}
+
+function amountSchema(options: { min?: number; minInclusive?: boolean }) {
+	return z.unknown().transform((value, ctx) => {
+		const r = parseAmount(typeof value === 'string' && value.trim() === '' ? undefined : value, options);
+		if (!r.ok) {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: r.message });
+			return z.NEVER;
+		}
+		return r.value;
+	});
+}
+
+/**
+ * A money amount: greater than 0, at most 2 decimal places, at most
+ * MAX_AMOUNT, read exactly (see parseAmount).
+ */
 export function amount() {
-	return z.preprocess(
-		toNumber,
-		requiredNumber()
-			.gt(0, 'must be greater than 0')
-			.refine((n) => decimals(n) <= 2, 'must have at most 2 decimal places'),
-	);
+	return amountSchema({ min: 0 });
 }
 
 /** Amount of a tokenized card charge: the spec's minimum is 1. */
 export function tokenizedAmount() {
-	return z.preprocess(
-		toNumber,
-		requiredNumber()
-			.gte(1, 'must be at least 1')
-			.refine((n) => decimals(n) <= 2, 'must have at most 2 decimal places'),
-	);
+	return amountSchema({ min: 1, minInclusive: true });
 }
 
 /** Whole number in a range (page size, limit, expiry minutes...). */
@@ -73,22 +147,44 @@ export function integer(min: number, max?: number) {
 	return z.preprocess(toNumber, schema);
 }
 
-/** Required text, trimmed, optionally bounded in length. */
-export function text(maxLength?: number) {
-	let schema = z.string({ required_error: REQUIRED, invalid_type_error: 'must be text' }).min(1, REQUIRED);
-	if (maxLength !== undefined) {
-		schema = schema.max(maxLength, `must be at most ${maxLength} characters`);
-	}
-	return z.preprocess(blankToUndefined, schema);
+/**
+ * Length limits of free text (the spec gives one only for the tokenization
+ * merchantReference, 100; the others are this package's, documented in the
+ * README): names 100, narrations 255, any other free text 255.
+ */
+export const TEXT_LIMITS = { name: 100, narration: 255, default: 255 } as const;
+
+/** Message for a value that is not text (an object from an expression...). */
+function notText(value: unknown): string {
+	if (Array.isArray(value)) return 'must be text, not a list';
+	if (value !== null && typeof value === 'object') return 'must be text, not an object';
+	return 'must be text';
 }
 
-/** Optional text: '' becomes undefined (not sent). */
-export function optionalText(maxLength?: number) {
-	let schema = z.string({ invalid_type_error: 'must be text' });
-	if (maxLength !== undefined) {
-		schema = schema.max(maxLength, `must be at most ${maxLength} characters`);
-	}
-	return z.preprocess(blankToUndefined, schema.optional());
+function textSchema(maxLength: number, required: boolean) {
+	return z.unknown().superRefine((value, ctx) => {
+		if (value === undefined) {
+			if (required) ctx.addIssue({ code: z.ZodIssueCode.custom, message: REQUIRED });
+			return;
+		}
+		if (typeof value !== 'string') {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: notText(value) });
+			return;
+		}
+		if (value.length > maxLength) {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be at most ${maxLength} characters (got ${value.length})` });
+		}
+	}) as unknown as z.ZodType<string>;
+}
+
+/** Required text, trimmed, at most `maxLength` characters (default 255). */
+export function text(maxLength: number = TEXT_LIMITS.default) {
+	return z.preprocess(blankToUndefined, textSchema(maxLength, true));
+}
+
+/** Optional text: '' becomes undefined (not sent); at most `maxLength` characters (default 255). */
+export function optionalText(maxLength: number = TEXT_LIMITS.default) {
+	return z.preprocess(blankToUndefined, textSchema(maxLength, false).optional());
 }
 
 /** Makes any of these blocks optional ('' / null -> undefined, then not validated). */
@@ -114,7 +210,14 @@ export function reference(maxLength = 100) {
 	);
 }
 
-/** ISO 4217 currency code, e.g. NGN (upper-cased). */
+/**
+ * The currencies the service documents: NGN, KES and ZAR (payment records),
+ * USD (checkout, with NGN) and GHS (mobile money, public facts). Any other
+ * code is refused before anything is sent.
+ */
+export const CURRENCIES = ['NGN', 'KES', 'ZAR', 'USD', 'GHS'] as const;
+
+/** ISO 4217 currency code from CURRENCIES, e.g. NGN (upper-cased). */
 export function currency() {
 	return z.preprocess(
 		(v) => {
@@ -123,7 +226,8 @@ export function currency() {
 		},
 		z
 			.string({ required_error: REQUIRED, invalid_type_error: 'must be text' })
-			.regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code such as NGN, KES or ZAR'),
+			.regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code such as NGN, KES or ZAR')
+			.refine((c) => (CURRENCIES as readonly string[]).includes(c), `must be one of the currencies PayOnUs documents: ${CURRENCIES.join(', ')}`),
 	);
 }
 
@@ -179,6 +283,7 @@ export function email() {
 		blankToUndefined,
 		z
 			.string({ required_error: REQUIRED, invalid_type_error: 'must be text' })
+			.max(254, 'must be at most 254 characters')
 			.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address such as name@example.com'),
 	);
 }
@@ -189,6 +294,7 @@ export function url() {
 		blankToUndefined,
 		z
 			.string({ required_error: REQUIRED, invalid_type_error: 'must be text' })
+			.max(2048, 'must be at most 2048 characters')
 			.refine((v) => {
 				try {
 					const u = new URL(v);
@@ -283,6 +389,8 @@ export function describeIssue(error: z.ZodError): { field: string; message: stri
 	const field = issue.path.length > 0 ? issue.path.join('.') : 'input';
 	let message = issue.message;
 	if (issue.code === 'invalid_type' && issue.received === 'undefined') message = REQUIRED;
+	else if (issue.code === 'invalid_type' && issue.expected === 'string' && issue.received === 'object') message = 'must be text, not an object';
+	else if (issue.code === 'invalid_type' && issue.expected === 'string' && issue.received === 'array') message = 'must be text, not a list';
 	else if (issue.code === 'unrecognized_keys') message = `has unknown fields: ${issue.keys.join(', ')}`;
 	return { field, message: `"${field}" ${message}` };
 }

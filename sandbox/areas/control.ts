@@ -11,6 +11,7 @@ import type { FaultSpec } from '../faults';
 import { ok, type Ctx, type Router } from '../router';
 import { ApiError, DEFAULT_CONFIG, type SandboxConfig, type SeedConfig } from '../store';
 import { parse } from '../validate';
+import { parseProfiles, PROFILE_DESCRIPTIONS, PROFILE_NAMES } from '../profiles';
 import { expireToken } from './auth';
 import { customerDecision, payinView } from './payins';
 import { finishRefund, finishTransfer, OUTCOME_BY_SUFFIX, refundView, transferView } from './payouts';
@@ -162,7 +163,7 @@ export function registerControl(router: Router): void {
 			pendingCredits: s.pendingCredits,
 			payins: [...s.payins.values()].map(payinView),
 			fixedAccounts: [...s.fixedAccounts.values()],
-			transfers: [...s.transfers.values()].map(transferView),
+			transfers: [...s.transfers.values()].map((t) => transferView(t)),
 			refunds: [...s.refunds.values()].map(refundView),
 			links: [...s.links.values()].map((l) => ({ ...linkView(refreshLink(ctx.sb, l)), attempts: l.attempts, lastError: l.lastError })),
 			tokens: [...s.cardTokens.values()].map((t) => ({ ...tokenView(t), deleted: t.deleted, deletedDate: t.deletedDate })),
@@ -192,6 +193,23 @@ export function registerControl(router: Router): void {
 		const clients: Record<string, unknown> = {};
 		for (const id of s.clients.keys()) clients[id] = { ...s.clientStats(id), hasValidToken: s.currentTokenByClient.has(id) };
 		return ok({ clients, unauthorizedWithoutClient: s.unauthorizedUnknown, requestsLogged: s.requestLog.length });
+	});
+
+	const profileView = (ctx: Ctx) => ({
+		profiles: ctx.sb.profiles.list(),
+		available: PROFILE_NAMES.map((name) => ({ name, description: PROFILE_DESCRIPTIONS[name] })),
+	});
+	r('GET', '/profile', (ctx) => ok(profileView(ctx)));
+	r('POST', '/profile', (ctx) => {
+		const input = parse(z.object({ profiles: z.array(z.string()) }), ctx.body);
+		let names;
+		try {
+			names = parseProfiles(input.profiles);
+		} catch (error) {
+			throw new ApiError(400, (error as Error).message, [`profiles: ${(error as Error).message}`]);
+		}
+		ctx.sb.profiles.set(names);
+		return ok(profileView(ctx), 'Profiles set');
 	});
 
 	r('GET', '/config', (ctx) => ok(ctx.sb.state.config));

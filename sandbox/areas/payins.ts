@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { nextBusinessDay } from '../clock';
 import { behaviour, decodeCardData, isExpired, maskPan, TEST_OTP, TEST_PIN } from '../cards';
 import { pageZeroBased } from '../paging';
+import { duplicateReplay } from './replay';
 import { ok, type Ctx, type Router } from '../router';
 import { ApiError, round2, type Business, type Payin, type PayinStatus } from '../store';
 import type { Sandbox } from '../runtime';
@@ -429,6 +430,8 @@ function cardPayment(ctx: Ctx) {
 	const business = state.ownedBusiness(input.businessId, ctx.auth!.merchantId);
 	const card = decodeCardData(input.cardData);
 	state.requireWallet(business.id, input.currency);
+	const replay = duplicateReplay(ctx, business.id, input.reference);
+	if (replay) return replay;
 	state.checkReferenceFree(business.id, input.reference);
 	const p = newPayin(ctx.sb, business, 'CARD', {
 		amount: input.amount,
@@ -504,6 +507,8 @@ function momoCollection(ctx: Ctx) {
 	if (!network) fail('momoNetwork', `must be one of ${MOMO_NETWORKS.map((n) => n.code).join(', ')}`);
 	if (network.initiatingCodeRequired && !input.initiatingCode) fail('initiatingCode', `is required for network ${network.code}`);
 	state.requireWallet(business.id, network.currency);
+	const replay = duplicateReplay(ctx, business.id, input.reference);
+	if (replay) return replay;
 	state.checkReferenceFree(business.id, input.reference);
 	const p = newPayin(ctx.sb, business, 'MMO', {
 		amount: input.amount,
@@ -559,6 +564,8 @@ function eftPayment(ctx: Ctx) {
 	const bank = EFT_BANKS.find((b) => b.code === input.bank);
 	if (!bank) fail('bank', `must be a bank code from GET /api/v1/eft-payment/banks (${EFT_BANKS.map((b) => b.code).join(', ')})`);
 	state.requireWallet(business.id, 'ZAR');
+	const replay = duplicateReplay(ctx, business.id, input.reference);
+	if (replay) return replay;
 	state.checkReferenceFree(business.id, input.reference);
 	const p = newPayin(ctx.sb, business, 'EFT', {
 		amount: input.amount,
@@ -631,7 +638,7 @@ function listPayments(ctx: Ctx) {
 			(from === undefined || p._createdMs >= from) &&
 			(toEnd === undefined || p._createdMs < toEnd),
 	);
-	return ok(pageZeroBased(items, q, payinView));
+	return ok(pageZeroBased(items, q, payinView, ctx.sb.profiles));
 }
 
 export function registerPayins(router: Router): void {

@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { parseMultipart, parseCsv } from '../multipart';
 import { pageFromOne } from '../paging';
+import type { Profiles } from '../profiles';
+import { duplicateReplay } from './replay';
 import { ok, type Ctx, type Router } from '../router';
 import { ApiError, round2, type Business, type Refund, type Transfer, type Wallet } from '../store';
 import type { Sandbox } from '../runtime';
@@ -76,9 +78,16 @@ export function plannedOutcome(accountNumber: string): string {
 	return OUTCOME_BY_SUFFIX[digits.slice(-4)] ?? 'SUCCESSFUL';
 }
 
-export function transferView(t: Transfer): Record<string, unknown> {
+/** Fields of the spec's transfer record table (profile `bare-records` answers only these). */
+const SPEC_TRANSFER_FIELDS = new Set([
+	'onusReference', 'merchantReference', 'amount', 'fee', 'currency', 'beneficiaryAccountNumber', 'beneficiaryAccountName',
+	'bankCode', 'bankName', 'paymentStatus', 'paymentChannel', 'transferType', 'narration', 'createdDate', 'lastUpdatedDate',
+]);
+
+export function transferView(t: Transfer, profiles?: Profiles): Record<string, unknown> {
+	const bare = profiles?.has('bare-records') === true;
 	const out: Record<string, unknown> = {};
-	for (const [k, v] of Object.entries(t)) if (k[0] !== '_') out[k] = v;
+	for (const [k, v] of Object.entries(t)) if (k[0] !== '_' && (!bare || SPEC_TRANSFER_FIELDS.has(k))) out[k] = v;
 	return out;
 }
 
@@ -262,6 +271,8 @@ function initiateTransfer(ctx: Ctx) {
 	const input = parse(transferSchema, ctx.body);
 	const business = state.ownedBusiness(input.businessId, ctx.auth!.merchantId);
 	const dest = resolveDestination(input);
+	const replay = duplicateReplay(ctx, business.id, input.reference);
+	if (replay) return replay;
 	state.checkReferenceFree(business.id, input.reference);
 	if (input.fromSubWallet) {
 		throw new ApiError(404, `Wallet ${input.walletId ?? ''} not found (sub-wallets are not simulated)`, ['walletId: sub-wallet not found']);
@@ -303,14 +314,16 @@ function searchTransfers(ctx: Ctx) {
 	if (!state.merchants.has(merchantId)) throw new ApiError(404, `Merchant ${merchantId} not found`, [`merchantId: ${merchantId} not found`]);
 	if (merchantId !== ctx.auth!.merchantId) throw new ApiError(403, 'Insufficient authority for this merchant', [`merchantId: not your merchant`]);
 	const onus = q.get('onusReference') || undefined;
-	const ref = q.get('merchantReference') || q.get('reference') || undefined;
-	const businessId = q.get('businessId') || undefined;
+	// Profile ignores-undocumented-filters: only merchantId and onusReference are documented.
+	const honour = !ctx.sb.profiles.has('ignores-undocumented-filters');
+	const ref = honour ? q.get('merchantReference') || q.get('reference') || undefined : undefined;
+	const businessId = honour ? q.get('businessId') || undefined : undefined;
 	if (businessId) state.ownedBusiness(businessId, merchantId);
-	const status = qEnum(q, 'status', ['PENDING', 'SUCCESSFUL', 'FAILED']) ?? qEnum(q, 'paymentStatus', ['PENDING', 'SUCCESSFUL', 'FAILED']);
-	const transferType = qEnum(q, 'transferType', [...TRANSFER_TYPES]);
-	const bulkReference = q.get('bulkReference') || undefined;
-	const from = qDate(q, 'fromDate');
-	const to = qDate(q, 'toDate');
+	const status = honour ? qEnum(q, 'status', ['PENDING', 'SUCCESSFUL', 'FAILED']) ?? qEnum(q, 'paymentStatus', ['PENDING', 'SUCCESSFUL', 'FAILED']) : undefined;
+	const transferType = honour ? qEnum(q, 'transferType', [...TRANSFER_TYPES]) : undefined;
+	const bulkReference = honour ? q.get('bulkReference') || undefined : undefined;
+	const from = honour ? qDate(q, 'fromDate') : undefined;
+	const to = honour ? qDate(q, 'toDate') : undefined;
 	if (from !== undefined && to !== undefined && from > to) fail('fromDate', 'must not be after toDate');
 	let candidates: Transfer[];
 	if (onus) {
@@ -335,7 +348,7 @@ function searchTransfers(ctx: Ctx) {
 			(from === undefined || t._createdMs >= from) &&
 			(toEnd === undefined || t._createdMs < toEnd),
 	);
-	return ok(pageFromOne(items, q, transferView));
+	return ok(pageFromOne(items, q, (t) => transferView(t, ctx.sb.profiles), ctx.sb.profiles));
 }
 
 // ---------- bulk ----------
@@ -380,7 +393,8 @@ function bulkTransfer(ctx: Ctx) {
 			transferType: 'WALLET_TO_BANK_ACCOUNT' as const,
 			countryCode: country,
 			currency: cur,
-			reference: `${batchRef}-${i}`,
+			// Profile bulk-rows-named-otherwise: row references not derived from the batch reference.
+			reference: ctx.sb.profiles.has('bulk-rows-named-otherwise') ? `BULKROW-${state.nextSeq()}-${i}` : `${batchRef}-${i}`,
 			narration: cell('narration') || undefined,
 		};
 		try {
@@ -395,11 +409,13 @@ function bulkTransfer(ctx: Ctx) {
 		}
 	}
 	if (errors.length) throw new ApiError(400, `Invalid request: ${errors.join('; ')}`, errors);
+	const replay = duplicateReplay(ctx, business.id, batchRef!);
+	if (replay) return replay;
 	state.checkReferenceFree(business.id, batchRef!);
 	for (const r of inputs) state.checkReferenceFree(business.id, r.input.reference);
 	const wallet = state.requireWallet(business.id, cur);
 	for (const r of inputs) {
-		if (r.input.amount > wallet.maxSinglePayout) fail(`file row ${r.input.reference.slice(batchRef!.length + 1)} amount`, `exceeds maxSinglePayout ${wallet.maxSinglePayout}`);
+		if (r.input.amount > wallet.maxSinglePayout) fail(`file row ${inputs.indexOf(r) + 1} amount`, `exceeds maxSinglePayout ${wallet.maxSinglePayout}`);
 	}
 	const totalAmount = round2(inputs.reduce((s, r) => s + r.input.amount, 0));
 	const totalFee = round2(inputs.reduce((s, r) => s + r.fee, 0));
@@ -414,7 +430,7 @@ function bulkTransfer(ctx: Ctx) {
 		totalCount: transfers.length,
 		totalAmount,
 		totalFee,
-		transfers: transfers.map(transferView),
+		transfers: transfers.map((t) => transferView(t, ctx.sb.profiles)),
 	});
 }
 
@@ -532,7 +548,7 @@ function listRefunds(ctx: Ctx) {
 				(!paymentOnus || r.paymentOnusReference === paymentOnus) &&
 				(!status || r.status === status),
 		);
-	return ok(pageFromOne(items.map(refundView), q));
+	return ok(pageFromOne(items.map(refundView), q, undefined, ctx.sb.profiles));
 }
 
 export function registerPayouts(router: Router): void {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { formatDate, formatTimestamp } from '../clock';
 import { behaviour, checkCard, expiryDate, isExpired, maskPan } from '../cards';
 import { pageFromOne } from '../paging';
+import { duplicateReplay } from './replay';
 import { ok, type Ctx, type Router } from '../router';
 import { ApiError, type CardToken, type Link } from '../store';
 import type { Sandbox } from '../runtime';
@@ -200,7 +201,7 @@ function createLink(ctx: Ctx) {
 	};
 	state.links.set(id, link);
 	state.linkRefs.set(refKey, id);
-	return ok(linkView(link), 'Card tokenization link created');
+	return ok(linkRecord(ctx, link), 'Card tokenization link created');
 }
 
 function linkForBusiness(ctx: Ctx, link: Link | undefined, what: string): Link {
@@ -254,7 +255,7 @@ function searchLinks(ctx: Ctx) {
 			const { url: _url, ...rest } = linkView(l);
 			return rest;
 		});
-	return ok(pageFromOne(items, q));
+	return ok(pageFromOne(items, q, undefined, ctx.sb.profiles));
 }
 
 // ---------- tokens ----------
@@ -278,7 +279,7 @@ function searchTokens(ctx: Ctx) {
 			(!customerEmail || t.customerEmail.toLowerCase() === customerEmail.toLowerCase()) &&
 			inRange(t._createdMs),
 	);
-	return ok(pageFromOne(items.map(tokenView), q));
+	return ok(pageFromOne(items.map(tokenView), q, undefined, ctx.sb.profiles));
 }
 
 function deleteToken(ctx: Ctx) {
@@ -318,6 +319,8 @@ function chargeToken(ctx: Ctx) {
 	if (token.tokenExpiry < formatDate(state.clock.now())) {
 		throw new ApiError(422, `Card token expired on ${token.tokenExpiry}`, ['cardTokenId: card token expired']);
 	}
+	const replay = duplicateReplay(ctx, business.id, input.reference);
+	if (replay) return replay;
 	state.checkReferenceFree(business.id, input.reference);
 	state.requireWallet(business.id, 'NGN');
 	const p = newPayin(sb, business, 'TKPY', {
@@ -356,6 +359,13 @@ export function expireCardToken(sb: Sandbox, id: string): CardToken {
 }
 
 
+/** A link record as create / get by id / get by reference answer it: profile link-without-token-id drops cardTokenId. */
+function linkRecord(ctx: Ctx, l: Link): Record<string, unknown> {
+	const view = linkView(l);
+	if (ctx.sb.profiles.has('link-without-token-id')) delete view.cardTokenId;
+	return view;
+}
+
 export function registerTokenization(router: Router): void {
 	router.add('POST', '/api/v1/card-tokenization-links', createLink);
 	router.add('GET', '/api/v1/card-tokenization-links', searchLinks);
@@ -363,9 +373,9 @@ export function registerTokenization(router: Router): void {
 		const businessId = qRequired(ctx.query, 'businessId');
 		const id = ctx.sb.state.linkRefs.get(`${businessId}|${ctx.params.merchantReference}`);
 		const link = linkForBusiness(ctx, id ? ctx.sb.state.links.get(id) : undefined, `with merchantReference ${ctx.params.merchantReference}`);
-		return ok(linkView(link));
+		return ok(linkRecord(ctx, link));
 	});
-	router.add('GET', '/api/v1/card-tokenization-links/:id', (ctx) => ok(linkView(linkForBusiness(ctx, ctx.sb.state.links.get(ctx.params.id), ctx.params.id))));
+	router.add('GET', '/api/v1/card-tokenization-links/:id', (ctx) => ok(linkRecord(ctx, linkForBusiness(ctx, ctx.sb.state.links.get(ctx.params.id), ctx.params.id))));
 	router.add('GET', '/api/v1/card-tokens', searchTokens);
 	router.add('DELETE', '/api/v1/card-tokens/:id', deleteToken);
 	router.add('POST', '/api/v1/card-payments/with-token', chargeToken);

@@ -37,10 +37,13 @@ interface Call {
 	staticData?: IDataObject;
 	key?: string;
 	nodeId?: string;
+	/** The service does not know the event's record. */
+	noServiceRecord?: boolean;
 }
 
 async function deliver(call: Call) {
 	const raw = typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
+	if (typeof call.body === 'object' && !call.noServiceRecord) knowFromNotification(call.body);
 	const response = { status: 0, body: undefined as unknown, answers: 0 };
 	const res = {
 		status(code: number) {
@@ -85,9 +88,43 @@ async function deliver(call: Call) {
 	return { result, response, items, staticData, warnings };
 }
 
+/**
+ * The service behind the fake client: it knows every payin and transfer a
+ * signed test notification names, as the latest notification describes it (so the
+ * tests written before "Confirm with the service" run with it on, as new
+ * nodes do). Tests of the confirmation itself script their own answers.
+ */
+const serviceRecords = new Map<string, IDataObject>();
+function knowFromNotification(body: IDataObject): void {
+	if (typeof body.onusReference !== 'string') return;
+	serviceRecords.set(body.onusReference, {
+		onusReference: body.onusReference,
+		merchantReference: body.merchantReference,
+		amount: body.transactionAmount,
+		currency: body.currency,
+		businessId: body.businessId,
+		paymentStatus: body.paymentStatus,
+		accountNumber: body.accountNumber,
+	});
+}
+async function service(opts: { path: string; qs?: IDataObject }): Promise<unknown> {
+	const ref = String(opts.qs?.onusReference ?? '');
+	const record = serviceRecords.get(ref);
+	if (opts.path === '/api/v1/payment-requests' || opts.path === '/api/v1/transfer-requests') {
+		return { content: record ? [{ ...record }] : [], lastPage: 1, totalNumberOfItems: record ? 1 : 0 };
+	}
+	if (opts.path.startsWith('/api/v1/payment-requests/businesses/')) {
+		if (!record) throw Object.assign(new Error('404 not found'), { httpCode: '404' });
+		return { ...record };
+	}
+	throw new Error(`unexpected call ${opts.path}`);
+}
+
 beforeEach(() => {
 	resetSeenKeys();
+	serviceRecords.clear();
 	fakeClient.request.mockReset();
+	fakeClient.request.mockImplementation(service);
 	fakeClient.defaults = { merchantId: 'MER-1001' };
 });
 

@@ -34,6 +34,9 @@ function serviceText(error: unknown): string {
 
 /** The spec's errors of this call as messages a user acts on (or undefined). */
 export function explainTokenChargeError(error: unknown, input: Input): PayOnUsInputError | undefined {
+	// Outcome errors of the transport (unknown outcome, a reference held by a
+	// different payment) already say what happened: passed on unchanged.
+	if ((error as { context?: IDataObject } | undefined)?.context?.outcome !== undefined) return undefined;
 	switch (statusOf(error)) {
 		case 404:
 			return new PayOnUsInputError(
@@ -52,7 +55,7 @@ export function explainTokenChargeError(error: unknown, input: Input): PayOnUsIn
 				: ' Look up the earlier payment with List Payments (reference filter).';
 			return new PayOnUsInputError(
 				'reference',
-				`"${input.reference}" was already used for this business (duplicate reference): this charge was NOT made again.${earlier} Use a new reference for a new charge.`,
+				`"${input.reference}" was already used for this business (duplicate reference): this charge was NOT made again.${earlier} Check the outcome of that earlier payment before charging this customer again.`,
 			);
 		}
 		case 410:

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import * as v from '../../../shared/validation';
 import { businessIdField, onusReferenceField } from '../fields';
 import type { PayOnUsOperation } from '../types';
+import { toPayin } from '../../../shared/records';
 
 /**
  * Get payment: the current record of one payin by its onusReference.
@@ -34,6 +35,6 @@ export const getPayment: PayOnUsOperation<typeof schema> = {
 			path: `/api/v1/payment-requests/businesses/${encodeURIComponent(input.businessId)}`,
 			qs: { onusReference: input.onusReference },
 		});
-		return data ?? {};
+		return toPayin(data ?? {});
 	},
 };

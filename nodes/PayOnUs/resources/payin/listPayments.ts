@@ -3,6 +3,7 @@ import * as v from '../../../shared/validation';
 import { businessIdFilter, dateFilter, statusFilter } from '../fields';
 import { givenFilters, limitWhenNotAll, pagingShape, search, searchProperties } from '../search';
 import type { PayOnUsOperation } from '../types';
+import { toPayin } from '../../../shared/records';
 
 /**
  * List payments: GET /api/v1/payment-requests with every documented filter;
@@ -65,10 +66,11 @@ export const listPayments: PayOnUsOperation<typeof schema> = {
 	]),
 	schema,
 	async execute({ client }, input: Input) {
-		return await search(
+		const records = await search(
 			client,
 			{ path: '/api/v1/payment-requests', style: 'zeroBased', qs: givenFilters(input.filters) },
 			input,
 		);
+		return records.map(toPayin);
 	},
 };

@@ -13,11 +13,24 @@ export async function postPayin(
 	path: string,
 	body: IDataObject & { businessId: string; reference: string },
 ): Promise<IDataObject> {
+	// What the record of this payin must show (../../../shared/outcome.ts):
+	// the amount, the currency when the call names it, the customer's phone
+	// for mobile money. (A fixed account carries no amount: no comparison.)
+	const customer = body.customer as IDataObject | undefined;
+	const phone = path.includes('mobile-money') && typeof customer?.phone === 'string' ? customer.phone : undefined;
+	const expected =
+		typeof body.amount === 'number'
+			? {
+					amount: body.amount,
+					...(typeof body.currency === 'string' ? { currency: body.currency } : {}),
+					...(phone ? { customerPhone: phone } : {}),
+				}
+			: undefined;
 	const data = await client.request<IDataObject | null>({
 		method: 'POST',
 		path,
 		body,
-		moneyMoving: moneyMoving(client, PAYMENT_REQUESTS, body.businessId, body.reference),
+		moneyMoving: moneyMoving(client, PAYMENT_REQUESTS, body.businessId, body.reference, expected, 'payment'),
 	});
 	return data ?? {};
 }

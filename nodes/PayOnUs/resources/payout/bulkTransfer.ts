@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 import type { PayOnUsClient } from '../../../shared/client';
-import { businessId as businessIdInput, currency, oneOf, optional, reference, text } from '../../../shared/validation';
+import { bool, businessId as businessIdInput, currency, oneOf, optional, reference, text } from '../../../shared/validation';
 import type { OperationContext, PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
 import {
@@ -14,8 +14,10 @@ import {
 	type RawRow,
 } from './csv';
 import { businessIdField, currencyField } from '../fields';
-import { findByReferences, transfersOf } from '../lookup';
+import { LOOKUP_MAX_PAGES, LOOKUP_PAGE_SIZE, transfersOf } from '../lookup';
+import { walkPages } from '../../../shared/paging';
 import { resolveMerchantId } from './shared';
+import { toTransfer } from '../../../shared/records';
 
 /**
  * Bulk Transfer: one batch of bank transfers sent as a CSV with one batch
@@ -89,7 +91,15 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'salaries-2024-05',
 		description:
-			'Your reference of the whole batch, unique for the business (no spaces, at most 90 characters). Row N gets the reference &lt;batch reference&gt;-N.',
+			'Your reference of the whole batch, unique for the business (no spaces, at most 90 characters). A batch whose answer is lost is never sent again: check it in PayOnUs first.',
+	},
+	{
+		displayName: 'Allow Duplicate Rows',
+		name: 'allowDuplicateRows',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to send a batch in which several rows pay the same account at the same bank the same amount. Off: such a batch is refused, naming the lines (CSV) or items, and nothing is sent; a row pasted twice pays twice.',
 	},
 ];
 
@@ -100,6 +110,7 @@ const schema = z.object({
 	currency: currency(),
 	// Leaves room for the "-<row>" suffix inside the 100 characters of a reference.
 	reference: reference(90),
+	allowDuplicateRows: optional(bool()),
 });
 
 type Input = z.infer<typeof schema>;
@@ -126,10 +137,60 @@ export function rowReference(batch: string, row: number): string {
 	return `${batch}-${row}`;
 }
 
+const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
+const money = (n: number) => Math.round(n * 100) / 100;
+
 /**
- * The lookup of a batch: row 1's reference tells whether the batch landed;
- * if so, the rows are collected (each checked, see ../lookup.ts) into a
- * summary like the service's answer.
+ * Pairs the transfers of a batch with its rows (same beneficiary account and
+ * amount, each transfer used once). Returns the problems (empty: every row
+ * has its transfer). `strict`: a transfer that does not show its account or
+ * amount is a problem (records found by lookup); otherwise it is not compared.
+ */
+export function compareRows(rows: BulkRow[], transfers: IDataObject[], strict: boolean): string[] {
+	const problems: string[] = [];
+	if (transfers.length !== rows.length) problems.push(`${transfers.length} transfer(s) for ${rows.length} row(s)`);
+	const unused = [...transfers];
+	rows.forEach((row, i) => {
+		const at = unused.findIndex((t) => {
+			const account = typeof t.beneficiaryAccountNumber === 'string' ? t.beneficiaryAccountNumber.trim() : undefined;
+			const amount = num(t.amount);
+			if (account === undefined || !Number.isFinite(amount)) return !strict;
+			return account === row.beneficiaryAccountNumber && Math.abs(amount - row.amount) <= 0.005;
+		});
+		if (at === -1) problems.push(`row ${i + 1} (${row.amount} to ${row.beneficiaryAccountNumber}) has no matching transfer`);
+		else unused.splice(at, 1);
+	});
+	return problems;
+}
+
+/** Differences between a batch answer (or the batch found by lookup) and the rows sent. */
+export function batchCheck(batch: string, rows: BulkRow[]): (record: IDataObject, mode: 'answer' | 'record') => string[] {
+	const total = money(rows.reduce((sum, r) => sum + r.amount, 0));
+	return (record, mode) => {
+		const out: string[] = [];
+		if (typeof record.reference === 'string' && record.reference !== batch) out.push(`batch reference ${record.reference} (requested ${batch})`);
+		const count = num(record.totalCount);
+		if (Number.isFinite(count) && count !== rows.length) out.push(`${count} row(s) (requested ${rows.length})`);
+		const amount = num(record.totalAmount);
+		if (Number.isFinite(amount) && Math.abs(amount - total) > 0.005) out.push(`total amount ${amount} (requested ${total})`);
+		const transfers = Array.isArray(record.transfers) ? (record.transfers as IDataObject[]) : undefined;
+		if (transfers && (mode === 'record' || transfers.length > 0)) out.push(...compareRows(rows, transfers, mode === 'record'));
+		else if (mode === 'record') out.push('no transfers shown');
+		return out;
+	};
+}
+
+/**
+ * The lookup of a batch. The spec offers no way to find a batch (transfer
+ * search documents merchantId and onusReference only; the bulk answer and
+ * row references are not shown), so this can only find evidence that it
+ * landed, never prove that it did not: the call is sent with
+ * `lookupProvesAbsence: false` (a lost answer is never resent).
+ * Evidence: transfers whose `bulkReference` is the batch (where records
+ * carry it) or whose reference is `<batch>-<row>` (the sandbox's naming), of
+ * this business, over the whole list (bounded). Every row found: the batch
+ * (checked against the rows by batchCheck). Some but not all: an error (the
+ * transport reports "outcome unknown"). None: undefined.
  */
 export function batchLookup(
 	client: PayOnUsClient,
@@ -139,12 +200,44 @@ export function batchLookup(
 	rows: BulkRow[],
 ): () => Promise<IDataObject | undefined> {
 	return async () => {
-		const transfers = transfersOf(merchantId);
-		const first = await findByReferences(client, transfers, businessId, [rowReference(batch, 1)]);
-		if (first.size === 0) return undefined;
-		const refs = rows.map((_, i) => rowReference(batch, i + 1));
-		const found = rows.length === 1 ? first : await findByReferences(client, transfers, businessId, refs);
-		const landed = refs.map((r) => found.get(r)).filter((t): t is IDataObject => t !== undefined);
+		const source = transfersOf(merchantId);
+		const refs = new Map(rows.map((_, i) => [rowReference(batch, i + 1), i] as const));
+		const byRow = new Map<number, IDataObject>();
+		const others: IDataObject[] = [];
+		const seen = new Set<string>();
+		await walkPages({
+			path: source.path,
+			style: 'fromOne',
+			pageSize: LOOKUP_PAGE_SIZE,
+			maxPages: LOOKUP_MAX_PAGES,
+			fetch: async (pageNo, pageSize) =>
+				await client.request<unknown>({
+					method: 'GET',
+					path: source.path,
+					qs: { ...source.qs, businessId, bulkReference: batch, pageNo, pageSize },
+				}),
+			onPage: (records) => {
+				for (const t of records) {
+					if (typeof t.businessId === 'string' && t.businessId !== '' && t.businessId !== businessId) continue;
+					const key = String(t.onusReference ?? JSON.stringify(t));
+					if (seen.has(key)) continue;
+					const row = typeof t.merchantReference === 'string' ? refs.get(t.merchantReference) : undefined;
+					if (row !== undefined && !byRow.has(row)) {
+						byRow.set(row, t);
+						seen.add(key);
+					} else if (t.bulkReference === batch) {
+						others.push(t);
+						seen.add(key);
+					}
+				}
+				return byRow.size + others.length >= rows.length;
+			},
+		});
+		const landed = [...[...byRow.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t), ...others];
+		if (landed.length === 0) return undefined;
+		if (landed.length < rows.length) {
+			throw new Error(`found ${landed.length} of the ${rows.length} transfer(s) of batch "${batch}" (the others may exist under references the lookup cannot see)`);
+		}
 		return {
 			reference: batch,
 			totalCount: rows.length,
@@ -169,7 +262,9 @@ export const bulkTransferOperation: PayOnUsOperation<typeof schema> = {
 		const { businessId } = input;
 		const merchantId = resolveMerchantId(client, undefined, 'to check a batch by its reference after a lost answer');
 
-		const { rows, problems } = validateRows(await readRows(ctx, input));
+		const { rows, problems } = validateRows(await readRows(ctx, input), {
+			allowDuplicateRows: input.allowDuplicateRows === true,
+		});
 		if (problems.length > 0) {
 			const where = input.source === 'items' ? 'input items (row N = item N)' : 'CSV rows';
 			throw new PayOnUsInputError(
@@ -191,8 +286,16 @@ export const bulkTransferOperation: PayOnUsOperation<typeof schema> = {
 			moneyMoving: {
 				reference: input.reference,
 				lookup: batchLookup(client, merchantId, businessId, input.reference, rows),
+				check: batchCheck(input.reference, rows),
+				describe: `${rows.length} row(s), ${input.currency} ${money(rows.reduce((sum, r) => sum + r.amount, 0))} in total, business ${businessId}`,
+				noun: 'bulk transfer',
+				// Nothing in the spec can prove a batch absent: a lost answer is never resent.
+				lookupProvesAbsence: false,
 			},
 		});
-		return result;
+		// Each row's transfer in the one transfer shape (nodes/shared/records.ts).
+		return Array.isArray(result?.transfers)
+			? { ...result, transfers: (result.transfers as IDataObject[]).map(toTransfer) }
+			: result;
 	},
 };

@@ -14,6 +14,7 @@ import {
 	optionalText,
 	reference,
 	text,
+	TEXT_LIMITS,
 } from '../../../shared/validation';
 import type { OperationContext, PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
@@ -21,6 +22,7 @@ import { nameEnquiry } from './nameEnquiry';
 import { amountField, businessIdField, currencyField, narrationField, referenceField } from '../fields';
 import { moneyMoving, transfersOf } from '../lookup';
 import { namesMatch, resolveMerchantId } from './shared';
+import { toTransfer } from '../../../shared/records';
 
 /**
  * Create Transfer: pays money out of a wallet to a bank account, a mobile
@@ -141,14 +143,26 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'E-mail address shown on the bank transfer (optional)',
 	},
+	// Node version 1 keeps its original default (off) so saved workflows behave
+	// as before; version 2 (new nodes) runs the name enquiry by default, as the
+	// spec says it is always performed before a bank transfer.
 	{
 		displayName: 'Verify Beneficiary Name First',
 		name: 'verifyBeneficiaryName',
 		type: 'boolean',
 		default: false,
-		displayOptions: { show: { transferType: [BANK] } },
+		displayOptions: { show: { transferType: [BANK], '@version': [1] } },
 		description:
 			'Whether to run a name enquiry first and stop, sending nothing, when the name the bank returns differs from Beneficiary Account Name (ignoring case and spacing)',
+	},
+	{
+		displayName: 'Verify Beneficiary Name First',
+		name: 'verifyBeneficiaryName',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show: { transferType: [BANK], '@version': [{ _cnd: { gte: 2 } }] } },
+		description:
+			'Whether to run a name enquiry first and stop, sending nothing, when the name the bank returns differs from Beneficiary Account Name (ignoring case and spacing). Turned off, a mistyped account number pays whoever holds it.',
 	},
 	{
 		displayName: 'Pay From Sub-Wallet',
@@ -189,8 +203,8 @@ const schema = z
 		beneficiaryAccountNumber: z.unknown(),
 		momoNetwork: optionalText(50),
 		beneficiaryPhoneNumber: z.unknown(),
-		beneficiaryAccountName: text(),
-		narration: text(),
+		beneficiaryAccountName: text(TEXT_LIMITS.name),
+		narration: text(TEXT_LIMITS.narration),
 		email: optional(email()),
 		verifyBeneficiaryName: optional(bool()),
 		fromSubWallet: optional(bool()),
@@ -284,8 +298,16 @@ export const createTransferOperation: PayOnUsOperation<typeof schema> = {
 			method: 'POST',
 			path: BANK_TRANSFER_PATH,
 			body,
-			moneyMoving: moneyMoving(client, transfersOf(merchantId), businessId, input.reference),
+			moneyMoving: moneyMoving(
+				client,
+				transfersOf(merchantId),
+				businessId,
+				input.reference,
+				{ amount: input.amount, currency: input.currency, beneficiaryAccount: input.beneficiaryAccountNumber },
+				'transfer',
+			),
 		});
-		return nameCheck ? { ...result, nameCheck } : result;
+		const transfer = toTransfer(result);
+		return nameCheck ? { ...transfer, nameCheck } : transfer;
 	},
 };

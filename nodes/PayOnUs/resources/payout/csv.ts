@@ -5,6 +5,8 @@
  * comma, a quote, a line break or edge spaces is quoted, quotes doubled.
  */
 
+import { parseAmount, TEXT_LIMITS, type AmountParse } from '../../../shared/validation';
+
 export const CSV_COLUMNS = [
 	'beneficiaryAccountNumber',
 	'beneficiaryAccountName',
@@ -42,8 +44,18 @@ export class CsvFormatError extends Error {
 
 /** Parses CSV text into records (arrays of fields). Blank lines are skipped. */
 export function parseCsv(input: string): string[][] {
+	return parseCsvLines(input).records;
+}
+
+/**
+ * parseCsv, also giving the file line each record starts on (1-based, the
+ * header is usually line 1; blank lines and quoted line breaks counted).
+ */
+export function parseCsvLines(input: string): { records: string[][]; lines: number[] } {
 	const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
 	const records: string[][] = [];
+	const lines: number[] = [];
+	let recordLine = 1;
 	let record: string[] = [];
 	let field = '';
 	let quoted = false;
@@ -56,7 +68,10 @@ export function parseCsv(input: string): string[][] {
 	};
 	const endRecord = () => {
 		endField();
-		if (!(record.length === 1 && record[0].trim() === '')) records.push(record);
+		if (!(record.length === 1 && record[0].trim() === '')) {
+			records.push(record);
+			lines.push(recordLine);
+		}
 		record = [];
 	};
 	for (let i = 0; i < text.length; i++) {
@@ -92,6 +107,7 @@ export function parseCsv(input: string): string[][] {
 			if (c === '\r' && text[i + 1] === '\n') i++;
 			endRecord();
 			line++;
+			recordLine = line;
 		} else {
 			field += c;
 			fieldStarted = true;
@@ -99,7 +115,7 @@ export function parseCsv(input: string): string[][] {
 	}
 	if (quoted) throw new CsvFormatError(`CSV line ${line}: a quoted field is not closed`);
 	if (field !== '' || record.length > 0) endRecord();
-	return records;
+	return { records, lines };
 }
 
 function quote(value: string): string {
@@ -121,10 +137,12 @@ export interface RawRow {
 	values: Partial<Record<CsvColumn, unknown>>;
 	/** Set when the row cannot be read at all (wrong number of fields). */
 	shapeError?: string;
+	/** File line the row starts on (CSV source only). */
+	line?: number;
 }
 
 /** Reads records (header first) into raw rows; refuses unknown or missing columns. */
-export function recordsToRawRows(records: string[][]): RawRow[] {
+export function recordsToRawRows(records: string[][], lines?: number[]): RawRow[] {
 	if (records.length === 0) throw new CsvFormatError('the CSV is empty: it needs a header row and at least one row');
 	const header = records[0].map((h) => h.trim());
 	const unknown = header.filter((h) => !(CSV_COLUMNS as readonly string[]).includes(h));
@@ -139,41 +157,63 @@ export function recordsToRawRows(records: string[][]): RawRow[] {
 	}
 	const duplicated = header.filter((h, i) => header.indexOf(h) !== i);
 	if (duplicated.length > 0) throw new CsvFormatError(`the CSV header repeats the columns: ${duplicated.join(', ')}`);
-	return records.slice(1).map((record) => {
+	return records.slice(1).map((record, k) => {
+		const line = lines?.[k + 1];
+		const at = line !== undefined ? { line } : {};
 		if (record.length !== header.length) {
-			return { values: {}, shapeError: `has ${record.length} fields, the header has ${header.length}` };
+			return { values: {}, shapeError: `has ${record.length} fields, the header has ${header.length}`, ...at };
 		}
 		const values: RawRow['values'] = {};
 		header.forEach((h, j) => {
 			values[h as CsvColumn] = record[j];
 		});
-		return { values };
+		return { values, ...at };
 	});
 }
 
 /** parseCsv + recordsToRawRows, with a format problem as a value. */
 export function readCsvRows(text: string): { rows: RawRow[] } | { error: string } {
 	try {
-		return { rows: recordsToRawRows(parseCsv(text)) };
+		const { records, lines } = parseCsvLines(text);
+		return { rows: recordsToRawRows(records, lines) };
 	} catch (error) {
 		if (error instanceof CsvFormatError) return { error: error.message };
 		return { error: String(error) };
 	}
 }
 
-function decimals(text: string): number {
-	const dot = text.indexOf('.');
-	return dot < 0 ? 0 : text.length - dot - 1;
+/** Limits of the free text of a row (README, "Input limits"). */
+export const ROW_TEXT_LIMITS = { beneficiaryAccountName: TEXT_LIMITS.name, narration: TEXT_LIMITS.narration } as const;
+
+export interface ValidateOptions {
+	/** Let rows paying the same account the same amount through (default: refused). */
+	allowDuplicateRows?: boolean;
+}
+
+/** Where a row is, for messages: its file line (CSV) or its item number. */
+export function rowPlace(r: RawRow, row: number): string {
+	return r.line !== undefined ? `line ${r.line}` : `item ${row}`;
 }
 
 /**
  * Checks every row and returns the clean rows and every problem found
  * (all rows, all fields: the user fixes the file once).
+ *
+ * Values must be text or numbers: an object or a list (an expression or an
+ * item field holding JSON) is refused, never turned into "[object Object]".
+ * Amounts are read exactly as written (validation.ts parseAmount).
+ *
+ * Duplicates: two rows paying the same account number at the same bank the
+ * same amount are refused, naming their lines (CSV) or items, unless
+ * `allowDuplicateRows` is set: a row pasted twice is the commonest way to
+ * pay someone twice. Names and narrations are not compared.
  */
-export function validateRows(raw: RawRow[]): { rows: BulkRow[]; problems: RowProblem[] } {
+export function validateRows(raw: RawRow[], options: ValidateOptions = {}): { rows: BulkRow[]; problems: RowProblem[] } {
 	const rows: BulkRow[] = [];
 	const problems: RowProblem[] = [];
 	if (raw.length === 0) problems.push({ row: 0, field: 'rows', message: 'there are no rows to pay' });
+	const firstSeen = new Map<string, number>();
+	const duplicates = new Map<string, number[]>();
 	raw.forEach((r, i) => {
 		const row = i + 1;
 		const bad = (field: string, message: string) => problems.push({ row, field, message });
@@ -182,34 +222,75 @@ export function validateRows(raw: RawRow[]): { rows: BulkRow[]; problems: RowPro
 			return;
 		}
 		const v = r.values;
-		const str = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
-		const accountNumber = str(v.beneficiaryAccountNumber);
-		const accountName = str(v.beneficiaryAccountName);
-		const bankCode = str(v.beneficiaryBankCode);
-		const amountText = str(v.amount);
-		const narration = str(v.narration);
+		const str = (field: CsvColumn): string => {
+			const value = v[field];
+			if (value === undefined || value === null) return '';
+			if (typeof value === 'string') return value.trim();
+			if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+			bad(field, Array.isArray(value) ? 'must be text, not a list' : typeof value === 'object' ? 'must be text, not an object' : `must be text, not ${typeof value}`);
+			return INVALID;
+		};
+		const accountNumber = str('beneficiaryAccountNumber');
+		const accountName = str('beneficiaryAccountName');
+		const bankCode = str('beneficiaryBankCode');
+		const narration = str('narration');
+		const amountValue = v.amount;
 		if (accountNumber === '') bad('beneficiaryAccountNumber', 'is required');
-		else if (!/^\d{6,20}$/.test(accountNumber)) bad('beneficiaryAccountNumber', `must be 6 to 20 digits (got "${accountNumber}")`);
+		else if (accountNumber !== INVALID && !/^\d{6,20}$/.test(accountNumber)) bad('beneficiaryAccountNumber', `must be 6 to 20 digits (got "${clip(accountNumber)}")`);
 		if (accountName === '') bad('beneficiaryAccountName', 'is required');
+		else if (accountName !== INVALID && accountName.length > ROW_TEXT_LIMITS.beneficiaryAccountName) {
+			bad('beneficiaryAccountName', `must be at most ${ROW_TEXT_LIMITS.beneficiaryAccountName} characters (got ${accountName.length})`);
+		}
 		if (bankCode === '') bad('beneficiaryBankCode', 'is required');
-		else if (!/^[A-Za-z0-9_-]{1,20}$/.test(bankCode)) bad('beneficiaryBankCode', `must be a bank code of letters and digits (got "${bankCode}")`);
+		else if (bankCode !== INVALID && !/^[A-Za-z0-9_-]{1,20}$/.test(bankCode)) bad('beneficiaryBankCode', `must be a bank code of letters and digits (got "${clip(bankCode)}")`);
+		if (narration !== INVALID && narration.length > ROW_TEXT_LIMITS.narration) {
+			bad('narration', `must be at most ${ROW_TEXT_LIMITS.narration} characters (got ${narration.length})`);
+		}
 		let amount = NaN;
-		if (amountText === '') bad('amount', 'is required');
-		else if (!/^\d+(\.\d+)?$/.test(amountText)) bad('amount', `must be a number such as 1500.50 (got "${amountText}")`);
-		else if (decimals(amountText) > 2) bad('amount', `must have at most 2 decimal places (got "${amountText}")`);
-		else {
-			amount = Number(amountText);
-			if (!(amount > 0)) bad('amount', `must be greater than 0 (got "${amountText}")`);
+		let parsed: AmountParse = { ok: false, message: 'is required' };
+		if (amountValue === undefined || amountValue === null || (typeof amountValue === 'string' && amountValue.trim() === '')) {
+			bad('amount', 'is required');
+		} else if (typeof amountValue !== 'string' && typeof amountValue !== 'number') {
+			bad('amount', Array.isArray(amountValue) ? 'must be a number, not a list' : typeof amountValue === 'object' ? 'must be a number, not an object' : `must be a number, not ${typeof amountValue}`);
+		} else {
+			const amountText = typeof amountValue === 'number' && /e/i.test(String(amountValue)) ? String(amountValue) : String(amountValue).trim();
+			parsed = parseAmount(typeof amountValue === 'number' ? amountValue : amountText);
+			if (!/^\d+(\.\d+)?$/.test(amountText)) bad('amount', `must be a number such as 1500.50 (got "${clip(amountText)}")`);
+			else if (!parsed.ok) bad('amount', `${parsed.message} (got "${clip(amountText)}")`);
+			else amount = parsed.value;
+		}
+		if (accountNumber !== '' && accountNumber !== INVALID && bankCode !== '' && bankCode !== INVALID && parsed.ok) {
+			const key = JSON.stringify([accountNumber, bankCode.toUpperCase(), parsed.value]);
+			const first = firstSeen.get(key);
+			if (first === undefined) firstSeen.set(key, i);
+			else duplicates.set(key, [...(duplicates.get(key) ?? [first]), i]);
 		}
 		rows.push({
 			beneficiaryAccountNumber: accountNumber,
 			beneficiaryAccountName: accountName,
 			beneficiaryBankCode: bankCode,
 			amount,
-			narration,
+			narration: narration === INVALID ? '' : narration,
 		});
 	});
+	if (!options.allowDuplicateRows) {
+		for (const indexes of duplicates.values()) {
+			const places = indexes.map((k) => rowPlace(raw[k], k + 1));
+			const r = rows[indexes[0]];
+			problems.push({
+				row: 0,
+				field: 'row',
+				message: `duplicate rows: ${places.join(', ')} pay account ${r.beneficiaryAccountNumber} at bank ${r.beneficiaryBankCode} the same amount ${r.amount}; remove the repeats, or turn on "Allow Duplicate Rows" if each is really meant`,
+			});
+		}
+	}
 	return { rows, problems };
+}
+
+const INVALID = '\u0000invalid';
+
+function clip(text: string): string {
+	return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }
 
 /** One line per problem, for the error shown to the user. */

@@ -5,6 +5,7 @@ import { merchantIdField, onusReferenceField } from '../fields';
 import type { OperationContext, PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
 import { resolveMerchantId, TRANSFERS_PATH } from './shared';
+import { toTransfer } from '../../../shared/records';
 
 /** Get Transfer: one transfer by its service reference (onusReference). */
 
@@ -45,6 +46,6 @@ export const getTransferOperation: PayOnUsOperation<typeof schema> = {
 				`matches no transfer of merchant ${merchantId} ("${input.onusReference}")`,
 			);
 		}
-		return record;
+		return toTransfer(record);
 	},
 };

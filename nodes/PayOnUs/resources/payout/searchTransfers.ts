@@ -4,6 +4,7 @@ import { businessIdFilter, dateFilter, merchantIdField, statusFilter } from '../
 import { checkDateRange, givenFilters, limitWhenNotAll, pagingShape, search, searchProperties } from '../search';
 import type { OperationContext, PayOnUsOperation } from '../types';
 import { resolveMerchantId, TRANSFERS_PATH } from './shared';
+import { toTransfer } from '../../../shared/records';
 
 /**
  * Search Transfers: GET /api/v1/transfer-requests, pageNo from 1. The spec
@@ -63,11 +64,13 @@ export const searchTransfersOperation: PayOnUsOperation<typeof schema> = {
 			input,
 		);
 		// The undocumented filters are checked here too.
-		return records.filter(
-			(r) =>
-				(f.merchantReference === undefined || r.merchantReference === f.merchantReference) &&
-				(f.onusReference === undefined || r.onusReference === f.onusReference) &&
-				(f.status === undefined || r.paymentStatus === f.status),
-		);
+		return records
+			.map(toTransfer)
+			.filter(
+				(r) =>
+					(f.merchantReference === undefined || r.merchantReference === f.merchantReference) &&
+					(f.onusReference === undefined || r.onusReference === f.onusReference) &&
+					(f.status === undefined || r.paymentStatus === f.status),
+			);
 	},
 };

@@ -146,11 +146,13 @@ describe('createTransfer handler', () => {
 		});
 	});
 
-	it('the lookup answers undefined when the filter works and finds nothing', async () => {
+	it('the lookup answers undefined when the filter works and finds nothing (after reading the whole list: the filter is not documented)', async () => {
 		const client = fakeClient((o) => (o.method === 'GET' ? { content: [], lastPage: 1 } : transferAnswer));
 		await op.execute(context(client), ok(bank));
 		expect(await client.calls[0].moneyMoving!.lookup()).toBeUndefined();
-		expect(client.calls).toHaveLength(2);
+		// Issue 14: an empty answer to the undocumented merchantReference filter proves nothing; the unfiltered list is read too.
+		expect(client.calls).toHaveLength(3);
+		expect(client.calls[2].qs).not.toHaveProperty('merchantReference');
 	});
 
 	it('the lookup scans the newest pages when the filter is ignored', async () => {

@@ -40,10 +40,13 @@ describe('lookup by reference (payins and transfers alike)', () => {
 		expect(client.calls).toHaveLength(1);
 	});
 
-	it('the scan is bounded', async () => {
-		const full = { content: list(100, -1, {}), lastPage: 1000 };
-		const client = fakeClient(() => full);
-		expect(await findByReference(client, transfersOf('MER-1001'), 'BUS-2001', 'pay-1')).toBeUndefined();
+	it('the scan is bounded, and hitting the bound is an error, never "not found"', async () => {
+		// Issue 14: a bounded scan that stopped with more to read used to answer "not found" (then the call was resent).
+		const client = fakeClient((o: RequestOptions) => ({
+			content: Array.from({ length: 100 }, (_, i) => ({ merchantReference: `x-${String(o.qs?.pageNo)}-${i}`, onusReference: `O-${String(o.qs?.pageNo)}-${i}` })),
+			lastPage: 1000,
+		}));
+		await expect(findByReference(client, transfersOf('MER-1001'), 'BUS-2001', 'pay-1')).rejects.toThrow(/bound of 100 pages/);
 		expect(client.calls).toHaveLength(1 + LOOKUP_MAX_PAGES);
 		expect(client.calls[LOOKUP_MAX_PAGES].qs).toEqual({ merchantId: 'MER-1001', businessId: 'BUS-2001', pageNo: LOOKUP_MAX_PAGES, pageSize: 100 });
 	});

@@ -1,0 +1,107 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Exact outcomes of money-moving calls: a record of the service counts as
+ * the result of a request only when it matches the request (reference,
+ * business where the record carries one, amount, currency, beneficiary
+ * account or phone). See transport.ts (sendMoneyMoving) for where this is
+ * applied: to the call's own answer and to every record a lookup finds.
+ */
+
+export interface Expected {
+	reference: string;
+	businessId: string;
+	amount: number;
+	currency?: string;
+	/** Beneficiary account number (bank, EFT) or phone (mobile money payout). */
+	beneficiaryAccount?: string;
+	/** Customer phone of a mobile money collection. */
+	customerPhone?: string;
+}
+
+/** Record fields holding the merchant reference. */
+export const REFERENCE_KEYS = ['merchantReference', 'reference'];
+
+function num(v: unknown): number | undefined {
+	const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+	return Number.isFinite(n) ? n : undefined;
+}
+
+function text(v: unknown): string | undefined {
+	return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+}
+
+const digits = (s: string) => s.replace(/\D/g, '');
+
+/** Phone numbers match when their digits do (a leading + or spacing is not a difference). */
+export function samePhone(a: string, b: string): boolean {
+	return digits(a) !== '' && digits(a) === digits(b);
+}
+
+/** Account numbers match exactly once spacing is ignored; phone-like values by their digits. */
+function sameAccount(a: string, b: string): boolean {
+	const x = a.replace(/\s+/g, '');
+	const y = b.replace(/\s+/g, '');
+	return x === y || (/^\+?[\d\s-]+$/.test(a) && /^\+?[\d\s-]+$/.test(b) && samePhone(a, b));
+}
+
+/**
+ * Differences between a service record and the request (empty: it is the
+ * request). `mode` 'answer' is the call's own answer (fields it does not
+ * carry are not compared); 'record' is a record found by lookup (its amount
+ * must be shown).
+ */
+export function compare(expected: Expected, record: IDataObject, mode: 'answer' | 'record'): string[] {
+	const out: string[] = [];
+	const refs = REFERENCE_KEYS.map((k) => text(record[k])).filter((v): v is string => v !== undefined);
+	if (refs.length > 0 && !refs.includes(expected.reference)) out.push(`reference ${refs[0]} (requested ${expected.reference})`);
+	const business = text(record.businessId);
+	if (business !== undefined && business !== expected.businessId) out.push(`business ${business} (requested ${expected.businessId})`);
+	const amount = num(record.amount);
+	if (amount === undefined) {
+		if (mode === 'record') out.push(`amount not shown (requested ${expected.amount})`);
+	} else if (Math.abs(amount - expected.amount) > 0.005) {
+		out.push(`amount ${amount} (requested ${expected.amount})`);
+	}
+	const currency = text(record.currency);
+	if (expected.currency !== undefined && currency !== undefined && currency.toUpperCase() !== expected.currency.toUpperCase()) {
+		out.push(`currency ${currency} (requested ${expected.currency})`);
+	}
+	if (expected.beneficiaryAccount !== undefined) {
+		const account = text(record.beneficiaryAccountNumber);
+		if (account !== undefined && !sameAccount(account, expected.beneficiaryAccount)) {
+			out.push(`beneficiary account ${account} (requested ${expected.beneficiaryAccount})`);
+		} else if (account === undefined && mode === 'record') {
+			out.push(`beneficiary account not shown (requested ${expected.beneficiaryAccount})`);
+		}
+	}
+	if (expected.customerPhone !== undefined) {
+		const phone = text(record.mobileNumber);
+		if (phone !== undefined && !samePhone(phone, expected.customerPhone)) out.push(`phone ${phone} (requested ${expected.customerPhone})`);
+	}
+	return out;
+}
+
+/** A record in a few words: "ONUS-TRNF-... NGN 100 to 0123456789, SUCCESSFUL, business BUS-2001". */
+export function describeRecord(record: IDataObject): string {
+	const parts: string[] = [];
+	const onus = text(record.onusReference);
+	if (onus) parts.push(onus);
+	const amount = num(record.amount);
+	if (amount !== undefined) parts.push(`${text(record.currency) ?? ''} ${amount}`.trim());
+	const to = text(record.beneficiaryAccountNumber) ?? text(record.mobileNumber);
+	if (to) parts.push(`to ${to}`);
+	const status = text(record.paymentStatus) ?? text(record.status);
+	if (status) parts.push(status);
+	const business = text(record.businessId);
+	if (business) parts.push(`business ${business}`);
+	const created = text(record.createdDate);
+	if (created) parts.push(`created ${created}`);
+	return parts.length > 0 ? parts.join(', ') : 'record without details';
+}
+
+/** The request in words, for messages. */
+export function describeExpected(e: Expected): string {
+	const to = e.beneficiaryAccount ? ` to ${e.beneficiaryAccount}` : e.customerPhone ? ` from ${e.customerPhone}` : '';
+	return `${e.currency ?? ''} ${e.amount}${to}, business ${e.businessId}`.trim();
+}

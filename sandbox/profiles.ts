@@ -1,0 +1,119 @@
+/**
+ * Behaviour profiles: each one is a reading of a point the specification
+ * leaves open that a real PayOnUs service may take. The default (no
+ * profile) is the sandbox as it always was. Profiles combine freely.
+ *
+ * Select them at start (`npm run sandbox -- --profile a,b`, env
+ * `PAYONUS_SANDBOX_PROFILE=a,b`, `startSandbox({ profiles: ['a', 'b'] })`)
+ * or at run time (`POST /_sandbox/profile {"profiles":["a","b"]}`,
+ * `GET /_sandbox/profile`). A reset keeps the profiles.
+ *
+ * Tests and benches that touch lookup, paging, bulk or polling run under
+ * each of `PROFILES` (and the default).
+ */
+
+export const PROFILE_NAMES = [
+	'strict-paging',
+	'ignores-undocumented-filters',
+	'oldest-first',
+	'bulk-rows-named-otherwise',
+	'link-without-token-id',
+	'bare-records',
+	'duplicate-returns-existing',
+	'prose-paging-fields',
+] as const;
+
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
+/** What each profile does (also shown by GET /_sandbox/profile). */
+export const PROFILE_DESCRIPTIONS: Record<ProfileName, string> = {
+	'strict-paging':
+		'Every paged list (transfers, payment requests, links, card tokens, refunds) answers at most 20 records a page whatever pageSize/size asks; pageSize/size in the answer says 20. The spec names no maximum page size.',
+	'ignores-undocumented-filters':
+		'Transfer search honours only the documented merchantId and onusReference (and paging); merchantReference/reference, businessId, status, transferType, bulkReference, fromDate, toDate are ignored. The spec: "Further filters of this search: not shown".',
+	'oldest-first':
+		'Every paged list is sorted oldest first (the spec states no order).',
+	'bulk-rows-named-otherwise':
+		'Bulk row transfers get merchant references not derived from the batch reference (BULKROW-<n>), so "<batch>-<row>" finds nothing. The spec: bulk "other form parts and the response: not shown".',
+	'link-without-token-id':
+		'Tokenization link records (create, get by id, get by reference) carry no cardTokenId (the spec\'s link record table has none; only search items list it).',
+	'bare-records':
+		'Transfer records (search, bulk answer) carry only the fields of the spec\'s transfer table: no businessId, merchantId, bulkReference, id, countryCode, email, momoNetwork, responseMessage.',
+	'duplicate-returns-existing':
+		'A money-moving call whose reference is already used answers 200 with the EXISTING record instead of 409 (the spec says 409 "normally"). Transfers, bulk, token charges, mobile money collections, card payments.',
+	'prose-paging-fields':
+		'The payment request list answers only the prose paging fields page, size, totalElements, totalPages, sort (no pageNo, pageSize, lastPage, totalNumberOfItems).',
+};
+
+export function isProfileName(name: string): name is ProfileName {
+	return (PROFILE_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * Parses profile names from a list or a comma-separated string (CLI, env).
+ * Empty entries are skipped; `default` and `none` mean no profile. Throws on
+ * an unknown name, listing the known ones.
+ */
+export function parseProfiles(input: string | readonly string[] | undefined | null): ProfileName[] {
+	if (input === undefined || input === null) return [];
+	const parts = (typeof input === 'string' ? input.split(',') : [...input]).map((s) => String(s).trim()).filter((s) => s !== '');
+	const out: ProfileName[] = [];
+	for (const p of parts) {
+		if (p === 'default' || p === 'none') continue;
+		if (!isProfileName(p)) throw new Error(`Unknown sandbox profile "${p}" (known: ${PROFILE_NAMES.join(', ')})`);
+		if (!out.includes(p)) out.push(p);
+	}
+	return out;
+}
+
+/** The active profiles of one sandbox. */
+export class Profiles {
+	private active = new Set<ProfileName>();
+
+	constructor(initial: readonly ProfileName[] = []) {
+		this.set(initial);
+	}
+
+	set(names: readonly ProfileName[]): void {
+		this.active = new Set(names);
+	}
+
+	has(name: ProfileName): boolean {
+		return this.active.has(name);
+	}
+
+	list(): ProfileName[] {
+		return PROFILE_NAMES.filter((n) => this.active.has(n));
+	}
+}
+
+/** Page size cap of `strict-paging`. */
+export const STRICT_PAGE_SIZE = 20;
+
+/**
+ * The profiles tests and benches iterate: the default (no profile), each
+ * single profile that touches lookup, paging, bulk or polling, and all of
+ * them at once. Names are for describe.each titles.
+ */
+export const TEST_PROFILES: Array<{ name: string; profiles: ProfileName[] }> = [
+	{ name: 'default', profiles: [] },
+	{ name: 'strict-paging', profiles: ['strict-paging'] },
+	{ name: 'ignores-undocumented-filters', profiles: ['ignores-undocumented-filters'] },
+	{ name: 'oldest-first', profiles: ['oldest-first'] },
+	{ name: 'bulk-rows-named-otherwise', profiles: ['bulk-rows-named-otherwise'] },
+	{ name: 'bare-records', profiles: ['bare-records'] },
+	{ name: 'duplicate-returns-existing', profiles: ['duplicate-returns-existing'] },
+	{ name: 'prose-paging-fields', profiles: ['prose-paging-fields'] },
+	{
+		name: 'all',
+		profiles: [
+			'strict-paging',
+			'ignores-undocumented-filters',
+			'oldest-first',
+			'bulk-rows-named-otherwise',
+			'link-without-token-id',
+			'bare-records',
+			'prose-paging-fields',
+		],
+	},
+];

@@ -1,0 +1,102 @@
+/**
+ * Issue 14, point 7, in a real n8n: the name enquiry default of node version
+ * 2 (version 1 unchanged), exact amounts, duplicate bulk rows, and the https
+ * rule for a custom base address.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import type { SandboxHandle } from '../../sandbox/server';
+import { itemsNode, manualWorkflow } from '../harness/fixtures';
+import { nodeError, nodeItems, sharedN8n } from '../harness/e2e';
+import { business, createPayOnUsCredential, NODE, nodeSandbox, PAYONUS, Sandbox } from './payout.fixtures';
+
+jest.setTimeout(300_000);
+
+describe('PayOnUs inputs in n8n', () => {
+	const n8n = sharedN8n();
+	let handle: SandboxHandle;
+	let sb: Sandbox;
+	let credentialId: string;
+	const workflows: string[] = [];
+	const stamp = Date.now().toString(36);
+
+	beforeAll(async () => {
+		({ handle, sb, credentialId } = await nodeSandbox(n8n, 'inputs'));
+	});
+	afterAll(async () => {
+		for (const id of workflows) await n8n.deleteWorkflow(id).catch(() => undefined);
+		await handle?.stop();
+	});
+	beforeEach(async () => {
+		await sb.clearRequests();
+	});
+
+	async function run(typeVersion: number, parameters: IDataObject, items: IDataObject[], credential = credentialId) {
+		const workflow = manualWorkflow(`inputs ${typeVersion} ${Date.now()}`, [
+			itemsNode(items.map((json) => ({ json }))),
+			{ name: NODE, type: PAYONUS, typeVersion, parameters, credentials: { payOnUsApi: { id: credential, name: 'PayOnUs e2e' } } },
+		]);
+		const { id } = await n8n.createWorkflow(workflow);
+		workflows.push(id);
+		return await n8n.runWorkflow(id);
+	}
+
+	// No verifyBeneficiaryName parameter: what a node dropped on the canvas has.
+	const transfer: IDataObject = {
+		resource: 'payout',
+		operation: 'createTransfer',
+		transferType: 'WALLET_TO_BANK_ACCOUNT',
+		businessId: business('BUS-2001'),
+		amount: '={{ $json.amount }}',
+		currency: 'NGN',
+		countryCode: 'NG',
+		reference: '={{ $json.reference }}',
+		beneficiaryBankCode: '044',
+		beneficiaryAccountNumber: '9999991112',
+		beneficiaryAccountName: '={{ $json.name }}',
+		narration: 'e2e inputs',
+	};
+	const paths = async () => (await sb.requests()).map((r) => `${String(r.method)} ${String(r.path)}`);
+
+	it('version 2 runs the name enquiry before a bank transfer by default and refuses a wrong name', async () => {
+		const execution = await run(2, transfer, [{ amount: 10, reference: `e2e-v2-${stamp}`, name: 'Somebody Else' }]);
+		expect(nodeError(execution, NODE)).toContain('"beneficiaryAccountName" does not match the name on the account, nothing was sent');
+		expect(await paths()).toEqual(['POST /api/v1/transfer-requests/name-enquiry']);
+	});
+
+	it('version 2 pays after a matching name enquiry', async () => {
+		const execution = await run(2, transfer, [{ amount: 10, reference: `e2e-v2ok-${stamp}`, name: 'Sandbox Success Beneficiary' }]);
+		expect(nodeItems(execution, NODE)[0]).toMatchObject({ nameCheck: { matched: true } });
+		expect((await paths()).slice(0, 2)).toEqual(['POST /api/v1/transfer-requests/name-enquiry', 'POST /api/v1/transfer-requests/bank-transfer']);
+	});
+
+	it('version 1 keeps its old default: no name enquiry', async () => {
+		const execution = await run(1, transfer, [{ amount: 10, reference: `e2e-v1-${stamp}`, name: 'Somebody Else' }]);
+		expect(nodeItems(execution, NODE)[0]).toMatchObject({ paymentStatus: 'PENDING' });
+		expect(await paths()).not.toContain('POST /api/v1/transfer-requests/name-enquiry');
+	});
+
+	it('an amount that would lose digits, or in exponent notation, is refused naming item and field; nothing is sent', async () => {
+		const big = await run(2, transfer, [{ amount: '12345678901234567.89', reference: `e2e-big-${stamp}`, name: 'x' }]);
+		expect(nodeError(big, NODE)).toBe('Item 1: "amount" must be at most 999999999999.99');
+		const exp = await run(2, transfer, [{ amount: 5, reference: `e2e-e1-${stamp}`, name: 'x' }, { amount: '1e20', reference: `e2e-e2-${stamp}`, name: 'x' }]);
+		expect(nodeError(exp, NODE)).toContain('Item 2: "amount" must be a number');
+		expect(await paths()).toEqual([]);
+	});
+
+	it('duplicate bulk rows (input items) are refused with their item numbers; nothing is sent', async () => {
+		const row = { beneficiaryAccountNumber: '9999991112', beneficiaryAccountName: 'Ada', beneficiaryBankCode: '044', amount: 10 };
+		const execution = await run(
+			2,
+			{ resource: 'payout', operation: 'bulkTransfer', source: 'items', businessId: business('BUS-2001'), currency: 'NGN', reference: `e2e-dup-${stamp}` },
+			[row, { ...row, beneficiaryAccountNumber: '9999991113' }, { ...row, amount: '10.00' }],
+		);
+		expect(nodeError(execution, NODE)).toContain('duplicate rows: item 1, item 3 pay account 9999991112 at bank 044 the same amount 10');
+		expect(await paths()).toEqual([]);
+	});
+
+	it('a custom base address over plain http to another host is refused before anything is sent', async () => {
+		const remote = await createPayOnUsCredential(n8n, 'http://payonus.example.invalid', `PayOnUs http remote ${Date.now()}`);
+		const execution = await run(2, { resource: 'wallet', operation: 'listWallets' }, [{}], remote);
+		expect(nodeError(execution, NODE)).toContain('must use https://');
+	});
+});

@@ -1,0 +1,153 @@
+/** Behaviour profiles (sandbox/profiles.ts): selection at start, via env, at run time, and each effect. */
+import { FormData, request } from 'undici';
+import { startSandbox } from '../../sandbox/server';
+import { parseProfiles, PROFILE_NAMES } from '../../sandbox/profiles';
+import { Client, ref, sandboxPerFile } from './helpers';
+
+const { c, sb } = sandboxPerFile({ login: true });
+
+async function setProfiles(profiles: string[]) {
+	const r = await c.control('POST', '/profile', { profiles });
+	expect(r.status).toBe(200);
+	return r.body.data;
+}
+
+afterEach(async () => {
+	await setProfiles([]);
+});
+
+async function transfer(reference: string, amount = 100, account = '9999991112') {
+	const r = await c.post('/api/v1/transfer-requests/bank-transfer', {
+		amount, beneficiaryAccountNumber: account, beneficiaryAccountName: 'Ann', beneficiaryBankCode: '044',
+		transferType: 'WALLET_TO_BANK_ACCOUNT', countryCode: 'NG', currency: 'NGN', reference, narration: 'x', businessId: 'BUS-2001',
+	});
+	return r;
+}
+
+async function bulk(batch: string, rows: number) {
+	const form = new FormData();
+	form.append('reference', batch);
+	form.append('businessId', 'BUS-2001');
+	form.append('currency', 'NGN');
+	let csv = 'beneficiaryAccountNumber,beneficiaryAccountName,beneficiaryBankCode,amount,narration\n';
+	for (let i = 1; i <= rows; i++) csv += `9999991112,Row ${i},044,${i},x\n`;
+	form.append('file', new Blob([csv], { type: 'text/csv' }), 'b.csv');
+	const res = await request(`${sb().url}/api/v1/transfer-requests/bulk/bank-transfer`, { method: 'POST', body: form, headers: { authorization: `Bearer ${c.token}` } });
+	return { status: res.statusCode, body: (await res.body.json()) as any };
+}
+
+describe('selection', () => {
+	test('GET lists the active and the available profiles; POST sets them; reset keeps them', async () => {
+		const got = await c.control('GET', '/profile');
+		expect(got.body.data.profiles).toEqual([]);
+		expect(got.body.data.available.map((p: any) => p.name)).toEqual([...PROFILE_NAMES]);
+		expect((await setProfiles(['oldest-first', 'strict-paging'])).profiles).toEqual(['strict-paging', 'oldest-first']);
+		await c.control('POST', '/reset');
+		expect((await c.control('GET', '/profile')).body.data.profiles).toEqual(['strict-paging', 'oldest-first']);
+	});
+
+	test('an unknown profile is 400 and changes nothing', async () => {
+		await setProfiles(['oldest-first']);
+		const r = await c.control('POST', '/profile', { profiles: ['oldest-first', 'nope'] });
+		expect(r.status).toBe(400);
+		expect(r.body.message).toMatch(/Unknown sandbox profile "nope"/);
+		expect((await c.control('GET', '/profile')).body.data.profiles).toEqual(['oldest-first']);
+	});
+
+	test('startSandbox({ profiles }) and PAYONUS_SANDBOX_PROFILE', async () => {
+		const a = await startSandbox({ port: 0, profiles: ['bare-records'] });
+		const prev = process.env.PAYONUS_SANDBOX_PROFILE;
+		process.env.PAYONUS_SANDBOX_PROFILE = 'strict-paging,oldest-first';
+		const b = await startSandbox({ port: 0 });
+		if (prev === undefined) delete process.env.PAYONUS_SANDBOX_PROFILE;
+		else process.env.PAYONUS_SANDBOX_PROFILE = prev;
+		try {
+			expect((await new Client(a.url).control('GET', '/profile')).body.data.profiles).toEqual(['bare-records']);
+			expect((await new Client(b.url).control('GET', '/profile')).body.data.profiles).toEqual(['strict-paging', 'oldest-first']);
+		} finally {
+			await a.stop();
+			await b.stop();
+		}
+		expect(parseProfiles('default')).toEqual([]);
+		expect(() => parseProfiles('x')).toThrow(/known: strict-paging/);
+	});
+});
+
+describe('effects', () => {
+	test('strict-paging caps every page at 20 and says so', async () => {
+		for (let i = 0; i < 25; i++) expect((await transfer(ref('sp'))).status).toBe(200);
+		await setProfiles(['strict-paging']);
+		const r = await c.get('/api/v1/transfer-requests?merchantId=MER-1001&pageNo=1&pageSize=100');
+		expect(r.body.data.content).toHaveLength(20);
+		expect(r.body.data).toMatchObject({ pageSize: 20, lastPage: 2, totalNumberOfItems: 25 });
+		const p = await c.get('/api/v1/payment-requests?size=100');
+		expect(p.body.data.size).toBeLessThanOrEqual(20);
+	});
+
+	test('ignores-undocumented-filters: merchantReference and businessId are ignored, onusReference is not', async () => {
+		const a = await transfer(ref('f1'));
+		const b = await transfer(ref('f2'));
+		await setProfiles(['ignores-undocumented-filters']);
+		const r = await c.get(`/api/v1/transfer-requests?merchantId=MER-1001&merchantReference=${a.body.data.merchantReference}&businessId=BUS-2001`);
+		expect(r.body.data.totalNumberOfItems).toBe(2);
+		const o = await c.get(`/api/v1/transfer-requests?merchantId=MER-1001&onusReference=${b.body.data.onusReference}`);
+		expect(o.body.data.content.map((t: any) => t.onusReference)).toEqual([b.body.data.onusReference]);
+	});
+
+	test('oldest-first sorts ascending', async () => {
+		const a = await transfer(ref('o1'));
+		const b = await transfer(ref('o2'));
+		expect((await c.get('/api/v1/transfer-requests?merchantId=MER-1001')).body.data.content[0].onusReference).toBe(b.body.data.onusReference);
+		await setProfiles(['oldest-first']);
+		expect((await c.get('/api/v1/transfer-requests?merchantId=MER-1001')).body.data.content[0].onusReference).toBe(a.body.data.onusReference);
+	});
+
+	test('bulk-rows-named-otherwise: row references are not <batch>-<n>', async () => {
+		await setProfiles(['bulk-rows-named-otherwise']);
+		const batch = ref('batch');
+		const r = await bulk(batch, 2);
+		expect(r.status).toBe(200);
+		for (const t of r.body.data.transfers) expect(t.merchantReference.startsWith(batch)).toBe(false);
+		const none = await c.get(`/api/v1/transfer-requests?merchantId=MER-1001&merchantReference=${batch}-1&businessId=BUS-2001`);
+		expect(none.body.data.totalNumberOfItems).toBe(0);
+	});
+
+	test('bare-records: transfer records carry only the spec fields', async () => {
+		await transfer(ref('bare'));
+		await setProfiles(['bare-records']);
+		const t = (await c.get('/api/v1/transfer-requests?merchantId=MER-1001')).body.data.content[0];
+		expect(t.businessId).toBeUndefined();
+		expect(t.bulkReference).toBeUndefined();
+		expect(t).toHaveProperty('merchantReference');
+		expect(t).toHaveProperty('beneficiaryAccountNumber');
+	});
+
+	test('duplicate-returns-existing: a reused reference answers 200 with the existing record, nothing new', async () => {
+		const reference = ref('dup');
+		const first = await transfer(reference, 100);
+		await setProfiles(['duplicate-returns-existing']);
+		const again = await transfer(reference, 999, '9999991119');
+		expect(again.status).toBe(200);
+		expect(again.body.data).toMatchObject({ onusReference: first.body.data.onusReference, amount: 100 });
+		const all = (await c.control('GET', '/ledger')).body.data.transfers.filter((t: any) => t.merchantReference === reference);
+		expect(all).toHaveLength(1);
+	});
+
+	test('prose-paging-fields: the payment request list answers page/size/totalElements/totalPages only', async () => {
+		await setProfiles(['prose-paging-fields']);
+		const d = (await c.get('/api/v1/payment-requests?page=0&size=5')).body.data;
+		expect(d).toHaveProperty('totalElements');
+		expect(d).toHaveProperty('totalPages');
+		expect(d.lastPage).toBeUndefined();
+		expect(d.totalNumberOfItems).toBeUndefined();
+	});
+
+	test('link-without-token-id: link records carry no cardTokenId', async () => {
+		await setProfiles(['link-without-token-id']);
+		const r = await c.post('/api/v1/card-tokenization-links', { businessId: 'BUS-2001', customer: { name: 'A', email: 'a@example.com' }, merchantReference: ref('lnk') });
+		expect(r.status).toBe(200);
+		expect(r.body.data).not.toHaveProperty('cardTokenId');
+		const got = await c.get(`/api/v1/card-tokenization-links/${r.body.data.id}?businessId=BUS-2001`);
+		expect(got.body.data).not.toHaveProperty('cardTokenId');
+	});
+});
