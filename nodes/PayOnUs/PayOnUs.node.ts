@@ -16,6 +16,7 @@ import { buildProperties, buildSubtitle, findOperation, parameterNames } from '.
 import { withCredentialDefaults } from './resources/fields';
 import { PayOnUsInputError, type OperationContext, type PayOnUsOperation } from './resources/types';
 import { listSearch, loadOptions } from './methods';
+import { ItemParameters } from './parameters';
 
 /** Reads a parameter without n8n's "Could not get parameter" for hidden ones. */
 function readParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): unknown {
@@ -34,14 +35,14 @@ function readParameter(ctx: IExecuteFunctions, name: string, itemIndex: number):
  * credential's defaults applied to empty merchant/business ids.
  */
 function readInput(
-	ctx: IExecuteFunctions,
-	op: PayOnUsOperation,
+	params: ItemParameters,
+	names: readonly string[],
 	itemIndex: number,
 	client: PayOnUsClient,
 ): IDataObject {
 	const raw: IDataObject = {};
-	for (const name of parameterNames(op)) {
-		raw[name] = readParameter(ctx, name, itemIndex) as IDataObject[keyof IDataObject];
+	for (const name of names) {
+		raw[name] = params.get(name, itemIndex) as IDataObject[keyof IDataObject];
 	}
 	return withCredentialDefaults(raw, client.defaults);
 }
@@ -209,10 +210,13 @@ export class PayOnUs implements INodeType {
 		//    run before a single request when continueOnFail is off; with it on,
 		//    the bad items become error items and the others run.
 		const inputs: Array<{ ok: true; data: unknown } | { ok: false; error: NodeOperationError }> = [];
+		// Parameters without an expression are read once, not per item (parameters.ts).
+		const names = parameterNames(op);
+		const params = new ItemParameters((name, i) => readParameter(this, name, i), this.getNode().parameters, names);
 		for (let i = 0; i < items.length; i++) {
 			let parsed: { ok: true; data: unknown } | { ok: false; error: NodeOperationError };
 			try {
-				const result = op.schema.safeParse(readInput(this, op, i, client));
+				const result = op.schema.safeParse(readInput(params, names, i, client));
 				parsed = result.success
 					? { ok: true, data: result.data }
 					: {
