@@ -27,8 +27,11 @@
  * reference, and no lookups or resends), the node's output in input order.
  *
  * --payout-500: afterwards, at the largest RTT, 500 transfers with the node's
- * default money-moving concurrency, and one Bulk Transfer of 500 rows (Input
- * Items): seconds of each (a few minutes more).
+ * default Money-Moving Concurrency, and one Bulk Transfer of 500 rows (Input
+ * Items): seconds of each (a few minutes more; run it with --rtts=150 alone).
+ * --money-concurrency=N: the node's Money-Moving Concurrency for the
+ * transfers (default: the node's default); the floor and undici use the same.
+ * --profile: n8n runs under --cpu-prof; the profile's top entries are printed.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -51,9 +54,8 @@ const PAYMENT_PATH = '/api/v1/payment-requests/businesses/BUS-2001';
 const TRANSFER_PATH = '/api/v1/transfer-requests/bank-transfer';
 const MIN_COUNT = 40;
 
-/** The node's money-moving concurrency by default (1 = one item after the other, before that option existed). */
-const MONEY_CONCURRENCY: number =
-	(PayOnUsNode as unknown as { MONEY_MOVING_CONCURRENCY_DEFAULT?: number }).MONEY_MOVING_CONCURRENCY_DEFAULT ?? 1;
+/** The node's Money-Moving Concurrency by default (--money-concurrency=N to measure another). */
+const MONEY_CONCURRENCY = PayOnUsNode.MONEY_MOVING_CONCURRENCY_DEFAULT;
 const READ_CONCURRENCY = PayOnUsNode.READ_CONCURRENCY;
 
 function transferBody(reference: string): IDataObject {
@@ -241,7 +243,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				beneficiaryAccountNumber: '9999991112',
 				beneficiaryAccountName: 'Sandbox Success Beneficiary',
 				narration: 'bench',
-				...(mmConcurrency !== 1 && MONEY_CONCURRENCY !== 1 ? { options: { moneyMovingConcurrency: mmConcurrency } } : {}),
+				options: { moneyMovingConcurrency: mmConcurrency },
 			},
 		};
 		const httpTransfer = {

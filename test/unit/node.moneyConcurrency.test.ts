@@ -220,7 +220,7 @@ describe('SharedBackoff', () => {
 		});
 		const gated = gatedClient(inner, backoff);
 		await clock.run(
-			Promise.all([backoff.pause(300), gated.request({ method: 'GET', path: '/x' }), gated.paginate({ path: '/y' })]),
+			Promise.all([backoff.pause(300), gated.request({ method: 'GET', path: '/x' }), gated.paginate({ path: '/y', style: 'zeroBased', returnAll: true })]),
 		);
 		expect(seen).toEqual([300]);
 		expect(inner.paginations).toHaveLength(1);
