@@ -28,7 +28,8 @@
  *
  * --payout-500: afterwards, at the largest RTT, 500 transfers with the node's
  * default Money-Moving Concurrency, and one Bulk Transfer of 500 rows (Input
- * Items): seconds of each (a few minutes more; run it with --rtts=150 alone).
+ * Items): seconds of each, at --payout-rtt (default 150). A few minutes more;
+ * alone: `npm run bench -- real-network --rtts=none --payout-500`.
  * --money-concurrency=N: the node's Money-Moving Concurrency for the
  * transfers (default: the node's default); the floor and undici use the same.
  * --profile: n8n runs under --cpu-prof; the profile's top entries are printed.
@@ -144,7 +145,10 @@ interface Row {
 
 export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const flag = (name: string, fallback: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
-	const rtts = flag('rtts', '0,50,150').split(',').map(Number);
+	// --rtts=none: no side-by-side matrix (e.g. with --payout-500 alone).
+	const rttsFlag = flag('rtts', '0,50,150');
+	const rtts = rttsFlag === 'none' ? [] : rttsFlag.split(',').map(Number);
+	const payoutRtt = Number(flag('payout-rtt', '150'));
 	const jitterPercent = Number(flag('jitter', '10'));
 	const fullReads = Number(flag('reads', '1000'));
 	const fullTransfers = Number(flag('transfers', '500'));
@@ -429,14 +433,16 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			}
 		}
 		console.log(`\n  n8n ${N8N_VERSION}; node concurrency: reads ${READ_CONCURRENCY}, money-moving ${mmConcurrency}; HTTP Request node: every item in flight at once (n8n's HttpRequestV3 starts all requests, then awaits them)`);
-		console.table(rows);
-		console.table(ratios);
+		if (rows.length > 0) {
+			console.table(rows);
+			console.table(ratios);
+		}
 		if (extraCalls.length > 0) console.log('  calls besides the measured one:', JSON.stringify(extraCalls));
 		if (rows.some((r) => r.scaled !== 'full')) {
 			notes.push(`counts scaled down at higher RTT to about ${budget} s per measurement (min ${MIN_COUNT}); items/s is what is compared`);
 			console.log(`  note: ${notes[notes.length - 1]}`);
 		}
-		const at = rtts[rtts.length - 1];
+		const at = rtts.length > 0 ? rtts[rtts.length - 1] : payoutRtt;
 		const nodeTransfers = rows.find((r) => r.rttMs === at && r.op === 'Create transfer' && r.path === 'PayOnUs node');
 		if (nodeTransfers) {
 			const est = 500 / nodeTransfers.itemsPerSecond;
@@ -446,8 +452,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 
 		let payout: IDataObject | undefined;
 		if (payout500) {
-			const jitterMs = Math.round((at * jitterPercent) / 100);
-			await control('PUT', '/link', { rttMs: at, jitterMs });
+			const jitterMs = Math.round((payoutRtt * jitterPercent) / 100);
+			await control('PUT', '/link', { rttMs: payoutRtt, jitterMs });
 			const list = newRefs(500);
 			await clearLog();
 			const started = Date.now();
@@ -482,7 +488,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			const bulkWall = (Date.now() - bulkStarted) / 1000;
 			const bulk = nodeRun(execution, NODE, 1);
 			payout = {
-				rttMs: at,
+				rttMs: payoutRtt,
 				jitterMs,
 				transfers: 500,
 				createTransferSeconds: Number((one.ms / 1000).toFixed(1)),
