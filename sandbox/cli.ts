@@ -1,7 +1,13 @@
 /**
- * `npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed sandbox/seed.json] [--profile a,b]`
+ * `npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed sandbox/seed.json] [--profile a,b]
+ *                     [--tls [--tls-dir DIR]] [--rtt-ms 150] [--jitter-ms 20]`
  * Starts the sandbox and prints the base URL, the control prefix and the
  * client id/secret pairs it accepts. Ctrl-C stops it.
+ *
+ * --tls serves HTTPS with a CA made at start (its PEM path is printed: give
+ * it to clients as NODE_EXTRA_CA_CERTS); --rtt-ms / --jitter-ms add a
+ * realistic link (see sandbox/link.ts). --json prints one line
+ * `{"url":...,"caFile":...}` instead of the banner (for scripts).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -18,7 +24,9 @@ function arg(name: string): string | undefined {
 
 async function main() {
 	if (process.argv.includes('--help') || process.argv.includes('-h')) {
-		console.log('usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed path/to/seed.json] [--profile a,b]');
+		console.log(
+			'usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed path/to/seed.json] [--profile a,b] [--tls [--tls-dir DIR]] [--rtt-ms 150] [--jitter-ms 20] [--json]',
+		);
 		console.log(`profiles (also env PAYONUS_SANDBOX_PROFILE=a,b): ${PROFILE_NAMES.join(', ')}`);
 		return;
 	}
@@ -27,9 +35,39 @@ async function main() {
 	const seedPath = arg('seed');
 	const seed = seedPath ? (JSON.parse(readFileSync(resolve(seedPath), 'utf8')) as SeedConfig) : undefined;
 	const profiles = parseProfiles(arg('profile') ?? process.env.PAYONUS_SANDBOX_PROFILE);
-	const sb = await startSandbox({ port, host: arg('host') ?? '127.0.0.1', seed, profiles });
+	const ms = (name: string): number | undefined => {
+		const v = arg(name);
+		if (v === undefined) return undefined;
+		const n = Number(v);
+		if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number of ms >= 0, got ${v}`);
+		return n;
+	};
+	const tls = process.argv.includes('--tls');
+	const requestLogLimit = arg('request-log-limit');
+	const sb = await startSandbox({
+		port,
+		host: arg('host') ?? '127.0.0.1',
+		seed,
+		profiles,
+		tls,
+		tlsDir: arg('tls-dir'),
+		rttMs: ms('rtt-ms'),
+		jitterMs: ms('jitter-ms'),
+		...(requestLogLimit ? { config: { requestLogLimit: Number(requestLogLimit) } } : {}),
+	});
+	const stop = () => {
+		void sb.stop().then(() => process.exit(0));
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+	if (process.argv.includes('--json')) {
+		console.log(JSON.stringify({ url: sb.url, port: sb.port, caFile: sb.tls?.caFile ?? null, link: sb.link?.settings ?? null }));
+		return;
+	}
 	const s = sb.state;
 	console.log(`PayOnUs sandbox listening on ${sb.url}`);
+	if (sb.tls) console.log(`  TLS CA (PEM):   ${sb.tls.caFile}  (clients: NODE_EXTRA_CA_CERTS=${sb.tls.caFile})`);
+	if (sb.link) console.log(`  link:           +${sb.link.settings.rttMs} ms round trip, jitter ${sb.link.settings.jitterMs} ms (change: PUT ${sb.url}/_sandbox/link)`);
 	console.log(`  API base URL:   ${sb.url}  (paths under /api/v1)`);
 	console.log(`  control API:    ${sb.url}/_sandbox  (reset, webhooks, clock, faults, ledger, requests, deliveries, stats)`);
 	console.log(`  profiles:       ${profiles.length ? profiles.join(', ') : 'default (none)'}`);
@@ -41,11 +79,6 @@ async function main() {
 		const wallets = [...s.wallets.values()].filter((w) => w.entityId === b.id).map((w) => w.currency);
 		console.log(`    ${b.id} "${b.name}" (${b.merchantId}) wallets ${wallets.join(', ')}${b.tokenizationEnabled ? '' : '; tokenization disabled'}`);
 	}
-	const stop = () => {
-		void sb.stop().then(() => process.exit(0));
-	};
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
 }
 
 main().catch((error) => {

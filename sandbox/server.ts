@@ -4,7 +4,8 @@
  *
  *   const sb = await startSandbox({ port: 0 });   // sb.url, sb.port, sb.state, sb.stop()
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Router, type Ctx, type Reply } from './router';
 import { Sandbox } from './runtime';
@@ -18,6 +19,7 @@ import { setReplayViews } from './areas/replay';
 import { registerTokenization } from './areas/tokenization';
 import { registerPages } from './areas/pages';
 import { registerControl } from './areas/control';
+import { attachLink, makeTlsMaterial, registerLink, startLink, type LinkHandle, type LinkSettings } from './link';
 import { parseProfiles } from './profiles';
 
 export type { SeedConfig, SandboxConfig } from './store';
@@ -28,6 +30,21 @@ export interface StartOptions {
 	seed?: SeedConfig;
 	/** Overrides of the seed's config (delays, settlement, fees, limits). */
 	config?: Partial<SandboxConfig>;
+	/**
+	 * Serve HTTPS with a certificate chain made at start (sandbox/link.ts):
+	 * the CA is written to `tls.caFile` of the handle; clients trust it with
+	 * NODE_EXTRA_CA_CERTS=<caFile>. `tlsDir`: where to write (and reuse) it.
+	 */
+	tls?: boolean;
+	tlsDir?: string;
+	/**
+	 * Added round-trip time (ms) and jitter (ms): a delaying TCP proxy in
+	 * front of the server (connection set-up and every chunk each way; see
+	 * sandbox/link.ts). Either one (even 0) puts the link in, so that it can
+	 * be changed at run time: PUT /_sandbox/link { rttMs, jitterMs }.
+	 */
+	rttMs?: number;
+	jitterMs?: number;
 	/** Behaviour profiles (profiles.ts). Default: env PAYONUS_SANDBOX_PROFILE, else none. */
 	profiles?: readonly string[];
 }
@@ -37,6 +54,10 @@ export interface SandboxHandle {
 	port: number;
 	state: SandboxState;
 	sandbox: Sandbox;
+	/** With `tls`: the CA certificate file clients must trust, and the PEMs. */
+	tls?: { caFile: string; ca: string };
+	/** With `rttMs` / `jitterMs`: the link's settings, changeable. */
+	link?: { settings: LinkSettings; set(next: Partial<LinkSettings>): LinkSettings };
 	stop(): Promise<void>;
 }
 
@@ -62,6 +83,7 @@ export function buildRouter(): Router {
 	registerTokenization(router);
 	registerPages(router);
 	registerControl(router);
+	registerLink(router);
 	return router;
 }
 
@@ -148,7 +170,7 @@ export class SandboxServer {
 				rawBody,
 				contentType,
 				auth: null,
-				baseUrl: `http://${host}`,
+				baseUrl: `${sb.baseUrl.startsWith('https:') ? 'https' : 'http'}://${host}`,
 			};
 			if (found.route.auth) ctx.auth = authenticate(sb, req);
 			ctx.body = parseBody(rawBody, contentType);
@@ -254,24 +276,41 @@ export async function startSandbox(opts: StartOptions = {}): Promise<SandboxHand
 		Object.assign(sandbox.state.config, opts.config);
 	}
 	const app = new SandboxServer(sandbox);
-	const server = createServer(app.handle);
+	const material = opts.tls ? makeTlsMaterial(opts.tlsDir) : undefined;
+	const server: Server = material
+		? (createHttpsServer({ key: material.key, cert: material.cert }, app.handle) as unknown as Server)
+		: createServer(app.handle);
 	server.keepAliveTimeout = 5000;
 	const host = opts.host ?? '127.0.0.1';
+	const withLink = opts.rttMs !== undefined || opts.jitterMs !== undefined;
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(opts.port ?? 0, host, () => resolve());
+		// Behind a link, the server itself listens on a free loopback port; the link takes the asked one.
+		server.listen(withLink ? 0 : (opts.port ?? 0), withLink ? '127.0.0.1' : host, () => resolve());
 	});
-	const port = (server.address() as AddressInfo).port;
-	const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	let link: LinkHandle | undefined;
+	if (withLink) {
+		link = await startLink(
+			{ host: '127.0.0.1', port: (server.address() as AddressInfo).port },
+			{ host, port: opts.port ?? 0 },
+			{ rttMs: opts.rttMs ?? 0, jitterMs: opts.jitterMs ?? 0 },
+		);
+		attachLink(sandbox, link);
+	}
+	const port = link ? link.port : (server.address() as AddressInfo).port;
+	const url = `${material ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	sandbox.baseUrl = url;
 	return {
 		url,
 		port,
 		state: sandbox.state,
 		sandbox,
+		...(material ? { tls: { caFile: material.caFile, ca: material.ca } } : {}),
+		...(link ? { link: { settings: link.settings, set: link.set } } : {}),
 		stop: async () => {
 			sandbox.stop();
 			await sandbox.webhooks.close();
+			await link?.stop();
 			await new Promise<void>((resolve) => {
 				server.close(() => resolve());
 				server.closeAllConnections();

@@ -12,10 +12,20 @@ import {
 import { createClient } from '../shared/transport';
 import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../shared/client';
 import { describeIssue } from '../shared/validation';
-import { buildProperties, buildSubtitle, findOperation, parameterNames } from './resources';
+import { buildProperties, buildSubtitle, findOperation, parameterNames, resources } from './resources';
 import { withCredentialDefaults } from './resources/fields';
 import { PayOnUsInputError, type OperationContext, type PayOnUsOperation } from './resources/types';
 import { listSearch, loadOptions } from './methods';
+import { ItemParameters } from './parameters';
+import {
+	concurrencyOptions,
+	gatedClient,
+	MONEY_MOVING_CONCURRENCY_DEFAULT,
+	moneyMovingConcurrency,
+	SharedBackoff,
+} from './concurrency';
+
+export { MONEY_MOVING_CONCURRENCY_DEFAULT, MONEY_MOVING_CONCURRENCY_MAX } from './concurrency';
 
 /** Reads a parameter without n8n's "Could not get parameter" for hidden ones. */
 function readParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): unknown {
@@ -34,14 +44,14 @@ function readParameter(ctx: IExecuteFunctions, name: string, itemIndex: number):
  * credential's defaults applied to empty merchant/business ids.
  */
 function readInput(
-	ctx: IExecuteFunctions,
-	op: PayOnUsOperation,
+	params: ItemParameters,
+	names: readonly string[],
 	itemIndex: number,
 	client: PayOnUsClient,
 ): IDataObject {
 	const raw: IDataObject = {};
-	for (const name of parameterNames(op)) {
-		raw[name] = readParameter(ctx, name, itemIndex) as IDataObject[keyof IDataObject];
+	for (const name of names) {
+		raw[name] = params.get(name, itemIndex) as IDataObject[keyof IDataObject];
 	}
 	return withCredentialDefaults(raw, client.defaults);
 }
@@ -165,6 +175,36 @@ export async function runBounded<R>(
 	if (failedAt >= 0) throw failure;
 }
 
+/** The Options collection (Money-Moving Concurrency) of every operation that is not read only. */
+function moneyMovingOptions() {
+	return resources
+		.map((r) => ({ resource: r.value, ops: r.operations.filter((o) => !isReadOnly(o)).map((o) => o.value) }))
+		.filter((r) => r.ops.length > 0)
+		.map((r) => concurrencyOptions(r.resource, r.ops));
+}
+
+/** The back-off shared by one execution's calls (a function so tests can inject time). */
+export function createSharedBackoff(): SharedBackoff {
+	return new SharedBackoff();
+}
+
+/**
+ * Adds to the error of item `failed` which later items had already been
+ * sent (they ran alongside it) and finished: their records are not in the
+ * output because the run stopped with this error.
+ */
+function noteSentAlongside(error: unknown, results: unknown[], limit: number): unknown {
+	if (limit <= 1 || !(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
+	const failed = error.context.itemIndex;
+	if (typeof failed !== 'number') return error;
+	const sent: number[] = [];
+	for (let k = failed + 1; k < results.length; k++) if (results[k] !== undefined) sent.push(k + 1);
+	if (sent.length === 0) return error;
+	const note = `Item(s) ${sent.join(', ')} ran at the same time (Money-Moving Concurrency ${limit}) and were sent and finished before the run stopped; their results are not in the output. Check them by their references before running them again.`;
+	error.description = error.description ? `${error.description} ${note}` : note;
+	return error;
+}
+
 export class PayOnUs implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'PayOnUs',
@@ -189,7 +229,7 @@ export class PayOnUs implements INodeType {
 				required: true,
 			},
 		],
-		properties: buildProperties(),
+		properties: [...buildProperties(), ...moneyMovingOptions()],
 	};
 
 	methods = { loadOptions, listSearch };
@@ -202,17 +242,22 @@ export class PayOnUs implements INodeType {
 		if (!op) {
 			throw new NodeOperationError(this.getNode(), `Unknown operation "${operation}" for resource "${resource}"`);
 		}
-		const client = await createClient(this);
+		// State-changing operations: one back-off for the whole execution (concurrency.ts).
+		const backoff = isReadOnly(op) ? undefined : createSharedBackoff();
+		const client = await createClient(this, backoff ? { sleep: backoff.pause } : {});
 		const continueOnFail = this.continueOnFail();
 
 		// 1. Validate every item before anything is sent: a bad item stops the
 		//    run before a single request when continueOnFail is off; with it on,
 		//    the bad items become error items and the others run.
 		const inputs: Array<{ ok: true; data: unknown } | { ok: false; error: NodeOperationError }> = [];
+		// Parameters without an expression are read once, not per item (parameters.ts).
+		const names = parameterNames(op);
+		const params = new ItemParameters((name, i) => readParameter(this, name, i), this.getNode().parameters, names);
 		for (let i = 0; i < items.length; i++) {
 			let parsed: { ok: true; data: unknown } | { ok: false; error: NodeOperationError };
 			try {
-				const result = op.schema.safeParse(readInput(this, op, i, client));
+				const result = op.schema.safeParse(readInput(params, names, i, client));
 				parsed = result.success
 					? { ok: true, data: result.data }
 					: {
@@ -294,10 +339,22 @@ export class PayOnUs implements INodeType {
 				results[i] = await runItem(i, reader);
 			}
 			await runBounded(i, items.length, READ_CONCURRENCY, results, async (k) => await runItem(k, reader));
-		} else {
-			// Everything else (money-moving calls above all): strictly one
-			// item after the other, in order.
+		} else if (!backoff) {
+			// A single item of a read-only operation.
 			for (let i = 0; i < items.length; i++) results[i] = await runItem(i, client);
+		} else {
+			// Everything else (money-moving calls above all): Money-Moving
+			// Concurrency items at once (default 2; 1 = strictly one after the
+			// other), output in input order, each item's reference looked up
+			// before any resend, one back-off for the run (concurrency.ts).
+			const options = (this.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;
+			const limit = moneyMovingConcurrency(options.moneyMovingConcurrency ?? MONEY_MOVING_CONCURRENCY_DEFAULT);
+			const gated = gatedClient(client, backoff);
+			try {
+				await runBounded(0, items.length, limit, results, async (k) => await runItem(k, gated));
+			} catch (error) {
+				throw noteSentAlongside(error, results, limit);
+			}
 		}
 		for (const records of results) for (const record of records) output.push(record);
 		return [output];

@@ -109,7 +109,7 @@ describe('PayOnUs node: read-only operations run concurrently', () => {
 	});
 });
 
-describe('PayOnUs node: other operations stay one item after the other', () => {
+describe('PayOnUs node: other operations with Money-Moving Concurrency 1 run one item after the other', () => {
 	it('runs a POST operation strictly sequentially, in order', async () => {
 		const { t, fn } = tracked(() => null);
 		client = new FakeClient().respond('POST', '/api/v1/fund-ngn-account', fn);
@@ -121,6 +121,7 @@ describe('PayOnUs node: other operations stay one item after the other', () => {
 			amount: 1000,
 			paymentStatus: 'SUCCESSFUL',
 			forDynamicAccount: true,
+			options: { moneyMovingConcurrency: 1 },
 		}));
 		const [out] = (await node.execute.call(ctx)) as INodeExecutionData[][];
 		expect(out).toHaveLength(10);

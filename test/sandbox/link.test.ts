@@ -1,0 +1,112 @@
+/**
+ * The realistic link (sandbox/link.ts): HTTPS with the CA made at start, and
+ * the added round trips. Only lower bounds are checked for the delays (a
+ * timer never fires early); nothing here is a performance goal.
+ */
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'undici';
+import { startSandbox, type SandboxHandle } from '../../sandbox/server';
+
+const RTT = 40;
+let sb: SandboxHandle;
+
+beforeAll(async () => {
+	sb = await startSandbox({ port: 0, tls: true, rttMs: RTT, jitterMs: 0 });
+});
+afterAll(async () => {
+	await sb.stop();
+});
+
+async function get(agent: Agent, path: string) {
+	const started = performance.now();
+	const res = await request(`${sb.url}${path}`, { dispatcher: agent });
+	const body = (await res.body.json()) as { data: unknown };
+	return { status: res.statusCode, body, ms: performance.now() - started };
+}
+
+test('serves HTTPS with a certificate the written CA vouches for; an untrusting client is refused', async () => {
+	expect(sb.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+	expect(readFileSync(sb.tls!.caFile, 'utf8')).toBe(sb.tls!.ca);
+	const trusting = new Agent({ connect: { ca: sb.tls!.ca } });
+	const r = await get(trusting, '/_sandbox/link');
+	expect(r.status).toBe(200);
+	expect(r.body.data).toEqual({ rttMs: RTT, jitterMs: 0 });
+	await trusting.close();
+	const plain = new Agent();
+	await expect(get(plain, '/_sandbox/link')).rejects.toThrow(/certificate/i);
+	await plain.close();
+});
+
+test('a new connection costs TCP + TLS + request round trips; a kept-alive one only the request', async () => {
+	const agent = new Agent({ connect: { ca: sb.tls!.ca }, connections: 1 });
+	const fresh = await get(agent, '/_sandbox/link');
+	const reused = await get(agent, '/_sandbox/link');
+	// Lower bounds only (1 ms of timer granularity).
+	expect(fresh.ms).toBeGreaterThanOrEqual(3 * RTT - 1);
+	expect(reused.ms).toBeGreaterThanOrEqual(RTT - 1);
+	expect(reused.ms).toBeLessThan(fresh.ms);
+	await agent.close();
+});
+
+test('PUT /_sandbox/link changes the delays of open connections; bad values are 400', async () => {
+	const agent = new Agent({ connect: { ca: sb.tls!.ca }, connections: 1 });
+	const put = async (body: unknown) =>
+		await request(`${sb.url}/_sandbox/link`, {
+			method: 'PUT',
+			dispatcher: agent,
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+	const bad = await put({ rttMs: -1 });
+	expect(bad.statusCode).toBe(400);
+	await bad.body.dump();
+	const ok = await put({ rttMs: 2 * RTT, jitterMs: 5 });
+	expect(((await ok.body.json()) as { data: unknown }).data).toEqual({ rttMs: 2 * RTT, jitterMs: 5 });
+	const slower = await get(agent, '/_sandbox/link');
+	expect(slower.ms).toBeGreaterThanOrEqual(2 * RTT - 5 - 1);
+	sb.link!.set({ rttMs: RTT, jitterMs: 0 });
+	await agent.close();
+});
+
+test('plain sandbox (no tls, no link): unchanged, and PUT /_sandbox/link is refused', async () => {
+	const plain = await startSandbox({ port: 0 });
+	try {
+		expect(plain.url).toMatch(/^http:\/\//);
+		expect(plain.link).toBeUndefined();
+		const res = await request(`${plain.url}/_sandbox/link`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+		expect(res.statusCode).toBe(409);
+		await res.body.dump();
+	} finally {
+		await plain.stop();
+	}
+});
+
+test('a server that closes after answering (no keep-alive) still delivers the whole answer', async () => {
+	const agent = new Agent({ connect: { ca: sb.tls!.ca }, pipelining: 0 });
+	const results = await Promise.all(
+		Array.from({ length: 6 }, async () => {
+			const res = await request(`${sb.url}/_sandbox/link`, { dispatcher: agent, headers: { connection: 'close' } });
+			return { status: res.statusCode, body: (await res.body.json()) as { data: unknown } };
+		}),
+	);
+	for (const r of results) expect(r).toEqual({ status: 200, body: expect.objectContaining({ data: { rttMs: RTT, jitterMs: 0 } }) });
+	await agent.close();
+});
+
+test('n8n-style client: a new https agent per request (Connection: close), with jitter: no resets, order kept', async () => {
+	sb.link!.set({ jitterMs: RTT / 2 });
+	const https = await import('node:https');
+	const one = async () =>
+		await new Promise<number>((resolve, reject) => {
+			const req = https.get(`${sb.url}/_sandbox/link`, { agent: new https.Agent({ keepAlive: false, ca: sb.tls!.ca }) }, (res) => {
+				res.resume();
+				res.on('end', () => resolve(res.statusCode ?? 0));
+			});
+			req.on('error', reject);
+		});
+	try {
+		expect(await Promise.all(Array.from({ length: 24 }, one))).toEqual(Array.from({ length: 24 }, () => 200));
+	} finally {
+		sb.link!.set({ jitterMs: 0 });
+	}
+});

@@ -1,0 +1,228 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { RequestOptions } from '../../nodes/shared/client';
+import type { ClientOptions } from '../../nodes/shared/transport';
+import { FakeClient, httpError } from './operations/payin/fakeClient';
+import { fakeExecuteContext, type Params } from './nodeContext';
+
+/**
+ * Money-moving (state-changing) operations with Money-Moving Concurrency:
+ * at most N items in flight (default 2, at most 8), output in input order,
+ * continueOnFail unchanged, and ONE back-off for the whole execution. Time is
+ * injected (a virtual clock); nothing here depends on the wall clock.
+ */
+
+let client: FakeClient;
+let clientOptions: ClientOptions | undefined;
+jest.mock('../../nodes/shared/transport', () => ({
+	createClient: async (_ctx: unknown, options: ClientOptions) => {
+		clientOptions = options;
+		return client;
+	},
+}));
+
+// eslint-disable-next-line import/first
+import { MONEY_MOVING_CONCURRENCY_DEFAULT, MONEY_MOVING_CONCURRENCY_MAX, PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
+// eslint-disable-next-line import/first
+import { backoffClock, gatedClient, moneyMovingConcurrency, SharedBackoff } from '../../nodes/PayOnUs/concurrency';
+
+/** A virtual clock: `wait` resolves when `run` moves time to its deadline (earliest first). */
+class VirtualClock {
+	t = 0;
+	private timers: Array<{ at: number; seq: number; resolve: () => void }> = [];
+	private seq = 0;
+	now = () => this.t;
+	wait = async (ms: number) =>
+		await new Promise<void>((resolve) => {
+			this.timers.push({ at: this.t + Math.max(0, ms), seq: this.seq++, resolve });
+		});
+	/** Settles `work`, moving time forward whenever nothing else can run. */
+	async run<T>(work: Promise<T>): Promise<T> {
+		let done = false;
+		let failed = false;
+		let result: T | undefined;
+		let error: unknown;
+		work.then(
+			(r) => {
+				done = true;
+				result = r;
+			},
+			(e: unknown) => {
+				done = failed = true;
+				error = e;
+			},
+		);
+		for (let guard = 0; guard < 100000; guard++) {
+			for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+			if (done) break;
+			this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+			const next = this.timers.shift();
+			if (!next) throw new Error('stuck: nothing to run and no timer');
+			this.t = Math.max(this.t, next.at);
+			next.resolve();
+		}
+		if (failed) throw error;
+		return result as T;
+	}
+}
+
+const node = new PayOnUs();
+const PATH = '/api/v1/fund-ngn-account';
+const simulate = (i: number, options?: IDataObject): Params => ({
+	resource: 'payin',
+	operation: 'simulatePayment',
+	onusReference: `ONUS-NUB-${i}`,
+	accountNumber: '9900000001',
+	amount: 1000,
+	paymentStatus: 'SUCCESSFUL',
+	forDynamicAccount: true,
+	...(options ? { options } : {}),
+});
+const refOf = (req: RequestOptions) => String((req.body as IDataObject).onusReference);
+
+let clock: VirtualClock;
+const realClock = { ...backoffClock };
+beforeEach(() => {
+	clock = new VirtualClock();
+	backoffClock.now = clock.now;
+	backoffClock.wait = clock.wait;
+});
+afterAll(() => {
+	Object.assign(backoffClock, realClock);
+});
+
+/** Each call takes `duration(ref)` virtual ms; records start times and the peak in flight. */
+function timed(duration: (ref: string) => number, answer: (req: RequestOptions) => unknown = () => null) {
+	const t = { inFlight: 0, peak: 0, starts: new Map<string, number>(), order: [] as string[] };
+	const fn = async (req: RequestOptions) => {
+		const ref = refOf(req);
+		t.inFlight++;
+		t.peak = Math.max(t.peak, t.inFlight);
+		t.starts.set(ref, clock.now());
+		t.order.push(ref);
+		try {
+			await clock.wait(duration(ref));
+			return answer(req);
+		} finally {
+			t.inFlight--;
+		}
+	};
+	return { t, fn };
+}
+
+describe('Money-Moving Concurrency', () => {
+	it('defaults to 2 in flight, keeps the output in input order', async () => {
+		// Later items answer faster: completion order differs from input order.
+		const { t, fn } = timed((ref) => 100 - Number(ref.split('-')[2]) * 10, (req) => ({ ref: refOf(req) }));
+		client = new FakeClient().respond('POST', PATH, fn);
+		const ctx = fakeExecuteContext(Array.from({ length: 7 }, (_, i) => ({ i })), (i) => simulate(i));
+		const [out] = (await clock.run(node.execute.call(ctx))) as INodeExecutionData[][];
+		expect(MONEY_MOVING_CONCURRENCY_DEFAULT).toBe(2);
+		expect(t.peak).toBe(2);
+		expect(out.map((o) => o.pairedItem)).toEqual(Array.from({ length: 7 }, (_, item) => ({ item })));
+		expect(out.map((o) => (o.json as IDataObject).ref)).toEqual(Array.from({ length: 7 }, (_, i) => `ONUS-NUB-${i}`));
+		// The shared back-off reached the transport as its pause.
+		expect(typeof clientOptions?.sleep).toBe('function');
+	});
+
+	it('honours the option, and clamps it to 1..8', async () => {
+		for (const [asked, expected] of [
+			[5, 5],
+			[20, MONEY_MOVING_CONCURRENCY_MAX],
+			[0, 1],
+		] as const) {
+			const { t, fn } = timed(() => 10);
+			client = new FakeClient().respond('POST', PATH, fn);
+			const ctx = fakeExecuteContext(Array.from({ length: 12 }, (_, i) => ({ i })), (i) => simulate(i, { moneyMovingConcurrency: asked }));
+			const [out] = (await clock.run(node.execute.call(ctx))) as INodeExecutionData[][];
+			expect(out).toHaveLength(12);
+			expect(t.peak).toBe(expected);
+		}
+		expect(moneyMovingConcurrency('3')).toBe(3);
+		expect(moneyMovingConcurrency('x')).toBe(MONEY_MOVING_CONCURRENCY_DEFAULT);
+		expect(moneyMovingConcurrency(2.7)).toBe(2);
+	});
+
+	it('a back-off of one item holds every other item of the run (shared, not per item)', async () => {
+		// Item 1 is told to slow down: the transport pauses 1,000 ms (its back-off) before answering.
+		const { t, fn } = timed(() => 10);
+		client = new FakeClient().respond('POST', PATH, async (req: RequestOptions) => {
+			if (refOf(req) === 'ONUS-NUB-1') await clientOptions!.sleep!(1000);
+			return await fn(req);
+		});
+		const ctx = fakeExecuteContext(Array.from({ length: 6 }, (_, i) => ({ i })), (i) => simulate(i, { moneyMovingConcurrency: 2 }));
+		await clock.run(node.execute.call(ctx));
+		// Item 0 started at once; item 1 asked for the pause at 0 and went at 1,000.
+		expect(t.starts.get('ONUS-NUB-0')).toBe(0);
+		expect(t.starts.get('ONUS-NUB-1')).toBe(1000);
+		// Item 0 finished at 10, but item 2 waited for the run's back-off: nothing else was sent meanwhile.
+		for (let i = 2; i < 6; i++) expect(t.starts.get(`ONUS-NUB-${i}`)).toBeGreaterThanOrEqual(1000);
+	});
+
+	it('without continueOnFail: starts nothing after a failure, throws the first failing item, names the items sent alongside', async () => {
+		const { t, fn } = timed(
+			(ref) => (ref === 'ONUS-NUB-2' ? 50 : 10),
+			(req) => {
+				if (refOf(req) === 'ONUS-NUB-2') throw httpError(400, 'Invalid request: amount');
+				return { ref: refOf(req) };
+			},
+		);
+		client = new FakeClient().respond('POST', PATH, fn);
+		const ctx = fakeExecuteContext(Array.from({ length: 10 }, (_, i) => ({ i })), (i) => simulate(i, { moneyMovingConcurrency: 2 }));
+		const error = (await clock.run(node.execute.call(ctx)).catch((e: unknown) => e)) as NodeApiError | NodeOperationError;
+		expect(error instanceof NodeApiError || error instanceof NodeOperationError).toBe(true);
+		expect(error.message).toMatch(/^Item 3: /);
+		expect(error.context.itemIndex).toBe(2);
+		// Item 2 ran from 10 to 60; beside it items 3..7 (10 ms each, the last from 50 to 60); none started after it failed.
+		expect(t.order).toEqual(Array.from({ length: 8 }, (_, i) => `ONUS-NUB-${i}`));
+		expect(t.starts.get('ONUS-NUB-7')).toBe(50);
+		expect(error.description).toContain('Item(s) 4, 5, 6, 7, 8 ran at the same time');
+	});
+
+	it('with continueOnFail: the failed item becomes an error item in place, the others run', async () => {
+		const { fn } = timed(
+			() => 10,
+			(req) => {
+				if (refOf(req) === 'ONUS-NUB-1') throw httpError(400, 'Invalid request: amount');
+				return { ref: refOf(req) };
+			},
+		);
+		client = new FakeClient().respond('POST', PATH, fn);
+		const ctx = fakeExecuteContext(Array.from({ length: 4 }, (_, i) => ({ i })), (i) => simulate(i), true);
+		const [out] = (await clock.run(node.execute.call(ctx))) as INodeExecutionData[][];
+		expect(out).toHaveLength(4);
+		expect(out[1].pairedItem).toEqual({ item: 1 });
+		expect(String((out[1].json as IDataObject).error)).toMatch(/^Item 2: /);
+		expect(out.filter((_, i) => i !== 1).map((o) => (o.json as IDataObject).ref)).toEqual(['ONUS-NUB-0', 'ONUS-NUB-2', 'ONUS-NUB-3']);
+	});
+});
+
+describe('SharedBackoff', () => {
+	it('passes at once when no back-off runs; overlapping pauses end at the latest resume time', async () => {
+		const backoff = new SharedBackoff(clock.now, clock.wait);
+		await clock.run(backoff.gate());
+		expect(clock.now()).toBe(0);
+		const ends: Record<string, number> = {};
+		const a = backoff.pause(500).then(() => (ends.a = clock.now()));
+		const b = backoff.pause(200).then(() => (ends.b = clock.now()));
+		const c = backoff.gate().then(() => (ends.c = clock.now()));
+		await clock.run(Promise.all([a, b, c]));
+		expect(ends).toEqual({ a: 500, b: 500, c: 500 });
+		expect(backoff.until).toBe(500);
+	});
+
+	it('every call of a gated client, lookups included, waits out the back-off', async () => {
+		const backoff = new SharedBackoff(clock.now, clock.wait);
+		const seen: number[] = [];
+		const inner = new FakeClient().respond('GET', '/x', () => {
+			seen.push(clock.now());
+			return {};
+		});
+		const gated = gatedClient(inner, backoff);
+		await clock.run(
+			Promise.all([backoff.pause(300), gated.request({ method: 'GET', path: '/x' }), gated.paginate({ path: '/y', style: 'zeroBased', returnAll: true })]),
+		);
+		expect(seen).toEqual([300]);
+		expect(inner.paginations).toHaveLength(1);
+	});
+});
