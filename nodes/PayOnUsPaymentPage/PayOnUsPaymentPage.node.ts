@@ -1,0 +1,550 @@
+import { randomBytes } from 'crypto';
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+import { readPersistedKeys, seenKeysFor, type SeenWindow } from '../shared/dedupe';
+import { resolveBaseUrl } from '../shared/environments';
+import { createClient } from '../shared/transport';
+import { listSearch } from '../PayOnUs/methods';
+import { businessIdField } from '../PayOnUs/resources/fields';
+import { Checkout, type View } from './checkout';
+import { buildConfig, PageSetupError, type RawPageParameters } from './config';
+import { renderMessage, renderView, type RenderOptions } from './html';
+import { deriveKey, newCheckoutId, open, seal } from './token';
+
+/*
+ * PayOnUs Payment Page: a checkout page served by n8n at this node's webhook
+ * URL. GET renders, POSTs drive the steps, GET ?c=<token>&poll=1 answers the
+ * page's own status poll. Every request is answered by this node itself
+ * (`noWebhookResponse`), and only the request that first sees a checkout
+ * paid (Get Payment says SUCCESSFUL with the checkout's amount, currency,
+ * business and reference) hands n8n one item to start the workflow.
+ *
+ * State: PayOnUs holds the payins (reference `PP-<checkout id>-<attempt>`);
+ * the rest of a checkout travels in a sealed token (token.ts). Nothing is
+ * kept in process memory but caches and the emitted-checkout memory below, so
+ * any n8n process (regular, queue-mode main or webhook processor) can serve
+ * any request of any checkout.
+ *
+ * Exactly once: the emitted checkout references are remembered in process
+ * (checked and recorded synchronously: within one process two concurrent
+ * requests that both see the checkout paid start ONE execution) and the
+ * newest PERSISTED_KEYS are written to the workflow's static data, which n8n
+ * reads before and saves after every production request (so a restart or
+ * another process that comes later does not start it again). Two processes
+ * seeing the same checkout paid at the same moment can both start it (static
+ * data is written whole, last write wins): across processes the guarantee is
+ * at-least-once, and the item's merchantCheckoutReference is the key to make
+ * the workflow idempotent. Test URL requests keep their own memory only.
+ */
+
+export const EMITTED_WINDOW: SeenWindow = {
+	ttlMs: 7 * 24 * 60 * 60 * 1000,
+	maxEntries: 20_000,
+};
+export const PERSISTED_KEYS = 500;
+
+const NO_STORE = 'no-store, max-age=0';
+
+function securityHeaders(nonce: string): Record<string, string> {
+	return {
+		'Cache-Control': NO_STORE,
+		'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src data:; base-uri 'none'; frame-ancestors 'none'`,
+		'X-Content-Type-Options': 'nosniff',
+		'Referrer-Policy': 'no-referrer',
+		'X-Frame-Options': 'DENY',
+	};
+}
+
+const sandboxKeys = new Map<string, { at: number; pem: string }>();
+
+function formOf(body: unknown, raw: unknown): Record<string, string> {
+	const out: Record<string, string> = {};
+	const take = (entries: Iterable<[string, unknown]>) => {
+		for (const [k, v] of entries)
+			if (typeof v === 'string' && k.length < 40) out[k] = v.slice(0, 4000);
+	};
+	if (body && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length > 0) {
+		take(Object.entries(body as IDataObject));
+	} else if (Buffer.isBuffer(raw) && raw.length > 0 && raw.length < 64 * 1024) {
+		take(new URLSearchParams(raw.toString('utf8')).entries());
+	}
+	return out;
+}
+
+export class PayOnUsPaymentPage implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'PayOnUs Payment Page',
+		name: 'payOnUsPaymentPage',
+		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["title"]}}',
+		description: 'Serves a payment page and starts the workflow once per confirmed payment',
+		defaults: { name: 'PayOnUs Payment Page' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		outputNames: ['Paid'],
+		credentials: [{ name: 'payOnUsApi', required: true }],
+		webhooks: [
+			{
+				name: 'setup',
+				httpMethod: 'GET',
+				responseMode: 'onReceived',
+				isFullPath: true,
+				path: '={{$parameter["path"] || $webhookId}}',
+			},
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				isFullPath: true,
+				path: '={{$parameter["path"] || $webhookId}}',
+				ndvHideMethod: true,
+			},
+		],
+		activationMessage: 'Your payment page is live at the production URL.',
+		properties: [
+			{
+				displayName:
+					"Share the Production URL (GET) with your customers once the workflow is active. The workflow starts once per payment that PayOnUs confirms, never on the browser's word. The Test URL works while listening for a test event.",
+				name: 'urlNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Path',
+				name: 'path',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. pay-for-tickets',
+				description: 'Last part of the page URL. Leave empty for a random one.',
+			},
+			{
+				displayName: 'Title',
+				name: 'title',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'e.g. Concert ticket',
+				description: 'Heading of the page: what the customer pays for',
+			},
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				typeOptions: { rows: 2 },
+				default: '',
+				description: 'Text under the title',
+			},
+			businessIdField({
+				description:
+					"The business that receives the money. Leave empty to use the credential's Default Business ID.",
+			}),
+			{
+				displayName: 'Currency',
+				name: 'currency',
+				type: 'options',
+				default: 'NGN',
+				description:
+					'Currency of the payment; the business needs a wallet in it. It decides which methods can be offered.',
+				options: [
+					{ name: 'GHS (Mobile Money)', value: 'GHS' },
+					{ name: 'KES (Mobile Money, Card)', value: 'KES' },
+					{ name: 'NGN (Bank Transfer, Card)', value: 'NGN' },
+					{ name: 'USD (Card)', value: 'USD' },
+					{ name: 'ZAR (EFT, Mobile Money, Card)', value: 'ZAR' },
+				],
+			},
+			{
+				displayName: 'Amount',
+				name: 'amountMode',
+				type: 'options',
+				default: 'fixed',
+				options: [
+					{
+						name: 'Fixed',
+						value: 'fixed',
+						description: 'The same amount for everyone',
+					},
+					{
+						name: 'Chosen by the Customer',
+						value: 'customer',
+						description: 'Within a minimum and a maximum',
+					},
+				],
+			},
+			{
+				displayName: 'Amount Value',
+				name: 'amount',
+				type: 'number',
+				typeOptions: { minValue: 0.01, numberPrecision: 2 },
+				default: 1000,
+				displayOptions: { show: { amountMode: ['fixed'] } },
+				description: 'Amount to pay, in the currency above',
+			},
+			{
+				displayName: 'Minimum Amount',
+				name: 'minAmount',
+				type: 'number',
+				typeOptions: { minValue: 0.01, numberPrecision: 2 },
+				default: 100,
+				displayOptions: { show: { amountMode: ['customer'] } },
+			},
+			{
+				displayName: 'Maximum Amount',
+				name: 'maxAmount',
+				type: 'number',
+				typeOptions: { minValue: 0.01, numberPrecision: 2 },
+				default: 100000,
+				displayOptions: { show: { amountMode: ['customer'] } },
+			},
+			{
+				displayName: 'Payment Methods',
+				name: 'methods',
+				type: 'multiOptions',
+				default: ['bank', 'card'],
+				description: 'Methods to offer; each is shown only where the currency allows it',
+				options: [
+					{
+						name: 'Bank Transfer',
+						value: 'bank',
+						description: 'A one-time NGN account for this checkout',
+					},
+					{
+						name: 'Card',
+						value: 'card',
+						description: 'Encrypted in the browser; PIN, OTP and 3-D Secure handled',
+					},
+					{
+						name: 'EFT',
+						value: 'eft',
+						description: 'ZAR: the customer authorises at their bank',
+					},
+					{
+						name: 'Mobile Money',
+						value: 'momo',
+						description: "A prompt on the customer's phone (OTP when the network asks)",
+					},
+				],
+			},
+			{
+				displayName: 'Card Encryption Public Key',
+				name: 'cardPublicKey',
+				type: 'string',
+				typeOptions: { rows: 4 },
+				default: '',
+				displayOptions: { show: { methods: ['card'] } },
+				placeholder: '-----BEGIN PUBLIC KEY-----',
+				description:
+					"PayOnUs's RSA public key for the credential's environment (PEM). The customer's browser encrypts the card details with it, so card numbers never reach n8n in clear. Empty with a Custom base URL: the local sandbox's key (GET /_sandbox/public-key) is used.",
+			},
+			{
+				displayName: 'Ask Name',
+				name: 'askName',
+				type: 'options',
+				default: 'optional',
+				options: [
+					{ name: 'No', value: 'no' },
+					{ name: 'Optional', value: 'optional' },
+					{ name: 'Required', value: 'required' },
+				],
+				description: "Whether the page asks the customer's name (the email is always asked)",
+			},
+			{
+				displayName: 'Ask Phone',
+				name: 'askPhone',
+				type: 'options',
+				default: 'no',
+				options: [
+					{ name: 'No', value: 'no' },
+					{ name: 'Optional', value: 'optional' },
+					{ name: 'Required', value: 'required' },
+				],
+				description: "Whether the page asks the customer's phone number",
+			},
+			{
+				displayName: 'After Payment',
+				name: 'onSuccess',
+				type: 'options',
+				default: 'message',
+				options: [
+					{ name: 'Show a Message', value: 'message' },
+					{ name: 'Redirect to a URL', value: 'redirect' },
+				],
+			},
+			{
+				displayName: 'Success Message',
+				name: 'successMessage',
+				type: 'string',
+				default: 'Thank you: your payment was received.',
+				displayOptions: { show: { onSuccess: ['message'] } },
+			},
+			{
+				displayName: 'Redirect URL',
+				name: 'redirectUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://shop.example.com/thanks',
+				displayOptions: { show: { onSuccess: ['redirect'] } },
+				description:
+					'Where the customer goes once the payment is confirmed (merchantCheckoutReference is added to it)',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Checkout Expiry (Minutes)',
+						name: 'expiryMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0.05, maxValue: 1440, numberPrecision: 2 },
+						default: 30,
+						description: 'How long a checkout can be paid, from the moment the page is opened',
+					},
+					{
+						displayName: 'Narration',
+						name: 'narration',
+						type: 'string',
+						default: '',
+						description: 'Text sent with each payment (defaults to the title)',
+					},
+				],
+			},
+		],
+	};
+
+	// Nothing to register at PayOnUs: the page is only n8n's own URL.
+	webhookMethods = {
+		setup: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	methods = { listSearch: { searchBusinesses: listSearch.searchBusinesses } };
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const req = this.getRequestObject();
+		const res = this.getResponseObject();
+		const nonce = randomBytes(16).toString('base64');
+		const headers = securityHeaders(nonce);
+		const isPost = req.method === 'POST';
+		const query = this.getQueryData() as IDataObject;
+		let rendering: RenderOptions = {
+			nonce,
+			config: {
+				title: String(this.getNodeParameter('title', 'Payment')),
+				description: '',
+			} as RenderOptions['config'],
+		};
+		const html = (status: number, body: string): IWebhookResponseData => {
+			res.status(status).set(headers).type('html').send(body);
+			return { noWebhookResponse: true };
+		};
+		let emitted: IDataObject | undefined;
+
+		try {
+			const credentials =
+				(await this.getCredentials<ICredentialDataDecryptedObject>('payOnUsApi')) ?? {};
+			const secret = String(credentials.clientSecret ?? '');
+			if (!secret)
+				throw new NodeOperationError(this.getNode(), 'The PayOnUs credential has no Client Secret');
+			const client = await createClient(this);
+			const options = this.getNodeParameter('options', {}) as IDataObject;
+			const title = String(this.getNodeParameter('title', ''));
+			const amountMode = String(this.getNodeParameter('amountMode', 'fixed'));
+			const onSuccess = String(this.getNodeParameter('onSuccess', 'message'));
+			const methods = this.getNodeParameter('methods', []) as string[];
+			const raw: RawPageParameters = {
+				title,
+				description: String(this.getNodeParameter('description', '')),
+				businessId:
+					String(this.getNodeParameter('businessId', '', { extractValue: true }) ?? '').trim() ||
+					client.defaults.businessId ||
+					'',
+				currency: String(this.getNodeParameter('currency', 'NGN')),
+				amountMode,
+				amount: amountMode === 'fixed' ? Number(this.getNodeParameter('amount', 0)) : 0,
+				minAmount: amountMode === 'customer' ? Number(this.getNodeParameter('minAmount', 0)) : 0,
+				maxAmount: amountMode === 'customer' ? Number(this.getNodeParameter('maxAmount', 0)) : 0,
+				methods,
+				askName: String(this.getNodeParameter('askName', 'optional')),
+				askPhone: String(this.getNodeParameter('askPhone', 'no')),
+				onSuccess,
+				successMessage:
+					onSuccess === 'message' ? String(this.getNodeParameter('successMessage', '')) : '',
+				redirectUrl:
+					onSuccess === 'redirect' ? String(this.getNodeParameter('redirectUrl', '')) : '',
+				expiryMinutes: Number(options.expiryMinutes ?? 30),
+				cardPublicKey: methods.includes('card')
+					? String(this.getNodeParameter('cardPublicKey', ''))
+					: '',
+				narration: String(options.narration ?? '') || title,
+			};
+			const credentialId = this.getNode().credentials?.payOnUsApi?.id ?? '';
+			const fetchSandboxKey = async (): Promise<string> => {
+				if (credentials.environment !== 'custom') return '';
+				const base = resolveBaseUrl(credentials.environment, credentials.baseUrl);
+				const hit = sandboxKeys.get(base);
+				if (hit && Date.now() - hit.at < 5 * 60 * 1000) return hit.pem;
+				try {
+					const answer = (await this.helpers.httpRequest({
+						method: 'GET',
+						url: `${base}/_sandbox/public-key`,
+						json: true,
+						timeout: 10_000,
+					})) as IDataObject;
+					const pem = String((answer?.data as IDataObject | undefined)?.publicKey ?? '');
+					sandboxKeys.set(base, { at: Date.now(), pem });
+					return pem;
+				} catch {
+					return '';
+				}
+			};
+			const config = await buildConfig(client, raw, credentialId, fetchSandboxKey);
+			rendering = { nonce, config };
+
+			const workflowId = String(this.getWorkflow().id ?? '');
+			const node = this.getNode();
+			const key = deriveKey(secret, `${workflowId}|${node.id}`);
+			const mode = this.getMode();
+			const persist = mode !== 'manual';
+			const seen = seenKeysFor(`payment-page:${workflowId}:${node.id}:${mode}`, EMITTED_WINDOW);
+			const staticData = persist ? this.getWorkflowStaticData('node') : undefined;
+
+			const checkout = new Checkout({
+				client,
+				config,
+				now: () => Date.now(),
+				// Return address after 3-D Secure / EFT: the production URL, or in
+				// test mode the address this request came in on.
+				pageUrl: persist
+					? (this.getNodeWebhookUrl('default') ?? '')
+					: `${req.protocol}://${String(req.headers.host ?? '')}${req.baseUrl ?? ''}${req.path}`,
+				seal: (state) => seal(state, key),
+				emit: (item, ref) => {
+					const now = Date.now();
+					if (staticData) seen.merge(readPersistedKeys(staticData.emittedCheckouts), now);
+					if (!seen.checkAndAdd(ref, now)) return false;
+					if (staticData) staticData.emittedCheckouts = seen.newest(PERSISTED_KEYS);
+					emitted = item;
+					return true;
+				},
+				warn: (message) => this.logger.warn(message),
+			});
+			const finish = (result: IWebhookResponseData): IWebhookResponseData =>
+				emitted ? { ...result, workflowData: [[{ json: emitted }]] } : result;
+
+			const form = isPost
+				? formOf(this.getBodyData(), (req as typeof req & { rawBody?: Buffer }).rawBody)
+				: {};
+			const tokenText =
+				(isPost ? form.c : undefined) ?? (typeof query.c === 'string' ? query.c : undefined);
+
+			if (tokenText === undefined || tokenText === '') {
+				if (isPost)
+					return html(
+						400,
+						renderMessage(rendering, 'This page has expired', 'Please start again.'),
+					);
+				return html(200, renderView(rendering, checkout.fresh(newCheckoutId())));
+			}
+			const state = open(tokenText, key);
+			if (!state) {
+				return html(
+					400,
+					renderMessage(
+						rendering,
+						'This payment link is not valid',
+						'It may be incomplete, or from another page. Nothing was charged by opening it.',
+					),
+				);
+			}
+
+			if (!isPost && query.poll !== undefined) {
+				const answer = await checkout.poll(state);
+				res
+					.status(200)
+					.set({
+						'Cache-Control': NO_STORE,
+						'X-Content-Type-Options': 'nosniff',
+					})
+					.json(answer);
+				return finish({ noWebhookResponse: true });
+			}
+
+			const view: View = isPost
+				? await checkout.step(state, String(form.step ?? ''), form)
+				: await checkout.show(state);
+			if (view.redirect) {
+				res.status(303).set(headers).location(view.redirect).end();
+				return finish({ noWebhookResponse: true });
+			}
+			if (isPost && (view.status ?? 200) < 400) {
+				// Post/redirect/get: a reload never re-sends a step.
+				res.status(303).set(headers).location(`?c=${view.token}`).end();
+				return finish({ noWebhookResponse: true });
+			}
+			return finish(html(view.status ?? 200, renderView(rendering, view)));
+		} catch (error) {
+			if (error instanceof PageSetupError || error instanceof NodeOperationError) {
+				this.logger.error(
+					`PayOnUs Payment Page "${this.getNode().name}" is not usable: ${error.message}`,
+				);
+				const r = html(
+					503,
+					renderMessage(
+						rendering,
+						'Payments are not available',
+						'This page is not set up to take payments right now. Please try again later.',
+						false,
+					),
+				);
+				return emitted ? { ...r, workflowData: [[{ json: emitted }]] } : r;
+			}
+			this.logger.warn(
+				`PayOnUs Payment Page "${this.getNode().name}": ${(error as Error).message}`,
+			);
+			const r = html(
+				502,
+				renderMessage(
+					rendering,
+					'We could not reach the payment service',
+					'Your payment was not started twice: reload this page in a moment to see where it stands.',
+					false,
+				),
+			);
+			return emitted ? { ...r, workflowData: [[{ json: emitted }]] } : r;
+		}
+	}
+}
