@@ -503,16 +503,18 @@ export class PayOnUsPaymentPage implements INodeType {
 				return finish({ noWebhookResponse: true });
 			}
 
+			const step = String(form.step ?? '');
 			const view: View = isPost
-				? await checkout.step(state, String(form.step ?? ''), form)
-				: await checkout.show(state);
+				? await checkout.step(state, step, form)
+				: await checkout.show(state, typeof query.notice === 'string' ? query.notice : undefined);
 			if (view.redirect) {
 				res.status(303).set(headers).location(view.redirect).end();
 				return finish({ noWebhookResponse: true });
 			}
 			if (isPost && (view.status ?? 200) < 400) {
 				// Post/redirect/get: a reload never re-sends a step.
-				res.status(303).set(headers).location(`?c=${view.token}`).end();
+				const notice = step === 'check' && view.message ? '&notice=check' : '';
+				res.status(303).set(headers).location(`?c=${view.token}${notice}`).end();
 				return finish({ noWebhookResponse: true });
 			}
 			return finish(html(view.status ?? 200, renderView(rendering, view)));

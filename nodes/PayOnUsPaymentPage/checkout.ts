@@ -420,8 +420,15 @@ export class Checkout {
 	// ---------- entry points ----------
 
 	/** GET with a token: the page as it stands. */
-	async show(state: CheckoutState): Promise<View> {
-		return await this.current(state);
+	async show(state: CheckoutState, notice?: string): Promise<View> {
+		const r = await this.refresh(state);
+		if (r.paid) return this.paidView(r.state, r.paid);
+		// After "I have paid" (post/redirect/get carries `notice=check`).
+		return this.afterRefresh(
+			r.state,
+			r.latest,
+			notice === 'check' ? this.notYet(r.latest) : undefined,
+		);
 	}
 
 	/** GET ?poll=1: the status only. */

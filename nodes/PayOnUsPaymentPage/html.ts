@@ -30,7 +30,9 @@ export function money(amount: number | undefined, currency: string | undefined):
 			style: 'currency',
 			currency: currency ?? 'NGN',
 			currencyDisplay: 'code',
-		}).format(amount);
+		})
+			.format(amount)
+			.replace(/\s/g, ' ');
 	} catch {
 		return `${currency ?? ''} ${amount.toFixed(2)}`;
 	}
