@@ -22,7 +22,8 @@ import { sandboxAccessToken, sandboxClient } from '../test/harness/fixtures';
 import { benchCredential, inParallel } from './common';
 import { deriveKey, open } from '../nodes/PayOnUsPaymentPage/token';
 
-export const description = 'Payment page in real n8n: 200 concurrent bank-transfer checkouts (exactly one execution per paid one), page GET p99 vs the Form Trigger';
+export const description =
+	'Payment page in real n8n: 200 concurrent bank-transfer checkouts (exactly one execution per paid one), page GET p99 vs the Form Trigger';
 
 const arg = (args: string[], name: string, fallback: number) =>
 	Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -32,7 +33,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function percentile(values: number[], p: number): number {
 	if (values.length === 0) return NaN;
 	const sorted = [...values].sort((a, b) => a - b);
-	return Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(1));
+	return Number(
+		sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(1),
+	);
 }
 
 const MODES: Record<string, StartOptions> = {
@@ -47,7 +50,11 @@ interface Timed {
 	location?: string;
 }
 
-async function timed(agent: Agent, url: string, init: { method?: 'GET' | 'POST'; body?: string } = {}): Promise<Timed> {
+async function timed(
+	agent: Agent,
+	url: string,
+	init: { method?: 'GET' | 'POST'; body?: string } = {},
+): Promise<Timed> {
 	const started = performance.now();
 	const res = await request(url, {
 		method: init.method ?? 'GET',
@@ -57,7 +64,12 @@ async function timed(agent: Agent, url: string, init: { method?: 'GET' | 'POST';
 	});
 	const body = await res.body.text();
 	const location = res.headers.location;
-	return { status: res.statusCode, ms: performance.now() - started, body, location: typeof location === 'string' ? location : undefined };
+	return {
+		status: res.statusCode,
+		ms: performance.now() - started,
+		body,
+		location: typeof location === 'string' ? location : undefined,
+	};
 }
 
 async function runMode(mode: string, args: string[]): Promise<Record<string, unknown>> {
@@ -83,9 +95,23 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 					position: [0, 0],
 					webhookId: `bench-page-${run}`,
 					credentials: cred,
-					parameters: { path: pagePath, title: 'Bench ticket', businessId: { __rl: true, mode: 'id', value: 'BUS-2001' }, currency: 'NGN', amount: 5000, methods: ['bank'] },
+					parameters: {
+						path: pagePath,
+						title: 'Bench ticket',
+						businessId: { __rl: true, mode: 'id', value: 'BUS-2001' },
+						currency: 'NGN',
+						amount: 5000,
+						methods: ['bank'],
+					},
 				},
-				{ id: 'done', name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} },
+				{
+					id: 'done',
+					name: 'Done',
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [220, 0],
+					parameters: {},
+				},
 			],
 			connections: { Page: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
@@ -104,11 +130,23 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 					parameters: {
 						formTitle: 'Bench ticket',
 						formDescription: 'Same content as the payment page start form',
-						formFields: { values: [{ fieldLabel: 'Email', fieldType: 'email', requiredField: true }, { fieldLabel: 'Full name' }] },
+						formFields: {
+							values: [
+								{ fieldLabel: 'Email', fieldType: 'email', requiredField: true },
+								{ fieldLabel: 'Full name' },
+							],
+						},
 						options: {},
 					},
 				},
-				{ id: 'done', name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} },
+				{
+					id: 'done',
+					name: 'Done',
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [220, 0],
+					parameters: {},
+				},
 			],
 			connections: { Form: { main: [[{ node: 'Done', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
@@ -148,14 +186,22 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 				stepMs.get.push(first.ms);
 				const token = /name="c" value="([^"]+)"/.exec(first.body)?.[1];
 				if (!token) throw new Error(`no token (${first.status})`);
-				const body = new URLSearchParams({ c: token, step: 'start', email: `buyer${i}@example.com`, name: `Buyer ${i}`, method: 'bank' }).toString();
+				const body = new URLSearchParams({
+					c: token,
+					step: 'start',
+					email: `buyer${i}@example.com`,
+					name: `Buyer ${i}`,
+					method: 'bank',
+				}).toString();
 				const posted = await timed(agent, `${pageUrl}?c=${token}`, { method: 'POST', body });
 				stepMs.start.push(posted.ms);
-				if (posted.status !== 303 || !posted.location) throw new Error(`start answered ${posted.status}`);
+				if (posted.status !== 303 || !posted.location)
+					throw new Error(`start answered ${posted.status}`);
 				const url = new URL(posted.location, pageUrl).toString();
 				const account = await timed(agent, url);
 				stepMs.account.push(account.ms);
-				if (!/id="account-number">\d{10}</.test(account.body)) throw new Error(`no account shown (${account.status})`);
+				if (!/id="account-number">\d{10}</.test(account.body))
+					throw new Error(`no account shown (${account.status})`);
 				const state = open(new URL(url).searchParams.get('c'), key);
 				if (!state) throw new Error('token does not open');
 				refs[i] = `PP-${state.id}`;
@@ -168,11 +214,15 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 
 		// The sandbox marks all but `unpaid` of them paid.
 		const bankToken = await sandboxAccessToken(sb.url, 3);
-		const ledger = (await (await fetch(`${sb.url}/_sandbox/ledger`)).json()) as { data: { payins: Array<Record<string, unknown>> } };
+		const ledger = (await (await fetch(`${sb.url}/_sandbox/ledger`)).json()) as {
+			data: { payins: Array<Record<string, unknown>> };
+		};
 		const byRef = new Map(ledger.data.payins.map((p) => [String(p.reference), p]));
 		const paidIdx = refs.map((_, i) => i).filter((i) => refs[i] && i >= unpaid);
 		const unpaidRefs = refs.filter((r, i) => r && i < unpaid);
-		const payinsPerCheckout = refs.filter(Boolean).map((r) => ledger.data.payins.filter((p) => String(p.reference).startsWith(`${r}-`)).length);
+		const payinsPerCheckout = refs
+			.filter(Boolean)
+			.map((r) => ledger.data.payins.filter((p) => String(p.reference).startsWith(`${r}-`)).length);
 		await inParallel(paidIdx.length, 32, async (j) => {
 			const p = byRef.get(`${refs[paidIdx[j]]}-1`);
 			if (!p) {
@@ -182,7 +232,12 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 			const res = await fetch(`${sb.url}/api/v1/fund-ngn-account`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json', authorization: `Bearer ${bankToken}` },
-				body: JSON.stringify({ onusReference: p.onusReference, accountNumber: p.accountNumber, amount: 5000, paymentStatus: 'SUCCESSFUL' }),
+				body: JSON.stringify({
+					onusReference: p.onusReference,
+					accountNumber: p.accountNumber,
+					amount: 5000,
+					paymentStatus: 'SUCCESSFUL',
+				}),
 			});
 			if (res.status !== 200) errors.push(`fund ${refs[paidIdx[j]]}: ${res.status}`);
 		});
@@ -192,7 +247,10 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 		await inParallel(paidIdx.length, paidIdx.length, async (j) => {
 			const url = accountUrls[paidIdx[j]];
 			for (let attempt = 0; attempt < 60; attempt++) {
-				const [a, b] = await Promise.all([timed(agent, `${url}&poll=1`), timed(agent, `${url}&poll=1`)]);
+				const [a, b] = await Promise.all([
+					timed(agent, `${url}&poll=1`),
+					timed(agent, `${url}&poll=1`),
+				]);
 				stepMs.poll.push(a.ms, b.ms);
 				if (a.body.includes('"paid"') || b.body.includes('"paid"')) return;
 				await sleep(500);
@@ -210,7 +268,11 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 		let executions: Awaited<ReturnType<N8nInstance['listExecutions']>> = [];
 		while (Date.now() < deadline) {
 			executions = await n8n.listExecutions(page.id, true);
-			if (executions.length >= paidIdx.length && executions.every((e) => e.finished || e.status === 'success')) break;
+			if (
+				executions.length >= paidIdx.length &&
+				executions.every((e) => e.finished || e.status === 'success')
+			)
+				break;
 			await sleep(1000);
 		}
 		await sleep(5000);
@@ -229,7 +291,10 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 			unpaid: unpaidRefs.length,
 			errors: errors.slice(0, 20),
 			errorCount: errors.length,
-			payinsPerCheckout: { max: Math.max(...payinsPerCheckout), min: Math.min(...payinsPerCheckout) },
+			payinsPerCheckout: {
+				max: Math.max(...payinsPerCheckout),
+				min: Math.min(...payinsPerCheckout),
+			},
 			executions: executions.length,
 			paidWithExactlyOneExecution: paidRefs.filter((r) => perRef.get(r) === 1).length,
 			paidWithMoreThanOne: paidRefs.filter((r) => (perRef.get(r) ?? 0) > 1).length,
@@ -237,7 +302,12 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 			unpaidWithExecution: unpaidRefs.filter((r) => perRef.get(r)).length,
 			openAllMs: Math.round(openMs),
 			pollUntilAllPaidMs: Math.round(pollMs),
-			stepLatencyMs: Object.fromEntries(Object.entries(stepMs).map(([k, v]) => [k, { count: v.length, p50: percentile(v, 50), p99: percentile(v, 99) }])),
+			stepLatencyMs: Object.fromEntries(
+				Object.entries(stepMs).map(([k, v]) => [
+					k,
+					{ count: v.length, p50: percentile(v, 50), p99: percentile(v, 99) },
+				]),
+			),
 			pageGet: {
 				statuses,
 				paymentPage: { p50: percentile(latency.page, 50), p99: percentile(latency.page, 99) },
@@ -248,6 +318,7 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 			},
 		};
 		console.log(JSON.stringify(report, null, 2));
+		if (errors.length > 0) console.log(`--- last lines of the n8n log:\n${n8n.logTail(30)}`);
 		return report;
 	} finally {
 		await agent.close();

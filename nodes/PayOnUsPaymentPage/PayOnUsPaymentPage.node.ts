@@ -1,7 +1,6 @@
 import { randomBytes } from 'crypto';
 import {
 	NodeConnectionTypes,
-	NodeOperationError,
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IHookFunctions,
@@ -12,6 +11,7 @@ import {
 } from 'n8n-workflow';
 import { readPersistedKeys, seenKeysFor, type SeenWindow } from '../shared/dedupe';
 import { resolveBaseUrl } from '../shared/environments';
+import type { PayOnUsClient } from '../shared/client';
 import { createClient } from '../shared/transport';
 import { listSearch } from '../PayOnUs/methods';
 import { businessIdField } from '../PayOnUs/resources/fields';
@@ -65,6 +65,67 @@ function securityHeaders(nonce: string): Record<string, string> {
 }
 
 const sandboxKeys = new Map<string, { at: number; pem: string }>();
+
+interface PageCredential {
+	at: number;
+	/** Token key: HMAC of the client secret, workflow and node ids (token.ts). */
+	key: Buffer;
+	merchantId?: string;
+	businessId?: string;
+	environment: string;
+	baseUrl: string;
+}
+
+/**
+ * What the page needs from the credential, kept a minute per (credential,
+ * workflow, node): reading a credential costs n8n several database queries
+ * and a decryption, and the start page needs nothing else. Only a derived
+ * key is kept, never the secret itself.
+ */
+const pageCredentials = new Map<string, PageCredential>();
+const CREDENTIAL_TTL_MS = 60_000;
+
+async function pageCredential(
+	ctx: IWebhookFunctions,
+	scope: string,
+): Promise<PageCredential | string> {
+	const hit = pageCredentials.get(scope);
+	if (hit && Date.now() - hit.at < CREDENTIAL_TTL_MS) return hit;
+	const credentials =
+		(await ctx.getCredentials<ICredentialDataDecryptedObject>('payOnUsApi')) ?? {};
+	const secret = String(credentials.clientSecret ?? '');
+	if (!secret) return 'The PayOnUs credential has no Client Secret';
+	const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+	const [, workflowId, nodeId] = scope.split('|');
+	const entry: PageCredential = {
+		at: Date.now(),
+		key: deriveKey(secret, `${workflowId}|${nodeId}`),
+		merchantId: text(credentials.merchantId),
+		businessId: text(credentials.businessId),
+		environment: String(credentials.environment ?? 'sandbox'),
+		baseUrl:
+			credentials.environment === 'custom' ? resolveBaseUrl('custom', credentials.baseUrl) : '',
+	};
+	if (pageCredentials.size > 1000) pageCredentials.clear();
+	pageCredentials.set(scope, entry);
+	return entry;
+}
+
+/** A client created on its first call. */
+function lazyClient(get: () => Promise<PayOnUsClient>, info: PageCredential): PayOnUsClient {
+	return {
+		environment:
+			info.environment === 'production' || info.environment === 'custom'
+				? info.environment
+				: 'sandbox',
+		defaults: {
+			...(info.merchantId ? { merchantId: info.merchantId } : {}),
+			...(info.businessId ? { businessId: info.businessId } : {}),
+		},
+		request: async (opts) => await (await get()).request(opts),
+		paginate: async (opts) => await (await get()).paginate(opts),
+	};
+}
 
 function formOf(body: unknown, raw: unknown): Record<string, string> {
 	const out: Record<string, string> = {};
@@ -372,14 +433,31 @@ export class PayOnUsPaymentPage implements INodeType {
 			return { noWebhookResponse: true };
 		};
 		let emitted: IDataObject | undefined;
+		const setupProblem = (why: string): IWebhookResponseData => {
+			this.logger.error(`PayOnUs Payment Page "${this.getNode().name}" is not usable: ${why}`);
+			const r = html(
+				503,
+				renderMessage(
+					rendering,
+					'Payments are not available',
+					'This page is not set up to take payments right now. Please try again later.',
+					false,
+				),
+			);
+			return emitted ? { ...r, workflowData: [[{ json: emitted }]] } : r;
+		};
 
 		try {
-			const credentials =
-				(await this.getCredentials<ICredentialDataDecryptedObject>('payOnUsApi')) ?? {};
-			const secret = String(credentials.clientSecret ?? '');
-			if (!secret)
-				throw new NodeOperationError(this.getNode(), 'The PayOnUs credential has no Client Secret');
-			const client = await createClient(this);
+			const node = this.getNode();
+			const workflowId = String(this.getWorkflow().id ?? '');
+			const credentialId = node.credentials?.payOnUsApi?.id ?? '';
+			const info = await pageCredential(this, `${credentialId}|${workflowId}|${node.id}`);
+			if (typeof info === 'string') return setupProblem(info);
+			// The client is created on the first service call only (a start page
+			// with its settings cached needs none).
+			let clientPromise: Promise<PayOnUsClient> | undefined;
+			const getClient = async (): Promise<PayOnUsClient> =>
+				await (clientPromise ??= createClient(this));
 			const options = this.getNodeParameter('options', {}) as IDataObject;
 			const title = String(this.getNodeParameter('title', ''));
 			const amountMode = String(this.getNodeParameter('amountMode', 'fixed'));
@@ -390,7 +468,7 @@ export class PayOnUsPaymentPage implements INodeType {
 				description: String(this.getNodeParameter('description', '')),
 				businessId:
 					String(this.getNodeParameter('businessId', '', { extractValue: true }) ?? '').trim() ||
-					client.defaults.businessId ||
+					info.businessId ||
 					'',
 				currency: String(this.getNodeParameter('currency', 'NGN')),
 				amountMode,
@@ -411,10 +489,9 @@ export class PayOnUsPaymentPage implements INodeType {
 					: '',
 				narration: String(options.narration ?? '') || title,
 			};
-			const credentialId = this.getNode().credentials?.payOnUsApi?.id ?? '';
 			const fetchSandboxKey = async (): Promise<string> => {
-				if (credentials.environment !== 'custom') return '';
-				const base = resolveBaseUrl(credentials.environment, credentials.baseUrl);
+				if (info.environment !== 'custom') return '';
+				const base = info.baseUrl;
 				const hit = sandboxKeys.get(base);
 				if (hit && Date.now() - hit.at < 5 * 60 * 1000) return hit.pem;
 				try {
@@ -431,19 +508,23 @@ export class PayOnUsPaymentPage implements INodeType {
 					return '';
 				}
 			};
-			const config = await buildConfig(client, raw, credentialId, fetchSandboxKey);
+			const config = await buildConfig(
+				getClient,
+				info.merchantId,
+				raw,
+				credentialId,
+				fetchSandboxKey,
+			);
 			rendering = { nonce, config };
 
-			const workflowId = String(this.getWorkflow().id ?? '');
-			const node = this.getNode();
-			const key = deriveKey(secret, `${workflowId}|${node.id}`);
+			const key = info.key;
 			const mode = this.getMode();
 			const persist = mode !== 'manual';
 			const seen = seenKeysFor(`payment-page:${workflowId}:${node.id}:${mode}`, EMITTED_WINDOW);
 			const staticData = persist ? this.getWorkflowStaticData('node') : undefined;
 
 			const checkout = new Checkout({
-				client,
+				client: lazyClient(getClient, info),
 				config,
 				now: () => Date.now(),
 				// Return address after 3-D Secure / EFT: the production URL, or in
@@ -519,21 +600,7 @@ export class PayOnUsPaymentPage implements INodeType {
 			}
 			return finish(html(view.status ?? 200, renderView(rendering, view)));
 		} catch (error) {
-			if (error instanceof PageSetupError || error instanceof NodeOperationError) {
-				this.logger.error(
-					`PayOnUs Payment Page "${this.getNode().name}" is not usable: ${error.message}`,
-				);
-				const r = html(
-					503,
-					renderMessage(
-						rendering,
-						'Payments are not available',
-						'This page is not set up to take payments right now. Please try again later.',
-						false,
-					),
-				);
-				return emitted ? { ...r, workflowData: [[{ json: emitted }]] } : r;
-			}
+			if (error instanceof PageSetupError) return setupProblem(error.message);
 			this.logger.warn(
 				`PayOnUs Payment Page "${this.getNode().name}": ${(error as Error).message}`,
 			);
@@ -542,7 +609,7 @@ export class PayOnUsPaymentPage implements INodeType {
 				renderMessage(
 					rendering,
 					'We could not reach the payment service',
-					'Your payment was not started twice: reload this page in a moment to see where it stands.',
+					'Nothing was charged twice. Go back and reload the page in a moment to see where your payment stands.',
 					false,
 				),
 			);

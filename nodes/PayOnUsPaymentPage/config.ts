@@ -133,7 +133,9 @@ function list<T>(data: unknown): T[] {
  * take right now. `scope` keys the process cache (credential + business).
  */
 export async function buildConfig(
-	client: PayOnUsClient,
+	/** Created only on a cache miss (creating one reads the credential again). */
+	getClient: () => Promise<PayOnUsClient>,
+	merchantId: string | undefined,
 	p: RawPageParameters,
 	scope: string,
 	fetchSandboxKey: () => Promise<string>,
@@ -143,11 +145,12 @@ export async function buildConfig(
 	const currency = p.currency;
 	const key = `${scope}|${p.businessId}|${currency}`;
 
-	if (client.defaults.merchantId) {
-		const merchantId = client.defaults.merchantId;
+	if (merchantId) {
 		const hasWallet = await cached(`wallet|${key}|${merchantId}`, async () => {
 			const wallets = list<IDataObject>(
-				await client.request({
+				await (
+					await getClient()
+				).request({
 					method: 'GET',
 					path: `/api/v1/merchants/${encodeURIComponent(merchantId)}/wallets`,
 				}),
@@ -180,7 +183,9 @@ export async function buildConfig(
 		if (m === 'momo') {
 			networks = await cached(`momo|${currency}|${scope}`, async () =>
 				list<Network>(
-					await client.request({
+					await (
+						await getClient()
+					).request({
 						method: 'GET',
 						path: '/api/v1/mobile-money/networks',
 						qs: { currency },
@@ -203,7 +208,9 @@ export async function buildConfig(
 		if (m === 'eft' && currency === 'ZAR') {
 			eftBanks = await cached(`eft|${scope}`, async () =>
 				list<IDataObject>(
-					await client.request({
+					await (
+						await getClient()
+					).request({
 						method: 'GET',
 						path: '/api/v1/eft-payment/banks',
 					}),
