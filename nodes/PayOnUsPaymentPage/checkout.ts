@@ -370,6 +370,10 @@ export class Checkout {
 		if (state.amt === undefined) return this.view('start', state, { message, status });
 		if (!latest) return this.view('details', state, { message, status });
 		const { attempt, record } = latest;
+		// The customer chose another method after this attempt (e.g. card
+		// instead of an open bank transfer): its form. The open attempt is
+		// still read on every request, so paying it still counts.
+		if (state.m && state.m !== attempt.m) return this.view('details', state, { message, status });
 		const payinStatus = String(record?.paymentStatus ?? '');
 		if (!record || payinStatus === 'FAILED') {
 			const why = record
@@ -570,7 +574,7 @@ export class Checkout {
 			latest.record &&
 			PENDING.has(String(latest.record.paymentStatus))
 		) {
-			return this.stepView(state, latest.attempt, latest.record);
+			return this.stepView({ ...state, m: 'bank' }, latest.attempt, latest.record);
 		}
 		const next: CheckoutState = { ...state, m };
 		if (m === 'bank') return await this.bank(next);

@@ -197,6 +197,22 @@ describe('checkout: bank transfer', () => {
 		expect(fake.payins.size).toBe(1);
 	});
 
+	it('switching to card from an open account and back shows the same account; paying it still counts', async () => {
+		const { fake, emitted, checkout } = setup();
+		const start = checkout.fresh(newCheckoutId());
+		const bank = await checkout.step(start.state, 'start', { email: 'a@b.co', method: 'bank' });
+		const card = await checkout.step(bank.state, 'method', { method: 'card' });
+		expect(card.kind).toBe('details');
+		expect((await checkout.show(card.state)).kind).toBe('details');
+		const back = await checkout.step(card.state, 'method', { method: 'bank' });
+		expect(back.kind).toBe('bank');
+		expect((await checkout.show(back.state)).kind).toBe('bank');
+		expect(fake.payins.size).toBe(1);
+		[...fake.payins.values()][0].paymentStatus = 'SUCCESSFUL';
+		expect((await checkout.show(card.state)).kind).toBe('paid');
+		expect(emitted).toHaveLength(1);
+	});
+
 	it('does not take a SUCCESSFUL payin of another amount as paid', async () => {
 		const { fake, emitted, checkout } = setup();
 		const start = checkout.fresh(newCheckoutId());
