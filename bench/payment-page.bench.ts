@@ -40,7 +40,10 @@ function percentile(values: number[], p: number): number {
 
 const MODES: Record<string, StartOptions> = {
 	regular: {},
-	queue: { db: 'postgres', queueWorkers: 1 },
+	// n8n's default pool of 2 Postgres connections times out under 200
+	// concurrent webhook requests (n8n then answers 503 for a while, whatever
+	// the node): a pool of 10, as a production setup would have.
+	queue: { db: 'postgres', queueWorkers: 1, env: { DB_POSTGRESDB_POOL_SIZE: '10' } },
 };
 
 interface Timed {

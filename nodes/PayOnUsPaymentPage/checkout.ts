@@ -55,6 +55,8 @@ export interface PageConfig {
 	expiryMinutes: number;
 	/** PEM (SPKI) RSA public key for card data, '' when card is not offered. */
 	cardPublicKey: string;
+	/** Length of an RSA ciphertext under that key (its modulus in bytes). */
+	cardCipherBytes: number;
 	narration: string;
 	/** Mobile money networks of the currency (code, name, otpRequired). */
 	networks: Array<{
@@ -654,12 +656,15 @@ export class Checkout {
 		if (!this.cfg.methods.includes('card'))
 			throw new CheckoutInputError('Card payments are not offered on this page');
 		const cardData = String(form.cardData ?? '').trim();
-		// RSA-2048 ciphertext is 256 bytes: 344 Base64 characters. Anything else
-		// (in particular Base64 of the card details in clear) is refused, so
-		// card details in clear are never forwarded.
+		// RSA ciphertext is exactly as long as the key's modulus (256 bytes for
+		// RSA-2048). Anything else (in particular Base64 of the card details in
+		// clear, which is much shorter) is refused: card details in clear are
+		// never forwarded.
+		const bytes = this.cfg.cardCipherBytes;
 		if (
-			!/^[A-Za-z0-9+/]{342}[A-Za-z0-9+/=]{2}$/.test(cardData) ||
-			Buffer.from(cardData, 'base64').length !== 256
+			!/^[A-Za-z0-9+/]+={0,2}$/.test(cardData) ||
+			cardData.length !== 4 * Math.ceil(bytes / 3) ||
+			Buffer.from(cardData, 'base64').length !== bytes
 		) {
 			throw new CheckoutInputError(
 				'Card: the card details were not encrypted by this page. Reload the page and try again (JavaScript is needed for card payments).',
@@ -697,7 +702,7 @@ export class Checkout {
 		else if (auth === 'OTP') attempt.s = 'otp';
 		else if (auth === 'THREE_DS') {
 			attempt.s = '3ds';
-			if (typeof data.redirectUrl === 'string') attempt.u = data.redirectUrl;
+			if (isWebAddress(data.redirectUrl)) attempt.u = data.redirectUrl;
 			const next = withAttempt({ ...state, m: 'card' }, attempt);
 			const url =
 				typeof data.redirectUrl === 'string' && /^https?:\/\//.test(data.redirectUrl)
@@ -858,7 +863,7 @@ export class Checkout {
 		}
 		const data = settled.value;
 		attempt.r = String(data.onusReference ?? '') || undefined;
-		if (typeof data.redirectUrl === 'string') attempt.u = data.redirectUrl;
+		if (isWebAddress(data.redirectUrl)) attempt.u = data.redirectUrl;
 		const next = withAttempt({ ...state, m: 'eft' }, attempt);
 		const url =
 			typeof data.redirectUrl === 'string' && /^https?:\/\//.test(data.redirectUrl)
@@ -867,6 +872,11 @@ export class Checkout {
 		if (url) return this.view('eft', next, { attempt, redirect: url, record: data });
 		return await this.current(next);
 	}
+}
+
+/** An http(s) address (never a javascript: or data: URL from an answer). */
+function isWebAddress(value: unknown): value is string {
+	return typeof value === 'string' && /^https?:\/\/[^\s]+$/i.test(value);
 }
 
 function requiredText(value: string | undefined, label: string, max: number): string {

@@ -78,6 +78,11 @@ export function usablePublicKey(pem: string): string {
 	}
 }
 
+/** Modulus length of an RSA public key in bytes (= its ciphertext length). */
+export function modulusBytes(pem: string): number {
+	return Math.ceil((createPublicKey(pem).asymmetricKeyDetails?.modulusLength ?? 0) / 8);
+}
+
 /** Checks the builder's settings; throws PageSetupError with what to fix. */
 export function checkParameters(p: RawPageParameters): void {
 	if (!p.title.trim()) throw new PageSetupError('Title is empty');
@@ -246,6 +251,7 @@ export async function buildConfig(
 		redirectUrl: p.redirectUrl,
 		expiryMinutes: p.expiryMinutes,
 		cardPublicKey,
+		cardCipherBytes: cardPublicKey ? modulusBytes(cardPublicKey) : 0,
 		narration: p.narration.trim().slice(0, 255),
 		networks,
 		eftBanks,

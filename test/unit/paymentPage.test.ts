@@ -92,6 +92,7 @@ function config(over: Partial<PageConfig> = {}): PageConfig {
 		redirectUrl: '',
 		expiryMinutes: 30,
 		cardPublicKey: PEM,
+		cardCipherBytes: 256,
 		narration: 'Ticket',
 		networks: [],
 		eftBanks: [],
