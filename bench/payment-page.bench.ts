@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- payment-page [--checkouts=200] [--unpaid=20] [--gets=400] [--concurrency=16] [--modes=regular]`
+ * `npm run bench -- payment-page [--checkouts=200] [--parallel=200] [--unpaid=20] [--gets=400] [--concurrency=16] [--modes=regular]`
  *
  * PayOnUs Payment Page in a real n8n against the sandbox, through the page's
  * HTTP endpoints only (no browser), bank-transfer method:
@@ -80,6 +80,8 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 	const unpaid = arg(args, 'unpaid', 20);
 	const gets = arg(args, 'gets', 400);
 	const concurrency = arg(args, 'concurrency', 16);
+	/** How many customers are in flight at once (default: all of them). */
+	const parallel = arg(args, 'parallel', checkouts);
 	const run = Math.random().toString(16).slice(2, 8);
 	const sb = await startSandbox({ port: 0 });
 	const n8n: N8nInstance = await startN8n(MODES[mode]);
@@ -183,7 +185,7 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 		const accountUrls: string[] = new Array(checkouts);
 		const errors: string[] = [];
 		const startedAt = performance.now();
-		await inParallel(checkouts, checkouts, async (i) => {
+		await inParallel(checkouts, parallel, async (i) => {
 			try {
 				const first = await timed(agent, pageUrl);
 				stepMs.get.push(first.ms);
@@ -290,6 +292,7 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 			mode,
 			n8nVersion: N8N_VERSION,
 			checkouts,
+			parallel,
 			paid: paidRefs.length,
 			unpaid: unpaidRefs.length,
 			errors: errors.slice(0, 20),

@@ -152,8 +152,8 @@ export class PayOnUsPaymentPage implements INodeType {
 		description: 'Serves a payment page and starts the workflow once per confirmed payment',
 		defaults: { name: 'PayOnUs Payment Page' },
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		outputNames: ['Paid'],
+		outputs: `={{$parameter.options?.notPaidOutput ? ["${NodeConnectionTypes.Main}", "${NodeConnectionTypes.Main}"] : ["${NodeConnectionTypes.Main}"]}}`,
+		outputNames: ['Paid', 'Not Paid'],
 		credentials: [{ name: 'payOnUsApi', required: true }],
 		webhooks: [
 			{
@@ -375,6 +375,14 @@ export class PayOnUsPaymentPage implements INodeType {
 						description: 'How long a checkout can be paid, from the moment the page is opened',
 					},
 					{
+						displayName: 'Not Paid Output',
+						name: 'notPaidOutput',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to add a second output for failed attempts (declined card, refused mobile money or EFT) and expired checkouts, each once, as far as a request of the page sees them (a checkout nobody opens again is not looked at)',
+					},
+					{
 						displayName: 'Narration',
 						name: 'narration',
 						type: 'string',
@@ -433,6 +441,13 @@ export class PayOnUsPaymentPage implements INodeType {
 			return { noWebhookResponse: true };
 		};
 		let emitted: IDataObject | undefined;
+		const notPaid: IDataObject[] = [];
+		const withData = (result: IWebhookResponseData): IWebhookResponseData => {
+			if (!emitted && notPaid.length === 0) return result;
+			const outputs = [emitted ? [{ json: emitted }] : []];
+			if (notPaid.length > 0) outputs.push(notPaid.map((json) => ({ json })));
+			return { ...result, workflowData: outputs };
+		};
 		const setupProblem = (why: string): IWebhookResponseData => {
 			this.logger.error(`PayOnUs Payment Page "${this.getNode().name}" is not usable: ${why}`);
 			const r = html(
@@ -444,7 +459,7 @@ export class PayOnUsPaymentPage implements INodeType {
 					false,
 				),
 			);
-			return emitted ? { ...r, workflowData: [[{ json: emitted }]] } : r;
+			return withData(r);
 		};
 
 		try {
@@ -541,10 +556,19 @@ export class PayOnUsPaymentPage implements INodeType {
 					emitted = item;
 					return true;
 				},
+				emitNotPaid: options.notPaidOutput
+					? (item, dedupeKey) => {
+							const now = Date.now();
+							if (staticData) seen.merge(readPersistedKeys(staticData.emittedCheckouts), now);
+							if (!seen.checkAndAdd(dedupeKey, now)) return false;
+							if (staticData) staticData.emittedCheckouts = seen.newest(PERSISTED_KEYS);
+							notPaid.push(item);
+							return true;
+						}
+					: undefined,
 				warn: (message) => this.logger.warn(message),
 			});
-			const finish = (result: IWebhookResponseData): IWebhookResponseData =>
-				emitted ? { ...result, workflowData: [[{ json: emitted }]] } : result;
+			const finish = withData;
 
 			const form = isPost
 				? formOf(this.getBodyData(), (req as typeof req & { rawBody?: Buffer }).rawBody)
@@ -613,7 +637,7 @@ export class PayOnUsPaymentPage implements INodeType {
 					false,
 				),
 			);
-			return emitted ? { ...r, workflowData: [[{ json: emitted }]] } : r;
+			return withData(r);
 		}
 	}
 }

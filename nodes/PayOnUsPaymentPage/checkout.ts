@@ -82,6 +82,11 @@ export interface CheckoutEnv {
 	 * already emitted. Returns true when this call emitted it.
 	 */
 	emit(item: IDataObject, checkoutRef: string): boolean;
+	/**
+	 * Optional "Not Paid" output: a failed attempt or an expired checkout,
+	 * once per `key`. Absent when the option is off.
+	 */
+	emitNotPaid?(item: IDataObject, key: string): boolean;
 	warn(message: string): void;
 }
 
@@ -311,6 +316,7 @@ export class Checkout {
 					latest: { attempt, record },
 				};
 			}
+			if (record?.paymentStatus === 'FAILED') this.emitNotPaid(next, 'failed', attempt, record);
 			latest = { attempt, record };
 		}
 		return { state: next, latest };
@@ -333,6 +339,62 @@ export class Checkout {
 		item.confirmedWith = 'Get Payment';
 		item.confirmedAt = new Date(this.env.now()).toISOString();
 		this.env.emit(item, checkoutReference(state));
+	}
+
+	private customer(state: CheckoutState): IDataObject {
+		return {
+			customerEmail: state.em ?? '',
+			...(state.nm ? { customerName: state.nm } : {}),
+			...(state.ph ? { customerPhone: state.ph } : {}),
+		};
+	}
+
+	/**
+	 * A failed attempt, or an expired checkout the customer had filled in (a
+	 * visitor who never gave an e-mail is not a checkout). Only as far as a
+	 * request sees it: a checkout nobody opens again is never looked at (the
+	 * node has no timers; PENDING payins with references PP-... can be found
+	 * with List Payments).
+	 */
+	private emitNotPaid(
+		state: CheckoutState,
+		outcome: 'failed' | 'expired',
+		attempt?: Attempt,
+		record?: IDataObject,
+	): void {
+		if (!this.env.emitNotPaid || state.amt === undefined) return;
+		const ref = checkoutReference(state);
+		let item: IDataObject;
+		if (outcome === 'failed' && attempt && record) {
+			item = { ...record };
+			delete item.redirectUrl;
+			if (item.merchantReference === undefined && item.reference !== undefined)
+				item.merchantReference = item.reference;
+			item.reason = String(record.providerResponse ?? record.message ?? 'failed');
+			item.paymentMethod = attempt.m;
+			item.checkoutAttempt = attempt.n;
+		} else {
+			item = {
+				businessId: this.cfg.businessId,
+				amount: state.amt,
+				currency: state.cur,
+				expiredAt: new Date(state.exp).toISOString(),
+				attempts: (state.a ?? []).map((a) => ({
+					checkoutAttempt: a.n,
+					paymentMethod: a.m,
+					merchantReference: attemptReference(state, a.n),
+					onusReference: a.r ?? null,
+				})),
+			};
+		}
+		item.merchantCheckoutReference = ref;
+		item.outcome = outcome;
+		Object.assign(item, this.customer(state));
+		item.observedAt = new Date(this.env.now()).toISOString();
+		this.env.emitNotPaid(
+			item,
+			outcome === 'failed' ? `${ref}:failed:${attempt?.n}` : `${ref}:expired`,
+		);
 	}
 
 	private paidView(state: CheckoutState, paid: { attempt: Attempt; record: IDataObject }): View {
@@ -368,7 +430,10 @@ export class Checkout {
 		message?: string,
 		status?: number,
 	): View {
-		if (this.expired(state)) return this.view('expired', state);
+		if (this.expired(state)) {
+			this.emitNotPaid(state, 'expired');
+			return this.view('expired', state);
+		}
 		if (state.amt === undefined) return this.view('start', state, { message, status });
 		if (!latest) return this.view('details', state, { message, status });
 		const { attempt, record } = latest;
@@ -441,7 +506,10 @@ export class Checkout {
 	async poll(state: CheckoutState): Promise<PollAnswer> {
 		const r = await this.refresh(state);
 		if (r.paid) return { state: 'paid' };
-		if (this.expired(state)) return { state: 'expired' };
+		if (this.expired(state)) {
+			this.emitNotPaid(r.state, 'expired');
+			return { state: 'expired' };
+		}
 		const status = String(r.latest?.record?.paymentStatus ?? '');
 		if (!r.latest) return { state: 'open' };
 		if (!r.latest.record || status === 'FAILED') return { state: 'failed' };
@@ -455,7 +523,10 @@ export class Checkout {
 		const r = await this.refresh(state);
 		if (r.paid) return this.paidView(r.state, r.paid);
 		const s = r.state;
-		if (this.expired(s)) return this.view('expired', s);
+		if (this.expired(s)) {
+			this.emitNotPaid(s, 'expired');
+			return this.view('expired', s);
+		}
 		const settled = await settle(this.dispatch(s, step, form, r.latest));
 		if (settled.ok) return settled.value;
 		if (settled.error instanceof CheckoutInputError) {

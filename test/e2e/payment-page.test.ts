@@ -87,7 +87,7 @@ async function executionsOf(flow: Flow, ref: string): Promise<Execution[]> {
 	const all = await n8n.listExecutions(flow.id, true);
 	return all.filter((e) => {
 		try {
-			return nodeItems(e, flow.nodeName)[0]?.merchantCheckoutReference === ref;
+			return nodeItems(e, flow.nodeName, 0)[0]?.merchantCheckoutReference === ref;
 		} catch {
 			return false;
 		}
@@ -98,10 +98,21 @@ async function paidExecution(flow: Flow, ref: string, timeoutMs = 30_000): Promi
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const found = (await executionsOf(flow, ref)).filter((e) => e.finished || e.status === 'success');
-		if (found.length > 0) return nodeItems(found[0], flow.nodeName)[0] as Record<string, unknown>;
+		if (found.length > 0) return nodeItems(found[0], flow.nodeName, 0)[0] as Record<string, unknown>;
 		await sleep(300);
 	}
 	throw new Error(`no execution for checkout ${ref}`);
+}
+
+async function notPaidItems(flow: Flow, ref: string): Promise<Array<Record<string, unknown>>> {
+	const all = await n8n.listExecutions(flow.id, true);
+	return all.flatMap((e) => {
+		try {
+			return nodeItems(e, flow.nodeName, 1).filter((i) => i.merchantCheckoutReference === ref) as Array<Record<string, unknown>>;
+		} catch {
+			return [];
+		}
+	});
 }
 
 async function submit(page: Page, selector: string): Promise<void> {
@@ -169,7 +180,7 @@ beforeAll(async () => {
 	const others: Array<[keyof typeof flows, WorkflowJson]> = [
 		['expiring', pageWorkflow(`page e2e expiring ${RUN}`, `pay-exp-${RUN}`, { currency: 'NGN', amount: 1500, methods: ['bank'], options: { expiryMinutes: 0.1 } })],
 		['kes', pageWorkflow(`page e2e KES ${RUN}`, `pay-kes-${RUN}`, { currency: 'KES', amount: 250, methods: ['momo'], askPhone: 'optional' })],
-		['zar', pageWorkflow(`page e2e ZAR ${RUN}`, `pay-zar-${RUN}`, { currency: 'ZAR', amount: 199.99, methods: ['eft', 'bank'] })],
+		['zar', pageWorkflow(`page e2e ZAR ${RUN}`, `pay-zar-${RUN}`, { currency: 'ZAR', amount: 199.99, methods: ['eft', 'bank'], options: { notPaidOutput: true } })],
 	];
 	const ngnId = (await n8n.createWorkflow(example as never)).id;
 	flows.ngn = { id: ngnId, url: n8n.webhookUrl(String(pageNode.parameters?.path)), nodeName: EXAMPLE_PAGE, nodeId: String(pageNode.id) };
@@ -420,6 +431,35 @@ describe('mobile money and EFT', () => {
 		await submit(page, 'button[value="approve"]');
 		await expectPaid(page);
 		expect(await paidExecution(flows.zar, ref)).toMatchObject({ paymentChannel: 'EFT', currency: 'ZAR', amount: 199.99, paymentMethod: 'eft' });
+		await page.close();
+	});
+});
+
+describe('Not Paid output (option)', () => {
+	it('an EFT declined at the bank goes to Not Paid once; paying then goes to Paid once', async () => {
+		const page = await browser.newPage();
+		const ref = await startCheckout(page, flows.zar, { email: 'eft-no@example.com', method: 'eft' });
+		await page.selectOption('#bank', '632005');
+		await submit(page, 'form button[type="submit"]');
+		await submit(page, 'button[value="decline"]');
+		expect(await page.textContent('[role="alert"]')).toMatch(/try again/i);
+		await page.reload();
+		const deadline = Date.now() + 30_000;
+		let failed: Array<Record<string, unknown>> = [];
+		while (failed.length === 0 && Date.now() < deadline) {
+			failed = await notPaidItems(flows.zar, ref);
+			await sleep(300);
+		}
+		expect(failed).toHaveLength(1);
+		expect(failed[0]).toMatchObject({ outcome: 'failed', paymentStatus: 'FAILED', paymentChannel: 'EFT', checkoutAttempt: 1, customerEmail: 'eft-no@example.com' });
+		expect(await executionsOf(flows.zar, ref)).toHaveLength(0);
+		await page.selectOption('#bank', '250655');
+		await submit(page, 'form button[type="submit"]');
+		await submit(page, 'button[value="approve"]');
+		await expectPaid(page);
+		expect(await paidExecution(flows.zar, ref)).toMatchObject({ checkoutAttempt: 2, paymentStatus: 'SUCCESSFUL' });
+		await sleep(1500);
+		expect(await notPaidItems(flows.zar, ref)).toHaveLength(1);
 		await page.close();
 	});
 });

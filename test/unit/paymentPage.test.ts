@@ -103,6 +103,7 @@ function config(over: Partial<PageConfig> = {}): PageConfig {
 function setup(over: Partial<PageConfig> = {}) {
 	const fake = new FakePayOnUs();
 	const emitted: IDataObject[] = [];
+	const notPaid: IDataObject[] = [];
 	const seen = new Set<string>();
 	let now = Date.UTC(2026, 0, 1, 12);
 	const checkout = new Checkout({
@@ -117,9 +118,15 @@ function setup(over: Partial<PageConfig> = {}) {
 			emitted.push(item);
 			return true;
 		},
+		emitNotPaid: (item, key) => {
+			if (seen.has(key)) return false;
+			seen.add(key);
+			notPaid.push(item);
+			return true;
+		},
 		warn: () => undefined,
 	});
-	return { fake, emitted, checkout, advance: (ms: number) => (now += ms) };
+	return { fake, emitted, notPaid, checkout, advance: (ms: number) => (now += ms) };
 }
 
 describe('checkout token', () => {
@@ -226,7 +233,7 @@ describe('checkout: bank transfer', () => {
 	});
 
 	it('expires, and the customer chooses the amount within the bounds', async () => {
-		const { checkout, advance, fake } = setup({ amountMode: 'customer', minAmount: 100, maxAmount: 1000 });
+		const { checkout, advance, fake, notPaid } = setup({ amountMode: 'customer', minAmount: 100, maxAmount: 1000 });
 		const start = checkout.fresh(newCheckoutId());
 		const low = await checkout.step(start.state, 'start', { email: 'a@b.co', amount: '50', method: 'bank' });
 		expect(low.status).toBe(400);
@@ -237,6 +244,10 @@ describe('checkout: bank transfer', () => {
 		expect((await checkout.show(ok.state)).kind).toBe('expired');
 		expect(await checkout.poll(ok.state)).toEqual({ state: 'expired' });
 		expect(fake.payins.size).toBe(1);
+		// the Not Paid output, once
+		expect(notPaid).toHaveLength(1);
+		expect(notPaid[0]).toMatchObject({ outcome: 'expired', amount: 250.5, customerEmail: 'a@b.co' });
+		expect(notPaid[0].attempts).toEqual([expect.objectContaining({ checkoutAttempt: 1, paymentMethod: 'bank' })]);
 	});
 });
 
