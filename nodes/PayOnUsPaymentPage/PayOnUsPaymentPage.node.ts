@@ -9,7 +9,7 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { readPersistedKeys, seenKeysFor, type SeenWindow } from '../shared/dedupe';
+import { readPersistedKeys } from '../shared/dedupe';
 import { resolveBaseUrl } from '../shared/environments';
 import type { PayOnUsClient } from '../shared/client';
 import { createClient } from '../shared/transport';
@@ -17,7 +17,8 @@ import { listSearch } from '../PayOnUs/methods';
 import { businessIdField } from '../PayOnUs/resources/fields';
 import { Checkout, type View } from './checkout';
 import { buildConfig, PageSetupError, type RawPageParameters } from './config';
-import { renderMessage, renderView, type RenderOptions } from './html';
+import { emittedFor, type EmittedCheckouts, type EmittedWindow } from './emitted';
+import { renderContinue, renderMessage, renderView, type RenderOptions } from './html';
 import { deriveKey, newCheckoutId, open, seal } from './token';
 
 /*
@@ -34,19 +35,21 @@ import { deriveKey, newCheckoutId, open, seal } from './token';
  * any n8n process (regular, queue-mode main or webhook processor) can serve
  * any request of any checkout.
  *
- * Exactly once: the emitted checkout references are remembered in process
- * (checked and recorded synchronously: within one process two concurrent
- * requests that both see the checkout paid start ONE execution) and the
- * newest PERSISTED_KEYS are written to the workflow's static data, which n8n
- * reads before and saves after every production request (so a restart or
- * another process that comes later does not start it again). Two processes
- * seeing the same checkout paid at the same moment can both start it (static
- * data is written whole, last write wins): across processes the guarantee is
- * at-least-once, and the item's merchantCheckoutReference is the key to make
- * the workflow idempotent. Test URL requests keep their own memory only.
+ * Exactly once: a checkout reference is claimed in process (synchronously:
+ * within one process two concurrent requests that both see a checkout paid
+ * start ONE execution) and the newest PERSISTED_KEYS go to the workflow's
+ * static data, which n8n reads before and saves after every production
+ * request (so a restart or another process that comes later does not start
+ * it again). The request that saw the payment answers only once n8n has
+ * stored the execution; if n8n cannot store it, the claim is released and
+ * the next request starts it (paidAnswer). Two processes seeing the same
+ * checkout paid at the same moment can both start it (static data is written
+ * whole, last write wins): across processes the guarantee is at-least-once,
+ * and the item's merchantCheckoutReference is the key to make the workflow
+ * idempotent. Test URL requests keep their own memory only.
  */
 
-export const EMITTED_WINDOW: SeenWindow = {
+export const EMITTED_WINDOW: EmittedWindow = {
 	ttlMs: 7 * 24 * 60 * 60 * 1000,
 	maxEntries: 20_000,
 };
@@ -160,6 +163,8 @@ export class PayOnUsPaymentPage implements INodeType {
 				name: 'setup',
 				httpMethod: 'GET',
 				responseMode: 'onReceived',
+				// '' (not undefined): n8n then answers with the node's own webhookResponse.
+				responseData: '',
 				isFullPath: true,
 				path: '={{$parameter["path"] || $webhookId}}',
 			},
@@ -167,6 +172,8 @@ export class PayOnUsPaymentPage implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// '' (not undefined): n8n then answers with the node's own webhookResponse.
+				responseData: '',
 				isFullPath: true,
 				path: '={{$parameter["path"] || $webhookId}}',
 				ndvHideMethod: true,
@@ -448,6 +455,31 @@ export class PayOnUsPaymentPage implements INodeType {
 			if (notPaid.length > 0) outputs.push(notPaid.map((json) => ({ json })));
 			return { ...result, workflowData: outputs };
 		};
+		let memory: EmittedCheckouts | undefined;
+		const claimed: string[] = [];
+		/**
+		 * The answer of the request that saw a checkout paid. n8n sends it only
+		 * after it created the execution (responseMode onReceived, no
+		 * noWebhookResponse: n8n defers the answer until the run is stored).
+		 * If n8n cannot create it, the customer gets n8n's 5xx and the claim is
+		 * released, so the next request (the page polls) starts it again:
+		 * a paid checkout is never silently dropped. n8n wraps an HTML answer
+		 * in its sandbox CSP; the receipt needs no script.
+		 */
+		const paidAnswer = (body: string | IDataObject): IWebhookResponseData => {
+			res.set({
+				'Cache-Control': NO_STORE,
+				'X-Content-Type-Options': 'nosniff',
+				'Referrer-Policy': 'no-referrer',
+			});
+			if (typeof body === 'string') res.type('html');
+			res.once('finish', () => {
+				if (res.statusCode >= 500) for (const k of claimed) memory?.release(k);
+			});
+			const outputs = [emitted ? [{ json: emitted }] : []];
+			if (notPaid.length > 0) outputs.push(notPaid.map((json) => ({ json })));
+			return { workflowData: outputs, webhookResponse: body };
+		};
 		const setupProblem = (why: string): IWebhookResponseData => {
 			this.logger.error(`PayOnUs Payment Page "${this.getNode().name}" is not usable: ${why}`);
 			const r = html(
@@ -535,8 +567,16 @@ export class PayOnUsPaymentPage implements INodeType {
 			const key = info.key;
 			const mode = this.getMode();
 			const persist = mode !== 'manual';
-			const seen = seenKeysFor(`payment-page:${workflowId}:${node.id}:${mode}`, EMITTED_WINDOW);
+			memory = emittedFor(`payment-page:${workflowId}:${node.id}:${mode}`, EMITTED_WINDOW);
 			const staticData = persist ? this.getWorkflowStaticData('node') : undefined;
+			const claim = (dedupeKey: string): boolean => {
+				const now = Date.now();
+				if (staticData) memory?.merge(readPersistedKeys(staticData.emittedCheckouts), now);
+				if (!memory?.claim(dedupeKey, now)) return false;
+				claimed.push(dedupeKey);
+				if (staticData) staticData.emittedCheckouts = memory.newest(PERSISTED_KEYS);
+				return true;
+			};
 
 			const checkout = new Checkout({
 				client: lazyClient(getClient, info),
@@ -549,19 +589,13 @@ export class PayOnUsPaymentPage implements INodeType {
 					: `${req.protocol}://${String(req.headers.host ?? '')}${req.baseUrl ?? ''}${req.path}`,
 				seal: (state) => seal(state, key),
 				emit: (item, ref) => {
-					const now = Date.now();
-					if (staticData) seen.merge(readPersistedKeys(staticData.emittedCheckouts), now);
-					if (!seen.checkAndAdd(ref, now)) return false;
-					if (staticData) staticData.emittedCheckouts = seen.newest(PERSISTED_KEYS);
+					if (!claim(ref)) return false;
 					emitted = item;
 					return true;
 				},
 				emitNotPaid: options.notPaidOutput
 					? (item, dedupeKey) => {
-							const now = Date.now();
-							if (staticData) seen.merge(readPersistedKeys(staticData.emittedCheckouts), now);
-							if (!seen.checkAndAdd(dedupeKey, now)) return false;
-							if (staticData) staticData.emittedCheckouts = seen.newest(PERSISTED_KEYS);
+							if (!claim(dedupeKey)) return false;
 							notPaid.push(item);
 							return true;
 						}
@@ -598,6 +632,7 @@ export class PayOnUsPaymentPage implements INodeType {
 
 			if (!isPost && query.poll !== undefined) {
 				const answer = await checkout.poll(state);
+				if (emitted) return paidAnswer(answer as unknown as IDataObject);
 				res
 					.status(200)
 					.set({
@@ -612,6 +647,15 @@ export class PayOnUsPaymentPage implements INodeType {
 			const view: View = isPost
 				? await checkout.step(state, step, form)
 				: await checkout.show(state, typeof query.notice === 'string' ? query.notice : undefined);
+			if (emitted) {
+				// This request saw the payment land: the page answers once n8n has
+				// created the execution (see paidAnswer).
+				return paidAnswer(
+					view.kind === 'paid' && view.redirect
+						? renderContinue(rendering, view.redirect)
+						: renderView(rendering, view),
+				);
+			}
 			if (view.redirect) {
 				res.status(303).set(headers).location(view.redirect).end();
 				return finish({ noWebhookResponse: true });
@@ -625,6 +669,16 @@ export class PayOnUsPaymentPage implements INodeType {
 			return finish(html(view.status ?? 200, renderView(rendering, view)));
 		} catch (error) {
 			if (error instanceof PageSetupError) return setupProblem(error.message);
+			if (emitted) {
+				return paidAnswer(
+					renderMessage(
+						rendering,
+						'Payment received',
+						'Your payment was received. Reload this page for the receipt.',
+						false,
+					),
+				);
+			}
 			this.logger.warn(
 				`PayOnUs Payment Page "${this.getNode().name}": ${(error as Error).message}`,
 			);

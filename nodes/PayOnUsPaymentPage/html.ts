@@ -536,3 +536,14 @@ export function renderMessage(o: RenderOptions, title: string, text: string, aga
 	const body = simple(o, title, text, again);
 	return layout(o, title, body.html);
 }
+
+/** Paid, with "redirect to a URL" set: where the customer goes on (no script needed). */
+export function renderContinue(o: RenderOptions, url: string): string {
+	const body = `${header(o)}<section class="card" aria-labelledby="paid-h"><h2 id="paid-h">Payment received</h2><div class="success" role="status"><p>Thank you: your payment was received.</p></div><a class="button" href="${esc(
+		url,
+	)}">Continue</a></section>`;
+	return layout(o, 'Payment received', body).replace(
+		'<meta name="robots" content="noindex">',
+		`<meta name="robots" content="noindex">\n<meta http-equiv="refresh" content="2;url=${esc(url)}">`,
+	);
+}

@@ -272,3 +272,20 @@ describe('checkout: card', () => {
 		expect(html).toMatch(/<input id="cc-number"(?![^>]*name=)/);
 	});
 });
+
+describe('emitted checkouts memory', () => {
+	it('claims once, releases after a failed run, merges what static data carried', async () => {
+		const { EmittedCheckouts } = await import('../../nodes/PayOnUsPaymentPage/emitted');
+		const m = new EmittedCheckouts({ ttlMs: 1000, maxEntries: 3 });
+		expect(m.claim('a', 0)).toBe(true);
+		expect(m.claim('a', 1)).toBe(false);
+		m.release('a');
+		expect(m.claim('a', 2)).toBe(true);
+		m.merge([['b', 3], ['c', 4]], 5);
+		expect(m.claim('b', 6)).toBe(false);
+		expect(m.claim('d', 7)).toBe(true);
+		expect(m.size).toBe(3);
+		expect(m.newest(2).map(([k]) => k)).toEqual(['c', 'd']);
+		expect(m.claim('c', 5000)).toBe(true); // past the window
+	});
+});
