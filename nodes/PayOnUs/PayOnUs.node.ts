@@ -16,6 +16,8 @@ import { buildProperties, buildSubtitle, findOperation, parameterNames } from '.
 import { withCredentialDefaults } from './resources/fields';
 import { PayOnUsInputError, type OperationContext, type PayOnUsOperation } from './resources/types';
 import { listSearch, loadOptions } from './methods';
+import { dryRunItems } from './safeguards/dryRun';
+import { movesMoney } from './safeguards/moneyRequest';
 
 /** Reads a parameter without n8n's "Could not get parameter" for hidden ones. */
 function readParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): unknown {
@@ -204,6 +206,36 @@ export class PayOnUs implements INodeType {
 		}
 		const client = await createClient(this);
 		const continueOnFail = this.continueOnFail();
+
+		// Dry Run (./safeguards/dryRun.ts): every item checked and reported,
+		// nothing that moves money sent; invalid items are reported, not thrown.
+		if (movesMoney(op) && this.getNodeParameter('dryRun', 0, false) === true) {
+			const parsed = items.map((_, i) => {
+				try {
+					const r = op.schema.safeParse(readInput(this, op, i, client));
+					return r.success
+						? { ok: true as const, data: r.data as IDataObject }
+						: { ok: false as const, message: describeIssue(r.error).message };
+				} catch (error) {
+					return { ok: false as const, message: errorMessage(error) };
+				}
+			});
+			const first = parsed[0];
+			const aggregate = first?.ok === true && op.aggregatesItems?.(first.data) === true;
+			const reports = await dryRunItems(op, client, parsed, (i) => ({
+				client,
+				itemIndex: i,
+				item: items[i].json,
+				...(aggregate ? { items: items.map((it) => it.json) } : {}),
+				getBinary: async (propertyName: string) => await readBinary(this, i, propertyName),
+			}), aggregate);
+			return [
+				reports.map((json, i) => ({
+					json,
+					pairedItem: aggregate ? items.map((_, item) => ({ item })) : { item: i },
+				})),
+			];
+		}
 
 		// 1. Validate every item before anything is sent: a bad item stops the
 		//    run before a single request when continueOnFail is off; with it on,
