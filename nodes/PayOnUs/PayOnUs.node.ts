@@ -18,6 +18,7 @@ import { PayOnUsInputError, type OperationContext, type PayOnUsOperation } from 
 import { listSearch, loadOptions } from './methods';
 import { dryRunItems } from './safeguards/dryRun';
 import { movesMoney } from './safeguards/moneyRequest';
+import { isToolNode, limitedOperation, readToolLimits } from './safeguards/toolLimits';
 
 /** Reads a parameter without n8n's "Could not get parameter" for hidden ones. */
 function readParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): unknown {
@@ -200,10 +201,11 @@ export class PayOnUs implements INodeType {
 		const items = this.getInputData();
 		const resource = this.getNodeParameter('resource', 0) as string;
 		const operation = this.getNodeParameter('operation', 0) as string;
-		const op = findOperation(resource, operation);
-		if (!op) {
+		const found = findOperation(resource, operation);
+		if (!found) {
 			throw new NodeOperationError(this.getNode(), `Unknown operation "${operation}" for resource "${resource}"`);
-		}
+		}		let op: PayOnUsOperation = found;
+
 		const client = await createClient(this);
 		const continueOnFail = this.continueOnFail();
 
@@ -235,6 +237,13 @@ export class PayOnUs implements INodeType {
 					pairedItem: aggregate ? items.map((_, item) => ({ item })) : { item: i },
 				})),
 			];
+		}
+
+		// As an AI agent's tool, money-moving calls obey the node's limits
+		// (./safeguards/toolLimits.ts): refused by default, a refusal is output.
+		if (movesMoney(op) && isToolNode(this.getNode().type)) {
+			const limits = readToolLimits((name, fallback) => this.getNodeParameter(name, 0, fallback as boolean) as unknown);
+			op = limitedOperation(op, limits, this.getExecutionId());
 		}
 
 		// 1. Validate every item before anything is sent: a bad item stops the

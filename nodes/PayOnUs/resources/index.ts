@@ -6,6 +6,7 @@ import { operations as payout } from './payout';
 import { operations as cardTokenization } from './cardTokenization';
 import { dryRunProperty } from '../safeguards/dryRun';
 import { movesMoney } from '../safeguards/moneyRequest';
+import { toolLimitProperties } from '../safeguards/toolLimits';
 
 /**
  * The router: collects every resource's `operations` array and builds the
@@ -133,5 +134,7 @@ export function buildProperties(): INodeProperties[] {
 			}
 		}
 	}
+	// Shown only on the AI-tool version of the node (../safeguards/toolLimits.ts).
+	properties.push(...toolLimitProperties());
 	return properties;
 }
