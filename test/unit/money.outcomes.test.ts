@@ -25,7 +25,7 @@ interface Stub {
 	cap: number;
 	transfers: IDataObject[];
 	/** What the next POSTs do: 'ok' (create), 'drop-after', '503-before', or a function. */
-	posts: Array<'ok' | 'drop-after' | '503-before'>;
+	posts: Array<'ok' | 'drop-after' | '503-before' | 'envelope-409'>;
 	postCount: number;
 	gets: string[];
 	/** Transfers created from now on are not listed by GET (the service's list lags, or the lookup cannot see them). */
@@ -116,6 +116,11 @@ beforeAll(async () => {
 					return;
 				}
 				const b = JSON.parse(body) as IDataObject;
+				if (mode === 'envelope-409') {
+					// HTTP 200 carrying an error envelope.
+					send(res, 200, { status: 409, message: 'Duplicate reference', data: { statusCode: 409, errors: [] } });
+					return;
+				}
 				if (stub.transfers.some((t) => t.merchantReference === b.reference)) {
 					send(res, 409, { status: 409, message: 'Duplicate reference', data: { statusCode: 409, errors: [] } });
 					return;
@@ -258,6 +263,18 @@ describe('single transfers (issue 14 points 1 and 2)', () => {
 		expect(error.description).toMatch(/check the outcome of that earlier use/);
 		expect(`${error.message} ${error.description}`).not.toMatch(/new,? (unique )?reference/i);
 		expect(stub.postCount).toBe(1);
+	});
+});
+
+describe('an error inside a 200 envelope', () => {
+	it('a 409 envelope after a lost answer is resolved like an HTTP 409: outcome unknown when the lookup sees nothing', async () => {
+		stub.posts = ['drop-after', 'envelope-409'];
+		stub.hideNew = true;
+		const c = await client();
+		const error = await errorOf(createTransfer.execute(ctx(c), bank('pay-5')));
+		expect(error.context?.outcome).toBe('unknown');
+		expect(error.message).toMatch(/Outcome unknown for reference "pay-5"/);
+		expect(stub.postCount).toBe(2);
 	});
 });
 
