@@ -82,24 +82,33 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(out[8].error).toContain('Item 9: "customerName" is required');
 
 		const requests = await sb.requests();
-		expect(requests.map((r) => [r.method, r.path, r.status])).toEqual([
-			['POST', '/api/v1/card-tokenization-links', 200],
-			['POST', '/api/v1/card-tokenization-links', 200],
-			['POST', '/api/v1/card-tokenization-links', 403],
-			['POST', '/api/v1/card-tokenization-links', 409],
+		// Money-Moving Concurrency (default 2) sends two items at a time: the
+		// order of the first creations is not fixed; what was sent is.
+		const creations = requests.filter((r) => r.method === 'POST');
+		expect(creations.map((r) => [r.path, r.status]).sort()).toEqual([
+			['/api/v1/card-tokenization-links', 200],
+			['/api/v1/card-tokenization-links', 200],
+			['/api/v1/card-tokenization-links', 403],
+			['/api/v1/card-tokenization-links', 409],
+		]);
+		expect(requests.filter((r) => r.method !== 'POST').map((r) => [r.method, r.path, r.status])).toEqual([
 			['GET', `/api/v1/card-tokenization-links/by-reference/${refA}`, 200],
 		]);
-		expect(requests[0].body).toEqual({
+		const sentFor = (ref: string) => creations.filter((r) => (r.body as IDataObject).merchantReference === ref).map((r) => r.body);
+		expect(sentFor(refA)).toHaveLength(2);
+		expect(sentFor(refA)[0]).toEqual({
 			businessId: 'BUS-2001',
 			customer: { name: 'Ada Obi', email: 'ada@example.com', phone: '+2348012345678', externalId: 'CUST-1' },
 			merchantReference: refA,
 			expiryMinutes: 60,
 		});
-		expect(requests[1].body).toEqual({
-			businessId: 'BUS-2001',
-			customer: { name: 'Ada Obi', email: 'ada@example.com', externalId: 'CUST-1' },
-			merchantReference: refB,
-		});
+		expect(sentFor(refB)).toEqual([
+			{
+				businessId: 'BUS-2001',
+				customer: { name: 'Ada Obi', email: 'ada@example.com', externalId: 'CUST-1' },
+				merchantReference: refB,
+			},
+		]);
 	});
 
 	it('gets a link by id and by reference; explains 404', async () => {

@@ -31,7 +31,7 @@ const packageJson = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package
 };
 const NAME = packageJson.name;
 const CUSTOM_REGISTRY_FEATURE = 'feat:communityNodes:customRegistry';
-const NODE_TYPES = [`${NAME}.payOnUs`, `${NAME}.payOnUsPollTrigger`, `${NAME}.payOnUsTrigger`];
+const NODE_TYPES = [`${NAME}.payOnUs`, `${NAME}.payOnUsPaymentPage`, `${NAME}.payOnUsPollTrigger`, `${NAME}.payOnUsTrigger`];
 
 let tgz: string;
 let registry: VerdaccioHandle | undefined;
@@ -139,7 +139,7 @@ describe(`installed from a private registry by n8n ${N8N_VERSION}'s own installe
 		expect(existsSync(packageFolder())).toBe(false);
 	});
 
-	it('installs it through POST /rest/community-packages: the 3 nodes of the package', async () => {
+	it('installs it through POST /rest/community-packages: the 4 nodes of the package', async () => {
 		const n8n = instance();
 		await n8n.rest('PATCH', '/e2e/feature', { feature: CUSTOM_REGISTRY_FEATURE, enabled: true });
 		let installed: { packageName: string; installedVersion: string; authorName?: string; installedNodes: Array<{ name: string; type: string; latestVersion: number }> };
@@ -150,7 +150,7 @@ describe(`installed from a private registry by n8n ${N8N_VERSION}'s own installe
 		}
 		expect(installed).toMatchObject({ packageName: NAME, installedVersion: packageJson.version, authorName: 'n8n-nodes-payonus developers' });
 		expect(installed.installedNodes.map((node) => node.type).sort()).toEqual(NODE_TYPES);
-		expect(installed.installedNodes.find((node) => node.type === `${NAME}.payOnUs`)).toMatchObject({ name: 'PayOnUs', latestVersion: 1 });
+		expect(installed.installedNodes.find((node) => node.type === `${NAME}.payOnUs`)).toMatchObject({ name: 'PayOnUs', latestVersion: 2 });
 
 		// n8n's list of installed packages agrees
 		const listed = await n8n.rest<Array<{ packageName: string; installedVersion: string; failedLoading?: boolean }>>('GET', '/community-packages');
