@@ -4,6 +4,7 @@ import { operations as payin } from './payin';
 import { operations as wallet } from './wallet';
 import { operations as payout } from './payout';
 import { operations as cardTokenization } from './cardTokenization';
+import { operations as reconciliation } from './reconciliation';
 import { dryRunProperty } from '../safeguards/dryRun';
 import { movesMoney } from '../safeguards/moneyRequest';
 import { toolLimitProperties } from '../safeguards/toolLimits';
@@ -43,6 +44,12 @@ export const resources: ResourceDefinition[] = [
 		name: 'Card Tokenization',
 		description: 'Store cards through a consent link and manage card tokens',
 		operations: cardTokenization,
+	},
+	{
+		value: 'reconciliation',
+		name: 'Reconciliation',
+		description: "Compare your records with the service's payins or payouts",
+		operations: reconciliation,
 	},
 	{
 		value: 'wallet',

@@ -33,7 +33,8 @@ import {
  * the transport uses after a lost answer); for payouts the wallet balance of
  * the business in the currency against this amount plus the earlier items
  * of the run (fees not included); for bank transfers and bulk rows the bank
- * code in the currency's bank list and a name enquiry (name match); for
+ * code in the currency's bank list and a name enquiry (name match); for EFT
+ * transfers the bank in the EFT bank list; for
  * mobile money collections the network's currency.
  */
 
@@ -134,6 +135,10 @@ export class DryRunSession {
 				),
 			);
 		}
+		if (held.path === BANK_TRANSFER_PATH && held.body?.transferType === 'WALLET_TO_EFT') {
+			const code = String(held.body.eftBank);
+			checks.push(await this.guard('bankCode', async () => await this.bankCheck('EFT', [code])));
+		}
 		if (held.path === BULK_TRANSFER_PATH && ask.rows) {
 			const rows = ask.rows;
 			checks.push(await this.guard('bankCode', async () => await this.bankCheck(currency, rows.map((r) => r.beneficiaryBankCode))));
@@ -222,8 +227,13 @@ export class DryRunSession {
 	private async bankList(currency: string): Promise<Set<string>> {
 		let list = this.banks.get(currency);
 		if (!list) {
+			// 'EFT': the South African banks of EFT transfers.
+			const request: RequestOptions =
+				currency === 'EFT'
+					? { method: 'GET', path: '/api/v1/eft-payment/banks' }
+					: { method: 'GET', path: '/api/v1/banks', qs: { key: currency } };
 			list = this.client
-				.request<IDataObject[] | null>({ method: 'GET', path: '/api/v1/banks', qs: { key: currency } })
+				.request<IDataObject[] | null>(request)
 				.then((banks) => new Set((Array.isArray(banks) ? banks : []).map((b) => String(b.code))));
 			this.banks.set(currency, list);
 		}

@@ -39,6 +39,7 @@ function service(opts: { balance?: number; used?: IDataObject[]; accountName?: s
 			];
 		}
 		if (o.method === 'GET' && o.path === '/api/v1/banks') return [{ code: '044', name: 'Access Bank' }, { code: '058', name: 'GTB' }];
+		if (o.method === 'GET' && o.path === '/api/v1/eft-payment/banks') return [{ code: '632005', name: 'ABSA' }];
 		if (o.method === 'GET' && o.path === '/api/v1/mobile-money/networks') return [{ code: 'MPESA_KE', currency: 'KES' }];
 		if (o.method === 'GET') return { content: opts.used ?? [], totalNumberOfItems: (opts.used ?? []).length };
 		if (o.path.endsWith('/name-enquiry')) {
@@ -120,6 +121,19 @@ describe('dry run', () => {
 		expect(check(report, 'walletBalance')).toMatchObject({ passed: false, detail: expect.stringContaining('not allowed') });
 		expect(check(report, 'bankCode')).toBeUndefined();
 		expect(report.runTotals).toEqual({ KES: 10 });
+	});
+
+	it('EFT transfer: the bank is checked against the EFT bank list', async () => {
+		const client = service();
+		const eft = { ...bank, transferType: 'WALLET_TO_EFT', currency: 'NGN', countryCode: 'ZA', beneficiaryBankCode: '' };
+		const [good, bad] = await dry(createTransferOperation, client, [
+			{ ...eft, eftBank: '632005' },
+			{ ...eft, eftBank: '999999', reference: 'pay-009' },
+		]);
+		expect(check(good, 'bankCode')).toMatchObject({ passed: true });
+		expect(check(bad, 'bankCode')).toMatchObject({ passed: false, detail: 'bank code 999999 is not in the EFT bank list' });
+		expect(check(good, 'nameEnquiry')).toBeUndefined();
+		expect(moneyCalls(client)).toEqual([]);
 	});
 
 	it('bulk from items: one report, rows shown, every row checked, nothing sent', async () => {

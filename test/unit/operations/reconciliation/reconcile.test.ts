@@ -1,0 +1,103 @@
+import type { IDataObject } from 'n8n-workflow';
+import { reconcileOperation as op, RECONCILE_PAGE_SIZE } from '../../../../nodes/PayOnUs/resources/reconciliation/reconcile';
+import type { RequestOptions } from '../../../../nodes/shared/client';
+import { context, fakeClient } from '../payout/fakeClient';
+
+const input = (over: IDataObject = {}) =>
+	op.schema.parse({
+		records: 'payouts',
+		businessId: '',
+		fromDate: '2024-05-01',
+		toDate: '2024-05-31',
+		referenceField: 'reference',
+		amountField: 'amount',
+		currencyField: 'currency',
+		statusField: 'status',
+		...over,
+	});
+
+const transfer = (ref: string, amount: number, status = 'SUCCESSFUL', created = '2024-05-10T10:00:00', businessId = 'BUS-2001') => ({
+	onusReference: `ONUS-${ref}`,
+	merchantReference: ref,
+	businessId,
+	amount,
+	currency: 'NGN',
+	paymentStatus: status,
+	createdDate: created,
+});
+
+/** The service's list, served in pages of `size` (pageNo from 1). */
+function pagedService(records: IDataObject[], size = 2) {
+	return fakeClient((o: RequestOptions) => {
+		const qs = o.qs as IDataObject;
+		const page = Number(qs.pageNo ?? Number(qs.page) + 1);
+		const content = records.slice((page - 1) * size, page * size);
+		return { content, totalNumberOfItems: records.length, pageSize: size };
+	});
+}
+
+describe('reconcile', () => {
+	const service = [
+		transfer('r-match', 100),
+		transfer('r-amount', 250),
+		transfer('r-status', 300, 'FAILED'),
+		transfer('r-theirs', 40),
+		transfer('r-old', 10, 'SUCCESSFUL', '2024-04-30T23:59:59'),
+		transfer('r-other-biz', 10, 'SUCCESSFUL', '2024-05-02T00:00:00', 'BUS-9'),
+	];
+	const ours = [
+		{ reference: 'r-match', amount: '100.00', currency: 'ngn', status: 'successful' },
+		{ reference: 'r-amount', amount: 205, currency: 'NGN' },
+		{ reference: 'r-status', amount: 300, status: 'SUCCESSFUL' },
+		{ reference: 'r-ours', amount: 5 },
+		{ reference: 'r-old', amount: 10 },
+	];
+
+	it('puts each record in one category, walking every page', async () => {
+		const client = pagedService(service);
+		const out = (await op.execute(context(client, { items: ours }), input({ businessId: 'BUS-2001' }))) as IDataObject[];
+		const byRef = Object.fromEntries(out.map((o) => [o.reference, o]));
+		expect(Object.fromEntries(out.map((o) => [o.reference, o.category]))).toEqual({
+			'r-match': 'matched',
+			'r-amount': 'amountDiffers',
+			'r-status': 'statusDiffers',
+			'r-theirs': 'missingOnOurSide',
+			'r-ours': 'missingAtService',
+			// Created before the window: ignored on the service side, so ours is missing there.
+			'r-old': 'missingAtService',
+		});
+		expect(byRef['r-amount'].differences).toEqual(['amount: ours 205, service 250']);
+		expect(byRef['r-status'].differences).toEqual(['status: ours SUCCESSFUL, service FAILED']);
+		expect(byRef['r-theirs']).toMatchObject({ ours: null, service: { onusReference: 'ONUS-r-theirs', amount: 40 } });
+		expect(byRef['r-ours']).toMatchObject({ ours: { item: 4, amount: 5 }, service: null });
+		// Three pages of two, each asked with the window, the merchant and the business.
+		expect(client.calls.map((c) => (c.qs as IDataObject).pageNo)).toEqual([1, 2, 3]);
+		expect(client.calls[0]).toMatchObject({
+			method: 'GET',
+			path: '/api/v1/transfer-requests',
+			qs: { merchantId: 'MER-1001', businessId: 'BUS-2001', fromDate: '2024-05-01', toDate: '2024-05-31', pageSize: RECONCILE_PAGE_SIZE },
+		});
+	});
+
+	it('amount and status both differing is amountDiffers, with both differences', async () => {
+		const out = (await op.execute(
+			context(pagedService([transfer('x', 1, 'FAILED')]), { items: [{ reference: 'x', amount: 2, status: 'SUCCESSFUL' }] }),
+			input(),
+		)) as IDataObject[];
+		expect(out).toEqual([
+			expect.objectContaining({ category: 'amountDiffers', differences: ['amount: ours 2, service 1', 'status: ours SUCCESSFUL, service FAILED'] }),
+		]);
+	});
+
+	it('payins: the payment requests list, zero-based pages', async () => {
+		const client = pagedService([{ onusReference: 'ONUS-P', reference: 'p-1', amount: 5, currency: 'NGN', paymentStatus: 'SUCCESSFUL', createdDate: '2024-05-03T00:00:00' }]);
+		const out = (await op.execute(context(client, { items: [{ reference: 'p-1', amount: 5 }] }), input({ records: 'payins' }))) as IDataObject[];
+		expect(out.map((o) => o.category)).toEqual(['matched']);
+		expect(client.calls[0]).toMatchObject({ path: '/api/v1/payment-requests', qs: { page: 0, size: RECONCILE_PAGE_SIZE } });
+	});
+
+	it('refuses an item without a reference and a window ending before it starts', async () => {
+		await expect(op.execute(context(pagedService([]), { items: [{ amount: 1 }] }), input())).rejects.toThrow('Item 1: field "reference" (the reference) is missing');
+		expect(op.schema.safeParse({ ...input(), fromDate: '2024-06-01' }).success).toBe(false);
+	});
+});
