@@ -2,7 +2,9 @@
  * `npm run bench [-- name ...]`: runs the benchmarks in bench/*.bench.ts
  * (compiled to build/bench/*.bench.js), each printing its own side-by-side
  * table and ratios, and writes a JSON report per bench to bench/results/.
- * With no name, runs them all in alphabetical order.
+ * With no name, runs them all in alphabetical order. Registered benches
+ * include money-drill (bench/money-drill.bench.ts, issue 14: every
+ * money-moving operation x sandbox profile x fault).
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

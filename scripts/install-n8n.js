@@ -335,7 +335,34 @@ async function withLock(version, fn) {
 	}
 }
 
+/**
+ * sqlite3 uses Node-API: a binding built for one n8n install serves another
+ * with the same sqlite3 version, on any Node. Reusing it saves a compile.
+ */
+function reuseSqliteBuild(dir, node) {
+	const want = readJson(path.join(dir, 'node_modules', 'sqlite3', 'package.json'))?.version;
+	if (!want) return false;
+	let entries = [];
+	try {
+		entries = fs.readdirSync(cacheRoot()).filter((name) => name.startsWith('n8n-') && path.join(cacheRoot(), name) !== dir);
+	} catch {
+		return false;
+	}
+	for (const name of entries) {
+		const other = path.join(cacheRoot(), name, 'node_modules', 'sqlite3');
+		if (readJson(path.join(other, 'package.json'))?.version !== want) continue;
+		if (!fs.existsSync(path.join(other, 'build', 'Release', 'node_sqlite3.node'))) continue;
+		fs.cpSync(path.join(other, 'build'), path.join(dir, 'node_modules', 'sqlite3', 'build'), { recursive: true });
+		if (spawnSync(node, ['-e', "require('sqlite3')"], { cwd: dir }).status === 0) {
+			say(`sqlite3 ${want}: reused the build of ${name}`);
+			return true;
+		}
+	}
+	return false;
+}
+
 async function rebuildSqlite(version, dir, node) {
+	if (reuseSqliteBuild(dir, node)) return;
 	// sqlite3 uses Node-API: one build serves every Node version. Its install
 	// script first tries a prebuilt download (not reachable everywhere), then
 	// compiles from source with node-gyp; --build-from-source skips the download.

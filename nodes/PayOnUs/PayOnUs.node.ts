@@ -26,6 +26,9 @@ import {
 } from './concurrency';
 
 export { MONEY_MOVING_CONCURRENCY_DEFAULT, MONEY_MOVING_CONCURRENCY_MAX } from './concurrency';
+import { dryRunItems } from './safeguards/dryRun';
+import { movesMoney } from './safeguards/moneyRequest';
+import { isToolNode, limitedOperation, readToolLimits } from './safeguards/toolLimits';
 
 /** Reads a parameter without n8n's "Could not get parameter" for hidden ones. */
 function readParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): unknown {
@@ -238,14 +241,54 @@ export class PayOnUs implements INodeType {
 		const items = this.getInputData();
 		const resource = this.getNodeParameter('resource', 0) as string;
 		const operation = this.getNodeParameter('operation', 0) as string;
-		const op = findOperation(resource, operation);
-		if (!op) {
+		const found = findOperation(resource, operation);
+		if (!found) {
 			throw new NodeOperationError(this.getNode(), `Unknown operation "${operation}" for resource "${resource}"`);
 		}
+		let op: PayOnUsOperation = found;
 		// State-changing operations: one back-off for the whole execution (concurrency.ts).
 		const backoff = isReadOnly(op) ? undefined : createSharedBackoff();
 		const client = await createClient(this, backoff ? { sleep: backoff.pause } : {});
 		const continueOnFail = this.continueOnFail();
+
+		// Dry Run (./safeguards/dryRun.ts): every item checked and reported,
+		// nothing that moves money sent; invalid items are reported, not thrown.
+		if (movesMoney(op) && this.getNodeParameter('dryRun', 0, false) === true) {
+			const dryNames = parameterNames(op);
+			const dryParams = new ItemParameters((name, i) => readParameter(this, name, i), this.getNode().parameters, dryNames);
+			const parsed = items.map((_, i) => {
+				try {
+					const r = op.schema.safeParse(readInput(dryParams, dryNames, i, client));
+					return r.success
+						? { ok: true as const, data: r.data as IDataObject }
+						: { ok: false as const, message: describeIssue(r.error).message };
+				} catch (error) {
+					return { ok: false as const, message: errorMessage(error) };
+				}
+			});
+			const first = parsed[0];
+			const aggregate = first?.ok === true && op.aggregatesItems?.(first.data) === true;
+			const reports = await dryRunItems(op, client, parsed, (i) => ({
+				client,
+				itemIndex: i,
+				item: items[i].json,
+				...(aggregate ? { items: items.map((it) => it.json) } : {}),
+				getBinary: async (propertyName: string) => await readBinary(this, i, propertyName),
+			}), aggregate);
+			return [
+				reports.map((json, i) => ({
+					json,
+					pairedItem: aggregate ? items.map((_, item) => ({ item })) : { item: i },
+				})),
+			];
+		}
+
+		// As an AI agent's tool, money-moving calls obey the node's limits
+		// (./safeguards/toolLimits.ts): refused by default, a refusal is output.
+		if (movesMoney(op) && isToolNode(this.getNode().type)) {
+			const limits = readToolLimits((name, fallback) => this.getNodeParameter(name, 0, fallback as boolean) as unknown);
+			op = limitedOperation(op, limits, this.getExecutionId());
+		}
 
 		// 1. Validate every item before anything is sent: a bad item stops the
 		//    run before a single request when continueOnFail is off; with it on,

@@ -539,7 +539,7 @@ class Transport implements PayOnUsClient {
 		}
 	}
 
-	/** Raises an error about the outcome of a money-moving call (never advises a new reference). */
+	/** Raises an error about the outcome of a money-moving call (it never tells the user to change the reference). */
 	private failOutcome(
 		kind: 'unknown' | 'differentOwner' | 'duplicate',
 		opts: RequestOptions,
@@ -633,6 +633,11 @@ class Transport implements PayOnUsClient {
 				body = await this.send(this.httpOptions(opts));
 			} catch (error) {
 				failure = classifyFailure(error);
+			}
+			if (!failure && isEnvelope(body)) {
+				// An error inside a 200 envelope counts as that status (a 409 or a 5xx included).
+				const status = numberField(body.status);
+				if (status !== undefined && status >= 400 && status !== 401) failure = { kind: 'http', status, body };
 			}
 			if (!failure) {
 				const data = this.unwrap<IDataObject>(body, opts);

@@ -66,6 +66,8 @@ export function exampleSettings(key: ExampleKey, filesDir: string): Record<strin
 			return { notificationsFile: `${filesDir}/payment-notifications.log` };
 		case 'reconciliation':
 			return { outputFolder: filesDir };
+		case 'sellWithLink':
+			return { salesFile: `${filesDir}/sales.log` };
 		default:
 			return undefined;
 	}

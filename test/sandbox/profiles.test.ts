@@ -1,7 +1,7 @@
 /** Behaviour profiles (sandbox/profiles.ts): selection at start, via env, at run time, and each effect. */
 import { FormData, request } from 'undici';
 import { startSandbox } from '../../sandbox/server';
-import { parseProfiles, PROFILE_NAMES } from '../../sandbox/profiles';
+import { parseProfiles, PROFILE_NAMES, TEST_PROFILES } from '../../sandbox/profiles';
 import { Client, ref, sandboxPerFile } from './helpers';
 
 const { c, sb } = sandboxPerFile({ login: true });
@@ -149,5 +149,47 @@ describe('effects', () => {
 		expect(r.body.data).not.toHaveProperty('cardTokenId');
 		const got = await c.get(`/api/v1/card-tokenization-links/${r.body.data.id}?businessId=BUS-2001`);
 		expect(got.body.data).not.toHaveProperty('cardTokenId');
+	});
+});
+
+/**
+ * Under every profile the sandbox still answers within the spec: walking the
+ * pages by their own metadata yields every record exactly once; a transfer
+ * is found by its onusReference (documented filter); a bulk batch creates one
+ * transfer per row.
+ */
+describe.each(TEST_PROFILES.map((p) => p.name))('spec invariants under profile %s', (name) => {
+	const profiles = TEST_PROFILES.find((p) => p.name === name)!.profiles;
+
+	async function walk(path: string, zeroBased: boolean): Promise<any[]> {
+		const out: any[] = [];
+		for (let page = zeroBased ? 0 : 1; page < 100; page++) {
+			const q = zeroBased ? `page=${page}&size=100` : `pageNo=${page}&pageSize=100`;
+			const d = (await c.get(`${path}${path.includes('?') ? '&' : '?'}${q}`)).body.data;
+			out.push(...d.content);
+			const total = d.totalNumberOfItems ?? d.totalElements;
+			if (d.content.length === 0 || out.length >= total) break;
+		}
+		return out;
+	}
+
+	test('paging covers every record once; onusReference finds one transfer; bulk creates its rows', async () => {
+		await setProfiles(profiles);
+		const refs: string[] = [];
+		for (let i = 0; i < 45; i++) {
+			const r = await transfer(ref('inv'), 10 + i);
+			expect(r.status).toBe(200);
+			refs.push(r.body.data.onusReference);
+		}
+		const b = await bulk(ref('invb'), 3);
+		expect(b.status).toBe(200);
+		expect(b.body.data.transfers).toHaveLength(3);
+		const all = await walk('/api/v1/transfer-requests?merchantId=MER-1001', false);
+		expect(all).toHaveLength(48);
+		expect(new Set(all.map((t) => t.onusReference)).size).toBe(48);
+		const one = await c.get(`/api/v1/transfer-requests?merchantId=MER-1001&onusReference=${refs[7]}`);
+		expect(one.body.data.content.map((t: any) => t.onusReference)).toEqual([refs[7]]);
+		const payins = await walk('/api/v1/payment-requests', true);
+		expect(new Set(payins.map((p) => p.onusReference)).size).toBe(payins.length);
 	});
 });

@@ -4,6 +4,9 @@ import { operations as payin } from './payin';
 import { operations as wallet } from './wallet';
 import { operations as payout } from './payout';
 import { operations as cardTokenization } from './cardTokenization';
+import { dryRunProperty } from '../safeguards/dryRun';
+import { movesMoney } from '../safeguards/moneyRequest';
+import { toolLimitProperties } from '../safeguards/toolLimits';
 
 /**
  * The router: collects every resource's `operations` array and builds the
@@ -116,7 +119,9 @@ export function buildProperties(): INodeProperties[] {
 	}
 	for (const r of active) {
 		for (const o of r.operations) {
-			for (const p of o.properties) {
+			// Every money-moving operation gets the Dry Run option (../safeguards).
+			const own = movesMoney(o) ? [...o.properties, dryRunProperty()] : o.properties;
+			for (const p of own) {
 				const own = p.displayOptions ?? {};
 				properties.push({
 					...p,
@@ -129,5 +134,7 @@ export function buildProperties(): INodeProperties[] {
 			}
 		}
 	}
+	// Shown only on the AI-tool version of the node (../safeguards/toolLimits.ts).
+	properties.push(...toolLimitProperties());
 	return properties;
 }

@@ -1,0 +1,82 @@
+/**
+ * Pictures of the PayOnUs Payment Page for the README, as n8n serves it:
+ * starts a sandbox and a real n8n (test harness), imports and activates the
+ * "Sell with a link" example, and has headless Chromium open the page at
+ * phone (390 px) and desktop (1280 px) widths:
+ *
+ *   npm run build && npm run build:tools
+ *   node build/scripts/payment-page-screenshots.js [--out docs/images]
+ *
+ * Writes payment-page-<step>-<phone|desktop>.png.
+ */
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { startSandbox } from '../sandbox/server';
+import { launchChromium } from '../test/harness/chromium';
+import { startN8n } from '../test/harness/n8n';
+import { loadExample, prepareExample, repoRoot } from './lib/examples';
+import { credentialData } from './lib/provision';
+
+const VIEWPORTS = {
+	phone: { width: 390, height: 844 },
+	desktop: { width: 1280, height: 800 },
+};
+
+async function main(): Promise<void> {
+	const argv = process.argv.slice(2);
+	const outIndex = argv.indexOf('--out');
+	const outDir = outIndex >= 0 ? argv[outIndex + 1] : join(repoRoot(), 'docs', 'images');
+	const sb = await startSandbox({ port: 0 });
+	const n8n = await startN8n();
+	const browser = await launchChromium();
+	try {
+		const name = 'PayOnUs (screenshots)';
+		const credential = await n8n.createCredential({ name, type: 'payOnUsApi', data: credentialData(sb.url, 'screenshots-key') });
+		const workflow = prepareExample(loadExample('sellWithLink'), {
+			credential: { id: credential.id, name },
+			settings: { salesFile: '/tmp/payonus-screenshots-sales.log' },
+		});
+		const { id } = await n8n.createWorkflow(workflow as never);
+		await n8n.activate(id);
+		const path = String(workflow.nodes.find((n) => n.name === 'Payment page')?.parameters?.path);
+		const url = n8n.webhookUrl(path);
+		for (let i = 0; i < 100 && (await fetch(url)).status !== 200; i++) await new Promise((r) => setTimeout(r, 200));
+
+		for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+			const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+			const page = await context.newPage();
+			const shot = async (p: Page, step: string) => {
+				const file = join(outDir, `payment-page-${step}-${label}.png`);
+				await p.screenshot({ path: file, fullPage: true });
+				process.stdout.write(`${file}\n`);
+			};
+			await page.goto(url);
+			await page.fill('#email', 'ada@example.com');
+			await page.fill('#name', 'Ada Obi');
+			await shot(page, 'start');
+			await page.check('input[name="method"][value="bank"]');
+			await Promise.all([page.waitForNavigation(), page.click('form button[type="submit"]')]);
+			await shot(page, 'bank');
+			await Promise.all([page.waitForNavigation(), page.click('button[value="card"]')]);
+			await page.waitForSelector('#card-form:not([hidden])');
+			await page.fill('#cc-number', '4111 1111 1111 1111');
+			await page.fill('#cc-exp', '12/30');
+			await page.fill('#cc-csc', '123');
+			await shot(page, 'card');
+			await Promise.all([page.waitForNavigation(), page.click('#card-form button[type="submit"]')]);
+			await page.waitForSelector('#paid-h');
+			await shot(page, 'paid');
+			await context.close();
+		}
+		await n8n.deactivate(id);
+	} finally {
+		await browser.close();
+		await n8n.stop();
+		await sb.stop();
+	}
+}
+
+main().catch((error) => {
+	process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,120 @@
+/**
+ * The PayOnUs node as an AI agent's tool in a real n8n: n8n's AI Agent with
+ * the OpenAI Chat Model node pointed at a scripted OpenAI-compatible server
+ * (test/harness/scriptedModel.ts) that asks for transfers. The spending
+ * limits set on the tool refuse the calls outside them (the agent reads the
+ * refusal as the tool's answer) and the sandbox receives only the transfer
+ * within them.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import type { SandboxHandle } from '../../sandbox/server';
+import { startScriptedModel, type ScriptedModel } from '../harness/scriptedModel';
+import { nodeItems, sharedN8n } from '../harness/e2e';
+import { business, nodeSandbox, Sandbox } from './payout.fixtures';
+
+describe('PayOnUs as an AI agent tool in n8n', () => {
+	const n8n = sharedN8n();
+	let handle: SandboxHandle;
+	let sb: Sandbox;
+	let credentialId: string;
+	let model: ScriptedModel;
+	const workflows: string[] = [];
+	const stamp = Date.now().toString(36);
+
+	beforeAll(async () => {
+		({ handle, sb, credentialId } = await nodeSandbox(n8n, 'agent-tool'));
+		model = await startScriptedModel([
+			{ calls: [{ tool: '*', args: { amount: 2500, reference: `agent-big-${stamp}` } }] },
+			{ calls: [{ tool: '*', args: { amount: 800, reference: `agent-ok-${stamp}` } }] },
+			{ calls: [{ tool: '*', args: { amount: 800, reference: `agent-more-${stamp}` } }] },
+			{ text: 'Paid 800 once; the other two payments were refused by the limits.' },
+		]);
+	});
+
+	afterAll(async () => {
+		for (const id of workflows) await n8n.deleteWorkflow(id).catch(() => undefined);
+		await model?.stop();
+		await handle?.stop();
+	});
+
+	it('refuses the calls outside the limits, as tool output, and sends the one within them', async () => {
+		await sb.clearRequests();
+		const { id: openAiId } = await n8n.createCredential({ name: `scripted model ${stamp}`, type: 'openAiApi', data: { apiKey: 'sk-scripted', header: false, url: model.url } });
+		const workflow = {
+			name: 'agent tool e2e: spending limits',
+			nodes: [
+				{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'agent',
+					name: 'Agent',
+					type: '@n8n/n8n-nodes-langchain.agent',
+					typeVersion: 2,
+					position: [300, 0],
+					parameters: { promptType: 'define', text: 'Pay the supplier', options: {} },
+				},
+				{
+					id: 'model',
+					name: 'Model',
+					type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+					typeVersion: 1.2,
+					position: [200, 200],
+					parameters: { model: { __rl: true, mode: 'id', value: 'scripted' }, options: { baseURL: model.url } },
+					credentials: { openAiApi: { id: openAiId, name: 'scripted model' } },
+				},
+				{
+					id: 'tool',
+					name: 'Pay supplier',
+					type: 'n8n-nodes-payonus.payOnUsTool',
+					typeVersion: 2,
+					position: [400, 200],
+					parameters: {
+						descriptionType: 'manual',
+						toolDescription: 'Pays the supplier in NGN',
+						resource: 'payout',
+						operation: 'createTransfer',
+						transferType: 'WALLET_TO_BANK_ACCOUNT',
+						businessId: business('BUS-2001'),
+						amount: "={{ $fromAI('amount', 'Amount in NGN', 'number') }}",
+						currency: 'NGN',
+						countryCode: 'NG',
+						reference: "={{ $fromAI('reference', 'A new unique reference', 'string') }}",
+						beneficiaryBankCode: '044',
+						beneficiaryAccountNumber: '9999991112',
+						beneficiaryAccountName: 'Sandbox Success Beneficiary',
+						narration: 'Agent payout',
+						toolAllowMoneyMovement: true,
+						toolMaxAmountPerCall: 1000,
+						toolMaxTotalPerExecution: 1200,
+						toolAllowedCurrencies: ['NGN'],
+						toolAllowedBeneficiaries: '9999991112',
+					},
+					credentials: { payOnUsApi: { id: credentialId, name: 'PayOnUs e2e' } },
+				},
+			],
+			connections: {
+				Start: { main: [[{ node: 'Agent', type: 'main', index: 0 }]] },
+				Model: { ai_languageModel: [[{ node: 'Agent', type: 'ai_languageModel', index: 0 }]] },
+				'Pay supplier': { ai_tool: [[{ node: 'Agent', type: 'ai_tool', index: 0 }]] },
+			},
+			settings: { executionOrder: 'v1' },
+		};
+		const { id } = await n8n.createWorkflow(workflow);
+		workflows.push(id);
+		const execution = await n8n.runWorkflow(id);
+		const [answer] = nodeItems(execution, 'Agent');
+		expect(String(answer.output)).toContain('Paid 800 once');
+
+		// What the agent read back from the tool, call by call.
+		const toolResults = model.requests[model.requests.length - 1].messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+		expect(toolResults).toHaveLength(3);
+		expect(toolResults[0]).toContain('"refused":true');
+		expect(toolResults[0]).toContain('maxAmountPerCall');
+		expect(toolResults[1]).toContain(`agent-ok-${stamp}`);
+		expect(toolResults[1]).not.toContain('"refused"');
+		expect(toolResults[2]).toContain('maxTotalPerExecution');
+
+		const posted = (await sb.requests()).filter((r) => r.method === 'POST' && String(r.path).endsWith('/bank-transfer'));
+		expect(posted.map((r) => (r.body as IDataObject).amount)).toEqual([800]);
+		expect((posted[0].body as IDataObject).reference).toBe(`agent-ok-${stamp}`);
+	});
+});

@@ -1,0 +1,291 @@
+/**
+ * PayOnUs Payment Page, without n8n: the sealed checkout token and the
+ * checkout state machine against a fake PayOnUs (reference uniqueness, Get
+ * Payment), so the rules are pinned: paid only on the service's word, one
+ * emission per checkout, a double submit never creates a second payin,
+ * card data only as RSA ciphertext.
+ */
+import { constants, generateKeyPairSync, publicEncrypt } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
+import type { PayOnUsClient, RequestOptions } from '../../nodes/shared/client';
+import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
+import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/config';
+import { renderView } from '../../nodes/PayOnUsPaymentPage/html';
+import { deriveKey, newCheckoutId, open, seal, type CheckoutState } from '../../nodes/PayOnUsPaymentPage/token';
+
+const KEY = deriveKey('secret-1', 'wf|node');
+
+class FakePayOnUs implements PayOnUsClient {
+	readonly environment = 'custom' as const;
+	readonly defaults = { businessId: 'BUS-1' };
+	payins = new Map<string, IDataObject>();
+	byRef = new Map<string, string>();
+	calls: string[] = [];
+	seq = 0;
+
+	async request<T>(opts: RequestOptions): Promise<T> {
+		this.calls.push(`${opts.method} ${opts.path}`);
+		const body = (opts.body ?? {}) as IDataObject;
+		if (opts.method === 'GET' && opts.path.startsWith('/api/v1/payment-requests/businesses/')) {
+			const p = this.payins.get(String(opts.qs?.onusReference));
+			if (!p) throw Object.assign(new Error('not found'), { httpCode: '404' });
+			return { ...p } as T;
+		}
+		if (opts.method === 'GET' && opts.path === '/api/v1/payment-requests') {
+			const ref = String(opts.qs?.reference ?? '');
+			const on = this.byRef.get(ref);
+			return { content: on ? [{ ...this.payins.get(on) }] : [] } as T;
+		}
+		if (opts.method === 'POST') {
+			const ref = String(body.reference);
+			if (this.byRef.has(ref)) {
+				throw Object.assign(new Error('duplicate'), {
+					httpCode: '409',
+					context: { existingRecord: { ...this.payins.get(this.byRef.get(ref)!) } },
+				});
+			}
+			const onusReference = `ONUS-X-${++this.seq}`;
+			const channel = opts.path.includes('virtual-accounts') ? 'BANK_TRANSFER' : opts.path.includes('card') ? 'CARD' : 'OTHER';
+			const record: IDataObject = {
+				onusReference,
+				reference: ref,
+				merchantReference: ref,
+				businessId: body.businessId,
+				amount: body.amount,
+				currency: body.currency ?? 'NGN',
+				paymentChannel: channel,
+				paymentStatus: 'PENDING',
+				accountNumber: '0123456789',
+				bankName: 'Test Bank',
+				accountName: 'Shop / Ada',
+			};
+			this.payins.set(onusReference, record);
+			this.byRef.set(ref, onusReference);
+			return { ...record } as T;
+		}
+		throw new Error(`unexpected ${opts.method} ${opts.path}`);
+	}
+
+	async paginate<T>(): Promise<T[]> {
+		return [];
+	}
+}
+
+const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const PEM = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString().trim();
+
+function config(over: Partial<PageConfig> = {}): PageConfig {
+	return {
+		title: 'Ticket',
+		description: 'One concert ticket',
+		businessId: 'BUS-1',
+		currency: 'NGN',
+		amountMode: 'fixed',
+		amount: 5000,
+		minAmount: 0,
+		maxAmount: 0,
+		methods: ['bank', 'card'],
+		askName: 'optional',
+		askPhone: 'no',
+		onSuccess: 'message',
+		successMessage: 'Thanks',
+		redirectUrl: '',
+		expiryMinutes: 30,
+		cardPublicKey: PEM,
+		cardCipherBytes: 256,
+		narration: 'Ticket',
+		networks: [],
+		eftBanks: [],
+		...over,
+	};
+}
+
+function setup(over: Partial<PageConfig> = {}) {
+	const fake = new FakePayOnUs();
+	const emitted: IDataObject[] = [];
+	const notPaid: IDataObject[] = [];
+	const seen = new Set<string>();
+	let now = Date.UTC(2026, 0, 1, 12);
+	const checkout = new Checkout({
+		client: fake,
+		config: config(over),
+		now: () => now,
+		pageUrl: 'http://n8n.test/webhook/pay',
+		seal: (s) => seal(s, KEY),
+		emit: (item, ref) => {
+			if (seen.has(ref)) return false;
+			seen.add(ref);
+			emitted.push(item);
+			return true;
+		},
+		emitNotPaid: (item, key) => {
+			if (seen.has(key)) return false;
+			seen.add(key);
+			notPaid.push(item);
+			return true;
+		},
+		warn: () => undefined,
+	});
+	return { fake, emitted, notPaid, checkout, advance: (ms: number) => (now += ms) };
+}
+
+describe('checkout token', () => {
+	it('opens what it sealed, and nothing altered or sealed for another node', () => {
+		const state: CheckoutState = { v: 1, id: newCheckoutId(), iat: 1, exp: 2, em: 'a@b.co' };
+		const token = seal(state, KEY);
+		expect(open(token, KEY)).toEqual(state);
+		expect(token).not.toContain('a@b.co');
+		const flipped = token.slice(0, 20) + (token[20] === 'A' ? 'B' : 'A') + token.slice(21);
+		expect(open(flipped, KEY)).toBeUndefined();
+		expect(open(token, deriveKey('secret-1', 'wf|other-node'))).toBeUndefined();
+		expect(open('garbage', KEY)).toBeUndefined();
+	});
+});
+
+describe('page settings', () => {
+	it('refuses settings that cannot take a payment', () => {
+		const base = {
+			title: 'T', description: '', businessId: 'B', currency: 'NGN', amountMode: 'fixed', amount: 10, minAmount: 0, maxAmount: 0,
+			methods: ['bank'], askName: 'no', askPhone: 'no', onSuccess: 'message', successMessage: '', redirectUrl: '', expiryMinutes: 30,
+			cardPublicKey: '', narration: '',
+		};
+		expect(() => checkParameters(base)).not.toThrow();
+		expect(() => checkParameters({ ...base, amount: 10.001 })).toThrow(/2 decimals/);
+		expect(() => checkParameters({ ...base, amountMode: 'customer', minAmount: 50, maxAmount: 10 })).toThrow(/minimum/);
+		expect(() => checkParameters({ ...base, businessId: '' })).toThrow(/business/);
+		expect(() => checkParameters({ ...base, onSuccess: 'redirect', redirectUrl: 'javascript:alert(1)' })).toThrow(/Redirect URL/);
+	});
+
+	it('accepts an RSA public key of 2048 bits or more only', () => {
+		expect(usablePublicKey(PEM)).toBe(PEM);
+		expect(usablePublicKey('-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----')).toBe('');
+		const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+		expect(usablePublicKey(small)).toBe('');
+	});
+});
+
+describe('checkout: bank transfer', () => {
+	it('creates one account per checkout, emits once and only on the service word', async () => {
+		const { fake, emitted, checkout } = setup();
+		const start = checkout.fresh(newCheckoutId());
+		const form = { email: 'ada@example.com', name: 'Ada Obi', method: 'bank' };
+		const first = await checkout.step(start.state, 'start', form);
+		// a double submit of the same form: same reference, the same account back
+		const second = await checkout.step(start.state, 'start', form);
+		expect(first.kind).toBe('bank');
+		expect(second.kind).toBe('bank');
+		expect(fake.payins.size).toBe(1);
+		expect(second.attempt?.r).toBe(first.attempt?.r);
+		const [payin] = [...fake.payins.values()];
+		expect(payin.reference).toBe(`PP-${start.state.id}-1`);
+
+		// "I have paid" before the money lands: still waiting, nothing emitted
+		const check = await checkout.step(first.state, 'check', {});
+		expect(check.kind).toBe('bank');
+		expect(check.message).toMatch(/not received/);
+		expect(await checkout.poll(first.state)).toEqual({ state: 'pending' });
+		expect(emitted).toHaveLength(0);
+
+		payin.paymentStatus = 'SUCCESSFUL';
+		expect(await checkout.poll(first.state)).toEqual({ state: 'paid' });
+		const again = await checkout.show(second.state);
+		expect(again.kind).toBe('paid');
+		expect(emitted).toHaveLength(1);
+		expect(emitted[0]).toMatchObject({
+			merchantCheckoutReference: `PP-${start.state.id}`,
+			merchantReference: `PP-${start.state.id}-1`,
+			paymentStatus: 'SUCCESSFUL',
+			amount: 5000,
+			customerEmail: 'ada@example.com',
+			customerName: 'Ada Obi',
+			paymentMethod: 'bank',
+		});
+		// a stale tab posting the start form again creates nothing
+		await checkout.step(start.state, 'start', form);
+		expect(fake.payins.size).toBe(1);
+	});
+
+	it('switching to card from an open account and back shows the same account; paying it still counts', async () => {
+		const { fake, emitted, checkout } = setup();
+		const start = checkout.fresh(newCheckoutId());
+		const bank = await checkout.step(start.state, 'start', { email: 'a@b.co', method: 'bank' });
+		const card = await checkout.step(bank.state, 'method', { method: 'card' });
+		expect(card.kind).toBe('details');
+		expect((await checkout.show(card.state)).kind).toBe('details');
+		const back = await checkout.step(card.state, 'method', { method: 'bank' });
+		expect(back.kind).toBe('bank');
+		expect((await checkout.show(back.state)).kind).toBe('bank');
+		expect(fake.payins.size).toBe(1);
+		[...fake.payins.values()][0].paymentStatus = 'SUCCESSFUL';
+		expect((await checkout.show(card.state)).kind).toBe('paid');
+		expect(emitted).toHaveLength(1);
+	});
+
+	it('does not take a SUCCESSFUL payin of another amount as paid', async () => {
+		const { fake, emitted, checkout } = setup();
+		const start = checkout.fresh(newCheckoutId());
+		const view = await checkout.step(start.state, 'start', { email: 'a@b.co', method: 'bank' });
+		const [payin] = [...fake.payins.values()];
+		payin.paymentStatus = 'SUCCESSFUL';
+		payin.amount = 1;
+		expect((await checkout.show(view.state)).kind).toBe('bank');
+		expect(emitted).toHaveLength(0);
+	});
+
+	it('expires, and the customer chooses the amount within the bounds', async () => {
+		const { checkout, advance, fake, notPaid } = setup({ amountMode: 'customer', minAmount: 100, maxAmount: 1000 });
+		const start = checkout.fresh(newCheckoutId());
+		const low = await checkout.step(start.state, 'start', { email: 'a@b.co', amount: '50', method: 'bank' });
+		expect(low.status).toBe(400);
+		expect(low.message).toMatch(/between 100 and 1000/);
+		const ok = await checkout.step(start.state, 'start', { email: 'a@b.co', amount: '250.50', method: 'bank' });
+		expect(ok.state.amt).toBe(250.5);
+		advance(31 * 60_000);
+		expect((await checkout.show(ok.state)).kind).toBe('expired');
+		expect(await checkout.poll(ok.state)).toEqual({ state: 'expired' });
+		expect(fake.payins.size).toBe(1);
+		// the Not Paid output, once
+		expect(notPaid).toHaveLength(1);
+		expect(notPaid[0]).toMatchObject({ outcome: 'expired', amount: 250.5, customerEmail: 'a@b.co' });
+		expect(notPaid[0].attempts).toEqual([expect.objectContaining({ checkoutAttempt: 1, paymentMethod: 'bank' })]);
+	});
+});
+
+describe('checkout: card', () => {
+	it('forwards only RSA ciphertext, never card details in clear', async () => {
+		const { fake, checkout } = setup();
+		const start = checkout.fresh(newCheckoutId());
+		const details = await checkout.step(start.state, 'start', { email: 'a@b.co', method: 'card' });
+		expect(details.kind).toBe('details');
+		const plain = Buffer.from('4111111111111111|12|30|123').toString('base64');
+		const refused = await checkout.step(details.state, 'card', { cardData: plain });
+		expect(refused.status).toBe(400);
+		expect(fake.calls.some((c) => c.includes('card-payments'))).toBe(false);
+		const cipher = publicEncrypt(
+			{ key: PEM, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+			Buffer.from('4111111111111111|12|30|123'),
+		).toString('base64');
+		await checkout.step(details.state, 'card', { cardData: cipher });
+		expect(fake.calls.filter((c) => c === 'POST /api/v1/card-payments')).toHaveLength(1);
+		const html = renderView({ nonce: 'n', config: config() }, details);
+		// the card inputs have no name: a browser never submits them
+		expect(html).toMatch(/<input id="cc-number"(?![^>]*name=)/);
+	});
+});
+
+describe('emitted checkouts memory', () => {
+	it('claims once, releases after a failed run, merges what static data carried', async () => {
+		const { EmittedCheckouts } = await import('../../nodes/PayOnUsPaymentPage/emitted');
+		const m = new EmittedCheckouts({ ttlMs: 1000, maxEntries: 3 });
+		expect(m.claim('a', 0)).toBe(true);
+		expect(m.claim('a', 1)).toBe(false);
+		m.release('a');
+		expect(m.claim('a', 2)).toBe(true);
+		m.merge([['b', 3], ['c', 4]], 5);
+		expect(m.claim('b', 6)).toBe(false);
+		expect(m.claim('d', 7)).toBe(true);
+		expect(m.size).toBe(3);
+		expect(m.newest(2).map(([k]) => k)).toEqual(['c', 'd']);
+		expect(m.claim('c', 5000)).toBe(true); // past the window
+	});
+});
