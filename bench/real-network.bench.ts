@@ -474,11 +474,13 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 					reference: batch,
 				},
 			};
-			const rowsJson = Array.from({ length: 500 }, () => ({
+			console.log(`  500 transfers (Create Transfer, x${mmConcurrency}) at ${payoutRtt} ms: ${(one.ms / 1000).toFixed(1)} s`);
+			// Distinct amounts: identical rows are refused as duplicates unless "Allow Duplicate Rows" is on.
+			const rowsJson = Array.from({ length: 500 }, (_, i) => ({
 				beneficiaryAccountNumber: '9999991112',
 				beneficiaryAccountName: 'Sandbox Success Beneficiary',
 				beneficiaryBankCode: '044',
-				amount: 100,
+				amount: 100 + i,
 				narration: 'bench',
 			}));
 			const wf = manualWorkflow('rn payout500 bulk', [itemsNode(rowsJson.map((json) => ({ json }))), { name: NODE, ...bulkNode }]);

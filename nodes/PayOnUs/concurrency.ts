@@ -2,23 +2,10 @@ import { sleep, type IDataObject, type INodeProperties } from 'n8n-workflow';
 import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../shared/client';
 
 /**
- * Items of a money-moving (state-changing) operation in flight at once.
- *
- * n8n's request helper opens a new connection (TCP + TLS) for every call, so
- * over a real network each call costs about three round trips; one item
- * after the other, 500 transfers at 150 ms RTT take about four minutes.
- * Running a few at once divides that, and stays safe because the safety is
- * per call, not per run:
- *  - each item still sends its own reference and, after a lost answer, is
- *    looked up by that reference before anything is resent (transport.ts);
- *  - the output keeps the input order (results are stored by index);
- *  - a 429 or 5xx back-off is shared by the whole execution (SharedBackoff):
- *    when one call is told to slow down, no other item of the run starts a
- *    call until that back-off is over, so N items do not hammer the service N
- *    times harder;
- *  - without "Continue On Fail", a failing item stops new items from
- *    starting; the items already in flight finish, and the error names the
- *    later items that were sent meanwhile.
+ * Money-Moving Concurrency: items of a state-changing operation in flight at
+ * once. Each item keeps its reference and its lookup before any resend
+ * (transport.ts); results are stored by index (input order); one back-off is
+ * shared by the execution (SharedBackoff). README "Performance over a real network".
  */
 
 export const MONEY_MOVING_CONCURRENCY_DEFAULT = 2;
@@ -55,10 +42,8 @@ export function moneyMovingConcurrency(value: unknown): number {
 }
 
 /**
- * One back-off for a whole node execution. The transport's pause (after a
- * 429, a 5xx, a timeout, before a resend or a lookup retry) goes through
- * `pause`: it moves the shared resume time and waits for it; every call of
- * the run waits at `gate` before it is sent. Time is injected for tests.
+ * One back-off per execution: the transport's pause (429, 5xx, resend, lookup
+ * retry) moves the shared resume time; every call waits at `gate` first.
  */
 /** The clock of SharedBackoff; tests replace `now` and `wait` (injected time, no wall clock). */
 export const backoffClock = {

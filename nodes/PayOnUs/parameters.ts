@@ -1,22 +1,9 @@
 import { deepCopy, type IDataObject } from 'n8n-workflow';
 
 /**
- * Per-item parameter reads without re-reading what cannot differ between
- * items.
- *
- * n8n's getNodeParameter(name, itemIndex) copies the stored value, walks it
- * for expressions and checks it, for every item: with a Create Transfer of 17
- * fields and one expression, 16 of 17 reads per item give the same answer
- * each time (the CPU profile of `npm run bench -- real-network --profile`
- * showed parameter reads as the largest part of this node's own time).
- *
- * A parameter is read once (for the first item that asks) and its answer
- * reused when its stored value holds no expression anywhere (no string
- * starting with "="): n8n then returns the same value for every item. A
- * parameter absent from the stored parameters, or holding an expression, is
- * read for each item as before. Reused objects are copied, so an item can
- * never see another item's changes. A read that failed fails the same way
- * for every item.
+ * Per-item parameter reads: a parameter whose stored value holds no
+ * expression is read once and reused (copied) for every item; n8n would
+ * return the same value each time, at the cost of a copy and a walk per item.
  */
 
 export function containsExpression(value: unknown): boolean {
