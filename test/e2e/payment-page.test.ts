@@ -227,6 +227,16 @@ describe('the page', () => {
 	});
 });
 
+describe('the example', () => {
+	it('uses only parameters the Payment Page node declares', async () => {
+		const types = (await n8n.loadedNodeTypes()) as Array<{ name: string; properties?: Array<{ name: string }> }>;
+		const declared = new Set((types.find((t) => t.name === PAGE_TYPE)?.properties ?? []).map((p) => p.name));
+		expect(declared.size).toBeGreaterThan(10);
+		const node = loadExample('sellWithLink').nodes.find((n) => n.type === PAGE_TYPE)!;
+		expect(Object.keys(node.parameters ?? {}).filter((k) => !declared.has(k))).toEqual([]);
+	});
+});
+
 describe('bank transfer', () => {
 	it('shows a dynamic account, checks "I have paid" with the service, updates itself when paid, starts the workflow once; a reload after paying starts nothing', async () => {
 		const page = await browser.newPage();
