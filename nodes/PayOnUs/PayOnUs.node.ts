@@ -98,6 +98,12 @@ function errorJson(error: NodeApiError | NodeOperationError, itemIndex: number):
 	const prefix = `Item ${itemIndex + 1}: `;
 	const json: IDataObject = { error: error.message.startsWith(prefix) ? error.message : prefix + error.message };
 	if (error.description) json.description = error.description;
+	// Money-moving outcomes a workflow can route on: `outcome` ('alreadyDone':
+	// the reference is held by a record matching this request, i.e. it was done
+	// before; 'unknown'; 'differentOwner'; 'duplicate') and the record found.
+	const context = error.context as IDataObject;
+	if (typeof context.outcome === 'string') json.outcome = context.outcome;
+	if (context.existingRecord && typeof context.existingRecord === 'object') json.existingRecord = context.existingRecord;
 	return json;
 }
 
