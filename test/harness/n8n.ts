@@ -877,6 +877,11 @@ export async function startN8n(opts: StartOptions = {}): Promise<N8nInstance> {
 				QUEUE_BULL_REDIS_HOST: REDIS_HOST,
 				QUEUE_BULL_REDIS_PORT: String(REDIS_PORT),
 				QUEUE_BULL_PREFIX: prefix,
+				// n8n's Redis cache and pub/sub under the same prefix: the cache holds
+				// the webhook registrations, and a shared default prefix ('n8n') lets
+				// a stale entry of an earlier instance refuse an activation here
+				// ("There is a conflict with one of the webhooks"); cleared on stop
+				N8N_REDIS_KEY_PREFIX: prefix,
 				OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: opts.offloadManualExecutions === false ? 'false' : 'true',
 			});
 		}
