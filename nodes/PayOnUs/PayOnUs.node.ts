@@ -92,7 +92,10 @@ function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 
 /**
  * The JSON of an error item (continueOnFail): the message, always starting
- * with the item number, and what to do when known.
+ * with the item number, and what to do when known. The item also carries the
+ * error itself (`error` next to `json`): n8n's "Continue (using error
+ * output)" routes an item to the error output by that, or by a json holding
+ * nothing but error/message/details, which this json is not.
  */
 function errorJson(error: NodeApiError | NodeOperationError, itemIndex: number): IDataObject {
 	const prefix = `Item ${itemIndex + 1}: `;
@@ -350,7 +353,7 @@ export class PayOnUs implements INodeType {
 			} catch (error) {
 				const failure = toNodeError(this, error, 0);
 				if (!continueOnFail) throw failure;
-				return [[{ json: errorJson(failure, 0), pairedItem }]];
+				return [[{ json: errorJson(failure, 0), error: failure, pairedItem }]];
 			}
 		}
 
@@ -358,7 +361,7 @@ export class PayOnUs implements INodeType {
 		const runItem = async (i: number, itemClient: PayOnUsClient): Promise<INodeExecutionData[]> => {
 			const pairedItem = { item: i };
 			const input = inputs[i];
-			if (!input.ok) return [{ json: errorJson(input.error, i), pairedItem }];
+			if (!input.ok) return [{ json: errorJson(input.error, i), error: input.error, pairedItem }];
 			const ctx: OperationContext = {
 				client: itemClient,
 				itemIndex: i,
@@ -372,7 +375,7 @@ export class PayOnUs implements INodeType {
 			} catch (error) {
 				const failure = toNodeError(this, error, i);
 				if (!continueOnFail) throw failure;
-				return [{ json: errorJson(failure, i), pairedItem }];
+				return [{ json: errorJson(failure, i), error: failure, pairedItem }];
 			}
 		};
 
