@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../sandbox/server';
-import { startN8n, N8N_VERSION, type N8nInstance } from '../test/harness/n8n';
+import { executionData, startN8n, N8N_VERSION, type N8nInstance } from '../test/harness/n8n';
 import { loadExample, payOnUsTriggerPaths, prepareExample } from '../scripts/lib/examples';
 import { CREDENTIAL_NAME, credentialData, exampleSettings } from '../scripts/lib/provision';
 import { Shop, payDynamicAccount } from '../scripts/play-customer';
@@ -302,7 +302,19 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		);
 		console.log('');
 		console.log(JSON.stringify(report, null, 2));
-		if (report.failedExecutions > 0 || failedLines.length > 0) {
+		if (failedLines.length > 0 || (outcomes['already paid'] ?? 0) > 0) {
+			// One repeated run as n8n recorded it: the transfer node's error-output item.
+			for (const e of executions.slice().reverse()) {
+				const full = await n8n.getExecution(String(e.id));
+				const runs = (executionData(full).resultData?.runData as Record<string, IDataObject[]> | undefined)?.['Pay supplier share'];
+				const second = (runs?.[0] as { data?: { main?: Array<Array<{ json: IDataObject }> | null> } } | undefined)?.data?.main?.[1];
+				if (second && second.length > 0) {
+					console.log(`  a repeated run (execution ${String(e.id)}), error output of "Pay supplier share": ${JSON.stringify(second[0].json).slice(0, 1500)}`);
+					break;
+				}
+			}
+		}
+		if (report.failedExecutions > 0) {
 			const failed = executions.filter((e) => e.status === 'error' || e.status === 'crashed').slice(0, 2);
 			for (const e of failed) {
 				const full = await n8n.getExecution(String(e.id)).catch(() => undefined);
