@@ -258,7 +258,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		const alreadyPaidWithTheRecord = lines.filter((l) => {
 			if (l.outcome !== 'already paid') return false;
 			const paid = perRef.get(String(l.collection));
-			return paid?.length === 1 && paid[0].onusReference === l.transferOnusReference;
+			// the record's references come masked (long digit runs) in error details: compare reference and amount
+			return paid?.length === 1 && l.transferReference === paid[0].merchantReference && Math.abs(Number(l.amount) - paid[0].amount) < 0.005;
 		}).length;
 		const failedLines = lines.filter((l) => l.outcome === 'failed');
 

@@ -270,8 +270,8 @@ describe('example workflows in a real n8n', () => {
 			expect(line).toMatchObject({
 				outcome: 'already paid',
 				transferReference: `share-${nub}`,
-				transferOnusReference: settled.onusReference,
 				amount: 1234.56,
+				status: 'SUCCESSFUL',
 			});
 		}
 		await setWebhooks({ url: relay.url, verificationKey: KEY, duplicates: 1 });
