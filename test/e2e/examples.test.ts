@@ -271,7 +271,6 @@ describe('example workflows in a real n8n', () => {
 				outcome: 'already paid',
 				transferReference: `share-${nub}`,
 				amount: 1234.56,
-				status: 'SUCCESSFUL',
 			});
 		}
 		await setWebhooks({ url: relay.url, verificationKey: KEY, duplicates: 1 });
