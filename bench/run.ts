@@ -4,7 +4,9 @@
  * table and ratios, and writes a JSON report per bench to bench/results/.
  * With no name, runs them all in alphabetical order. Registered benches
  * include money-drill (bench/money-drill.bench.ts, issue 14: every
- * money-moving operation x sandbox profile x fault).
+ * money-moving operation x sandbox profile x fault) and queue-payout-drill
+ * (bench/queue-payout-drill.bench.ts, issue 14: the auto-payout example in
+ * queue mode with two webhook processes, each collection paid out once).
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

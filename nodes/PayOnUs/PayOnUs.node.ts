@@ -92,13 +92,26 @@ function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 
 /**
  * The JSON of an error item (continueOnFail): the message, always starting
- * with the item number, and what to do when known.
+ * with the item number, what to do when known, and for money-moving calls
+ * `outcome` ('alreadyDone': the reference is held by a record matching this
+ * request, i.e. it was done before; 'unknown'; 'differentOwner') with the
+ * record found (`existingRecord`).
+ *
+ * With "Continue (using error output)" n8n routes an item to the error
+ * output only when its json holds nothing but error/message/details, so
+ * there everything but `error` goes under `details`; otherwise (Continue,
+ * regular output) the fields stay at the top level.
  */
-function errorJson(error: NodeApiError | NodeOperationError, itemIndex: number): IDataObject {
+function errorJson(error: NodeApiError | NodeOperationError, itemIndex: number, errorOutput = false): IDataObject {
 	const prefix = `Item ${itemIndex + 1}: `;
-	const json: IDataObject = { error: error.message.startsWith(prefix) ? error.message : prefix + error.message };
-	if (error.description) json.description = error.description;
-	return json;
+	const message = error.message.startsWith(prefix) ? error.message : prefix + error.message;
+	const extra: IDataObject = {};
+	if (error.description) extra.description = error.description;
+	const context = error.context as IDataObject;
+	if (typeof context.outcome === 'string') extra.outcome = context.outcome;
+	if (context.existingRecord && typeof context.existingRecord === 'object') extra.existingRecord = context.existingRecord;
+	if (errorOutput) return Object.keys(extra).length > 0 ? { error: message, details: extra } : { error: message };
+	return { error: message, ...extra };
 }
 
 /**
@@ -250,6 +263,7 @@ export class PayOnUs implements INodeType {
 		const backoff = isReadOnly(op) ? undefined : createSharedBackoff();
 		const client = await createClient(this, backoff ? { sleep: backoff.pause } : {});
 		const continueOnFail = this.continueOnFail();
+		const errorOutput = (this.getNode() as { onError?: string }).onError === 'continueErrorOutput';
 
 		// Dry Run (./safeguards/dryRun.ts): every item checked and reported,
 		// nothing that moves money sent; invalid items are reported, not thrown.
@@ -344,7 +358,7 @@ export class PayOnUs implements INodeType {
 			} catch (error) {
 				const failure = toNodeError(this, error, 0);
 				if (!continueOnFail) throw failure;
-				return [[{ json: errorJson(failure, 0), pairedItem }]];
+				return [[{ json: errorJson(failure, 0, errorOutput), pairedItem }]];
 			}
 		}
 
@@ -352,7 +366,7 @@ export class PayOnUs implements INodeType {
 		const runItem = async (i: number, itemClient: PayOnUsClient): Promise<INodeExecutionData[]> => {
 			const pairedItem = { item: i };
 			const input = inputs[i];
-			if (!input.ok) return [{ json: errorJson(input.error, i), pairedItem }];
+			if (!input.ok) return [{ json: errorJson(input.error, i, errorOutput), pairedItem }];
 			const ctx: OperationContext = {
 				client: itemClient,
 				itemIndex: i,
@@ -366,7 +380,7 @@ export class PayOnUs implements INodeType {
 			} catch (error) {
 				const failure = toNodeError(this, error, i);
 				if (!continueOnFail) throw failure;
-				return [{ json: errorJson(failure, i), pairedItem }];
+				return [{ json: errorJson(failure, i, errorOutput), pairedItem }];
 			}
 		};
 

@@ -447,7 +447,11 @@ class Transport implements PayOnUsClient {
 	}
 
 	/** Raises a safe NodeApiError for a failure. */
-	private fail(f: Failure, opts: RequestOptions, extra?: { description?: string; record?: IDataObject }): never {
+	private fail(
+		f: Failure,
+		opts: RequestOptions,
+		extra?: { description?: string; record?: IDataObject; outcome?: 'alreadyDone' },
+	): never {
 		const node = this.ctx.getNode();
 		const secrets = this.currentSecrets();
 		const where = `${opts.method} ${opts.path}`;
@@ -485,6 +489,7 @@ class Transport implements PayOnUsClient {
 		const details: IDataObject = { message, httpCode: httpCode ?? null };
 		if (body !== undefined) details.serviceResponse = body as IDataObject;
 		if (extra?.record) details.existingRecord = sanitizeBody(extra.record, secrets) as IDataObject;
+		if (extra?.outcome) details.outcome = extra.outcome;
 		const error = new NodeApiError(node, details as JsonObject, {
 			message,
 			description,
@@ -494,6 +499,10 @@ class Transport implements PayOnUsClient {
 		// holds the reference: shown in n8n's error details.
 		if (body !== undefined) error.context.serviceResponse = body as IDataObject;
 		if (extra?.record) error.context.existingRecord = details.existingRecord;
+		// 'alreadyDone': a 409 on a first attempt whose reference is held by a
+		// record matching this request (the same call made before, e.g. a
+		// repeated notification): machine-readable for routing on it.
+		if (extra?.outcome) error.context.outcome = extra.outcome;
 		throw error;
 	}
 
@@ -681,6 +690,7 @@ class Transport implements PayOnUsClient {
 								error ? `failed (${error})` : 'did not find the transaction holding it'
 							}. The reference was used before: check the outcome of that earlier use (Get Transfer / List Payments by reference, the ledger, or the PayOnUs dashboard) before doing anything else.`,
 					record,
+					outcome: record ? 'alreadyDone' : undefined,
 				});
 			}
 			if (!isUncertain(failure)) this.fail(failure, opts);

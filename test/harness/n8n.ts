@@ -7,6 +7,8 @@
  *   const n8n = await startN8n({ db: 'postgres' });      // fresh Postgres database
  *   const second = await n8n.startSecondMain();          // 2nd main, same database
  *   const n8n = await startN8n({ db: 'postgres', queueWorkers: 2 }); // queue mode
+ *   const n8n = await startN8n({ db: 'postgres', queueWorkers: 1, webhookProcesses: 2 });
+ *   n8n.webhookBaseUrls;  // ['http://127.0.0.1:<port>', ...]: one `n8n webhook` process each
  *   ...
  *   await n8n.stop();   // kills n8n, workers and task runners, removes temp folders, drops the DB
  *
@@ -75,6 +77,12 @@ export interface StartOptions {
 	db?: 'sqlite' | 'postgres';
 	/** Queue mode with this many `n8n worker` processes (needs postgres and Redis). */
 	queueWorkers?: number;
+	/**
+	 * Queue mode: also this many `n8n webhook` processes (production webhooks
+	 * only), each on its own port, same database, Redis and encryption key;
+	 * their base URLs are `webhookBaseUrls`. The main keeps serving webhooks too.
+	 */
+	webhookProcesses?: number;
 	/** Extra environment for every process of the instance (wins over the defaults). */
 	env?: Record<string, string>;
 	/** postgres only: use this existing database instead of creating one (it is not dropped on stop). */
@@ -679,6 +687,8 @@ function baseEnv(): NodeJS.ProcessEnv {
 
 export class N8nInstance extends N8nClient {
 	readonly userFolder: string;
+	/** Base URLs of the `n8n webhook` processes (option `webhookProcesses`), in order. */
+	readonly webhookBaseUrls: string[];
 	readonly logFile: string;
 	readonly database?: string;
 	/** Milliseconds from spawning the main process to owner + API key ready. */
@@ -690,10 +700,19 @@ export class N8nInstance extends N8nClient {
 
 	constructor(
 		connection: N8nConnection,
-		extra: { userFolder: string; logFile: string; database?: string; startMs: number; cleanup: Cleanup; options: StartOptions },
+		extra: {
+			userFolder: string;
+			logFile: string;
+			database?: string;
+			startMs: number;
+			cleanup: Cleanup;
+			options: StartOptions;
+			webhookBaseUrls?: string[];
+		},
 	) {
 		super(connection);
 		this.userFolder = extra.userFolder;
+		this.webhookBaseUrls = extra.webhookBaseUrls ?? [];
 		this.logFile = extra.logFile;
 		this.database = extra.database;
 		this.startMs = extra.startMs;
@@ -710,7 +729,14 @@ export class N8nInstance extends N8nClient {
 		return this.cleanup.redisPrefix ?? this.options.queuePrefix;
 	}
 
-	/** Process ids: `main`, `worker1`, ... (node code of a queue-mode execution runs in a worker's process). */
+	/** Production URL of a webhook path on the i-th `n8n webhook` process (0-based). */
+	webhookProcessUrl(i: number, path: string): string {
+		const base = this.webhookBaseUrls[i];
+		if (!base) throw new Error(`no webhook process ${i} (started with webhookProcesses: ${this.webhookBaseUrls.length})`);
+		return `${base}/webhook/${path}`;
+	}
+
+	/** Process ids: `main`, `worker1`, ..., `webhook1`, ... (node code of a queue-mode execution runs in a worker's process). */
 	processes(): Array<{ name: string; pid: number }> {
 		return this.cleanup.procs.map((proc) => ({ name: proc.name, pid: proc.child.pid as number }));
 	}
@@ -730,6 +756,7 @@ export class N8nInstance extends N8nClient {
 		const second = await startN8n({
 			...this.options,
 			queueWorkers: 0,
+			webhookProcesses: 0,
 			queuePrefix: this.queuePrefix,
 			userFolder: undefined,
 			port: undefined,
@@ -761,7 +788,11 @@ export class N8nInstance extends N8nClient {
 export async function startN8n(opts: StartOptions = {}): Promise<N8nInstance> {
 	const db = opts.db ?? (opts.database ? 'postgres' : 'sqlite');
 	const workers = opts.queueWorkers ?? 0;
+	const webhookProcesses = opts.webhookProcesses ?? 0;
 	if (workers > 0 && db !== 'postgres') throw new Error('queueWorkers needs db: postgres');
+	if (webhookProcesses > 0 && (db !== 'postgres' || (workers === 0 && !opts.queuePrefix))) {
+		throw new Error('webhookProcesses needs queue mode (db: postgres and queueWorkers > 0)');
+	}
 	if (opts.owner === false && !opts.apiKey) throw new Error('owner: false needs the apiKey of the first instance');
 	ensureN8nInstalled();
 	const install = opts.communityInstall !== false;
@@ -846,6 +877,11 @@ export async function startN8n(opts: StartOptions = {}): Promise<N8nInstance> {
 				QUEUE_BULL_REDIS_HOST: REDIS_HOST,
 				QUEUE_BULL_REDIS_PORT: String(REDIS_PORT),
 				QUEUE_BULL_PREFIX: prefix,
+				// n8n's Redis cache and pub/sub under the same prefix: the cache holds
+				// the webhook registrations, and a shared default prefix ('n8n') lets
+				// a stale entry of an earlier instance refuse an activation here
+				// ("There is a conflict with one of the webhooks"); cleared on stop
+				N8N_REDIS_KEY_PREFIX: prefix,
 				OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: opts.offloadManualExecutions === false ? 'false' : 'true',
 			});
 		}
@@ -886,9 +922,40 @@ export async function startN8n(opts: StartOptions = {}): Promise<N8nInstance> {
 		}
 		await Promise.all(workerProcs.map(async (worker, i) => await waitForWorker(worker, join(root, `worker${i + 1}.log`), started + timeoutMs)));
 
+		// queue-mode webhook processes (`n8n webhook`): own port and folder, same DB, Redis and key
+		const webhookBaseUrls: string[] = [];
+		const webhookProcs: Array<{ proc: Proc; log: string }> = [];
+		for (let i = 1; i <= webhookProcesses; i++) {
+			const folder = join(root, `webhook${i}`);
+			if (tgz) communityInstall(folder, tgz);
+			const whPort = await freePort();
+			const whBase = `http://127.0.0.1:${whPort}`;
+			const log = join(root, `webhook${i}.log`);
+			const proc = spawnN8n(
+				`webhook${i}`,
+				['webhook'],
+				{
+					...env,
+					N8N_USER_FOLDER: folder,
+					N8N_PORT: String(whPort),
+					WEBHOOK_URL: `${whBase}/`,
+					N8N_WEBHOOK_URL: `${whBase}/`,
+					N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+				},
+				root,
+				log,
+			);
+			cleanup.procs.push(proc);
+			webhookProcs.push({ proc, log });
+			webhookBaseUrls.push(whBase);
+		}
+		await Promise.all(
+			webhookProcs.map(async ({ proc, log }) => await waitForLogLine(proc, log, /Webhook listener waiting for requests/, started + timeoutMs)),
+		);
+
 		return new N8nInstance(
 			{ baseUrl, apiKey, cookie },
-			{ userFolder: mainFolder, logFile, database, startMs, cleanup, options: { ...opts, db } },
+			{ userFolder: mainFolder, logFile, database, startMs, cleanup, options: { ...opts, db }, webhookBaseUrls },
 		);
 	} catch (error) {
 		const message = `n8n failed to start: ${(error as Error).message}\n--- last lines of ${logFile}:\n${tail(logFile)}`;
@@ -900,12 +967,16 @@ export async function startN8n(opts: StartOptions = {}): Promise<N8nInstance> {
 }
 
 async function waitForWorker(worker: Proc, log: string, deadline: number): Promise<void> {
+	await waitForLogLine(worker, log, /n8n worker is now ready/, deadline);
+}
+
+async function waitForLogLine(proc: Proc, log: string, ready: RegExp, deadline: number): Promise<void> {
 	while (Date.now() < deadline) {
-		if (worker.hasExited()) throw new Error(`${worker.name} exited early:\n${tail(log)}`);
-		if (/n8n worker is now ready/.test(tail(log, 400))) return;
+		if (proc.hasExited()) throw new Error(`${proc.name} exited early:\n${tail(log)}`);
+		if (ready.test(tail(log, 400))) return;
 		await sleep(250);
 	}
-	throw new Error(`${worker.name} not ready in time:\n${tail(log)}`);
+	throw new Error(`${proc.name} not ready in time:\n${tail(log)}`);
 }
 
 /**

@@ -372,6 +372,8 @@ describe('money-moving calls', () => {
 		expect(error.message).toMatch(/failed with 409: conflict: the reference is already used/);
 		expect(error.description).toContain('Duplicate reference: "REF-1" is already used by an existing transaction');
 		expect((error.context?.existingRecord as IDataObject).onusReference).toBe('ONUS-TRNF-OLD');
+		// the record matches this request: machine-readable "already done", for routing on it
+		expect(error.context?.outcome).toBe('alreadyDone');
 		expect(srv.attempts()).toBe(1);
 	});
 
