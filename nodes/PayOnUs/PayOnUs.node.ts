@@ -401,7 +401,7 @@ export class PayOnUs implements INodeType {
 			for (let i = 0; i < items.length; i++) results[i] = await runItem(i, client);
 		} else {
 			// Everything else (money-moving calls above all): Money-Moving
-			// Concurrency items at once (default 2; 1 = strictly one after the
+			// Concurrency items at once (default 1 = strictly one after the
 			// other), output in input order, each item's reference looked up
 			// before any resend, one back-off for the run (concurrency.ts).
 			const options = (this.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;

@@ -8,7 +8,10 @@ import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../shared/c
  * shared by the execution (SharedBackoff). README "Performance over a real network".
  */
 
-export const MONEY_MOVING_CONCURRENCY_DEFAULT = 2;
+// 1: saved workflows keep sending one item after the other, as before the
+// option existed (items that depend on each other, e.g. a repeat of a reference,
+// keep their order); 2 to 8 is the user's choice for speed.
+export const MONEY_MOVING_CONCURRENCY_DEFAULT = 1;
 export const MONEY_MOVING_CONCURRENCY_MAX = 8;
 
 /** The Options collection with Money-Moving Concurrency, shown for the given operations of a resource. */
@@ -28,7 +31,7 @@ export function concurrencyOptions(resource: string, operations: string[]): INod
 				typeOptions: { minValue: 1, maxValue: MONEY_MOVING_CONCURRENCY_MAX, numberPrecision: 0 },
 				default: MONEY_MOVING_CONCURRENCY_DEFAULT,
 				description:
-					'How many items are sent at once (1 to 8; 1 = one after the other). Each item keeps its own reference and is looked up by it before any resend; the output keeps the input order; a "too many requests" or server error pauses every item of the run.',
+					'How many items are sent at once (1 to 8; 1, the default, = one after the other, as before this option existed; more is faster over a slow link when the items do not depend on each other). Each item keeps its own reference and is looked up by it before any resend; the output keeps the input order; a "too many requests" or server error pauses every item of the run.',
 			},
 		],
 	};

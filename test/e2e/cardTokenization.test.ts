@@ -82,7 +82,7 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(out[8].error).toContain('Item 9: "customerName" is required');
 
 		const requests = await sb.requests();
-		// Money-Moving Concurrency (default 2) sends two items at a time: the
+		// With Money-Moving Concurrency above 1 two items go at a time: the
 		// order of the first creations is not fixed; what was sent is.
 		const creations = requests.filter((r) => r.method === 'POST');
 		expect(creations.map((r) => [r.path, r.status]).sort()).toEqual([

@@ -80,7 +80,10 @@ describe('PayOnUs payout operations in n8n', () => {
 			{ ...bankItem, reference: `e2e-mismatch-${stamp}`, name: 'Somebody Else' },
 			{ ...bankItem, verify: false },
 		].map((json) => ({ json }));
-		const execution = await run('payout e2e: create transfers', transferParams, items);
+		// One item at a time: the duplicate (item 5) must follow the original
+		// (item 1), and the request log is read in item order below. Items in
+		// parallel are covered by the unit tests of Money-Moving Concurrency.
+		const execution = await run('payout e2e: create transfers', { ...transferParams, options: { moneyMovingConcurrency: 1 } }, items);
 		const out = nodeItems(execution, NODE);
 		expect(out).toHaveLength(5);
 		expect(out[0]).toMatchObject({

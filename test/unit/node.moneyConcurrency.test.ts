@@ -7,7 +7,7 @@ import { fakeExecuteContext, type Params } from './nodeContext';
 
 /**
  * Money-moving (state-changing) operations with Money-Moving Concurrency:
- * at most N items in flight (default 2, at most 8), output in input order,
+ * at most N items in flight (default 1, at most 8), output in input order,
  * continueOnFail unchanged, and ONE back-off for the whole execution. Time is
  * injected (a virtual clock); nothing here depends on the wall clock.
  */
@@ -111,13 +111,22 @@ function timed(duration: (ref: string) => number, answer: (req: RequestOptions) 
 }
 
 describe('Money-Moving Concurrency', () => {
-	it('defaults to 2 in flight, keeps the output in input order', async () => {
+	it('defaults to 1 in flight (one after the other, as saved workflows expect)', async () => {
+		const { t, fn } = timed(() => 10);
+		client = new FakeClient().respond('POST', PATH, fn);
+		const ctx = fakeExecuteContext(Array.from({ length: 4 }, (_, i) => ({ i })), (i) => simulate(i));
+		const [out] = (await clock.run(node.execute.call(ctx))) as INodeExecutionData[][];
+		expect(MONEY_MOVING_CONCURRENCY_DEFAULT).toBe(1);
+		expect(out).toHaveLength(4);
+		expect(t.peak).toBe(1);
+	});
+
+	it('with 2 in flight, keeps the output in input order', async () => {
 		// Later items answer faster: completion order differs from input order.
 		const { t, fn } = timed((ref) => 100 - Number(ref.split('-')[2]) * 10, (req) => ({ ref: refOf(req) }));
 		client = new FakeClient().respond('POST', PATH, fn);
-		const ctx = fakeExecuteContext(Array.from({ length: 7 }, (_, i) => ({ i })), (i) => simulate(i));
+		const ctx = fakeExecuteContext(Array.from({ length: 7 }, (_, i) => ({ i })), (i) => simulate(i, { moneyMovingConcurrency: 2 }));
 		const [out] = (await clock.run(node.execute.call(ctx))) as INodeExecutionData[][];
-		expect(MONEY_MOVING_CONCURRENCY_DEFAULT).toBe(2);
 		expect(t.peak).toBe(2);
 		expect(out.map((o) => o.pairedItem)).toEqual(Array.from({ length: 7 }, (_, item) => ({ item })));
 		expect(out.map((o) => (o.json as IDataObject).ref)).toEqual(Array.from({ length: 7 }, (_, i) => `ONUS-NUB-${i}`));
