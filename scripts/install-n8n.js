@@ -212,9 +212,14 @@ function nodeFits(engines, major) {
 	return major >= required && (!upper || major <= Number(upper[1]));
 }
 
-function nodeMajor(nodeBin) {
+/** The version a Node binary reports ('' when it does not run). */
+function nodeVersionOf(nodeBin) {
 	const res = spawnSync(nodeBin, ['-p', 'process.versions.node'], { encoding: 'utf8' });
-	return res.status === 0 ? Number(res.stdout.trim().split('.')[0]) : 0;
+	return res.status === 0 ? res.stdout.trim() : '';
+}
+
+function nodeMajor(nodeBin) {
+	return Number(nodeVersionOf(nodeBin).split('.')[0]) || 0;
 }
 
 async function ensureNode(engines) {
@@ -423,15 +428,11 @@ async function install(version) {
 		fs.writeFileSync(p.info, JSON.stringify({ version, node, installedAt: new Date().toISOString(), ms: Date.now() - started }, null, 2));
 		state = check(version);
 		if (!state.ok) throw new Error(`n8n ${version} installed but not usable: ${state.problem}`);
-		say(`n8n ${version} ready in ${elapsed(started)} (${p.dir}, Node ${process.versions.node === nodeVersionOf(node) ? process.versions.node : nodeVersionOf(node)})`);
+		say(`n8n ${version} ready in ${elapsed(started)} (${p.dir}, Node ${nodeVersionOf(node)})`);
 		return state;
 	});
 }
 
-function nodeVersionOf(nodeBin) {
-	const res = spawnSync(nodeBin, ['-p', 'process.versions.node'], { encoding: 'utf8' });
-	return res.stdout.trim();
-}
 
 async function n8nEngines(version) {
 	const installed = readJson(path.join(paths(version).dir, 'node_modules', 'n8n', 'package.json'));

@@ -112,9 +112,7 @@ async function inspect(run: Run): Promise<Snapshot> {
 		EXAMPLE_NAMES.includes(w.name),
 	);
 	const credentials = await n8n.rest<Array<{ id: string; name: string; type: string }>>('GET', '/credentials');
-	// n8n 2.8 answers a list; newer n8n pages it ({ items, ... })
-	const listed = await n8n.rest<Array<{ label: string }> | { items: Array<{ label: string }> }>('GET', '/api-keys');
-	const apiKeys = Array.isArray(listed) ? listed : listed.items;
+	const apiKeys = await n8n.listApiKeys();
 	const users = await n8n.rest<{ count: number; items: Array<{ email: string }> }>('GET', '/users');
 
 	// the sandbox is up, seeded, and sends its notifications (with the credential's key) to the relay

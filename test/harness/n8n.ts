@@ -650,6 +650,15 @@ export class N8nClient implements N8nHandle {
 		throw new Error(`workflow ${workflowId}: ${finished.length} of ${count} executions finished within ${timeoutMs} ms`);
 	}
 
+	/** The owner's API keys (n8n 2.8 answers a list; newer n8n pages it: { items, counts, ... }). */
+	async listApiKeys(): Promise<Array<{ id: string; label: string }>> {
+		const listed = await this.rest<Array<{ id: string; label: string }> | { items: Array<{ id: string; label: string }> }>(
+			'GET',
+			'/api-keys',
+		);
+		return Array.isArray(listed) ? listed : listed.items;
+	}
+
 	/** Node type names n8n has loaded (from /types/nodes.json, what the editor reads). */
 	async loadedNodeTypes(): Promise<Array<{ name: string; version: number | number[]; displayName: string }>> {
 		return await this.getWithCookie('/types/nodes.json');
@@ -1026,12 +1035,7 @@ async function waitUntilReady(
 	let apiKey = opts.apiKey;
 	if (!apiKey && opts.userFolder !== undefined) {
 		// persistent mode: replace the key of the previous start instead of piling them up
-		// n8n 2.8 answers a list; newer n8n pages it ({ items, counts, ... })
-		const listed = await client.rest<Array<{ id: string; label: string }> | { items: Array<{ id: string; label: string }> }>(
-			'GET',
-			'/api-keys',
-		);
-		const keys = Array.isArray(listed) ? listed : listed.items;
+		const keys = await client.listApiKeys();
 		for (const key of keys.filter((k) => k.label === 'payonus-start')) {
 			await client.rest('DELETE', `/api-keys/${key.id}`);
 		}
