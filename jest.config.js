@@ -5,7 +5,7 @@
  *  - e2e:     a real n8n (installed once into a cache folder) with this package
  *             installed as a community package, talking to the sandbox.
  */
-const tsJest = ['ts-jest', { tsconfig: 'tsconfig.tools.json' }];
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.dev.json' }];
 const common = {
 	testEnvironment: 'node',
 	transform: { '^.+\\.ts$': tsJest },

@@ -1,72 +1,155 @@
 #!/usr/bin/env node
 /*
- * Builds the package (dist/) and the tools (build/: sandbox, harness, scripts,
- * benches) only when one of their sources changed since the last successful
- * build. `npm start`, `npm run sandbox`, `npm run bench` and `npm test` use it;
- * `npm run build` always builds.
+ * Builds the package (dist/) and the tooling (build/: sandbox, harness,
+ * scripts, benches, compiled with tsconfig.dev.json) only when one of their
+ * sources changed since the last build, and says what it did.
  *
- *   node scripts/build-if-changed.js [package] [tools]   (default: both)
+ *   node scripts/build-if-changed.js [package] [tools] [--always]
+ *
+ * No target named: both. `npm start`, `npm run sandbox`, `npm run bench`,
+ * `npm run customer` and `npm test` use it as is; `npm run build` is
+ * `--always package` and `npm run build:tools` is `--always tools` (they build
+ * every time, and record it, so the next `npm start` knows).
+ *
+ * "Changed" is by content: a fingerprint (sha1 of every input file) is taken
+ * before a build and stored in .build-stamps/<target>.json once it succeeds.
+ * A file saved during a build is therefore rebuilt next time, and a git
+ * checkout or rebase that rewrites files without changing them builds nothing.
  */
 'use strict';
 
 const { spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
+const tsc = require.resolve('typescript/bin/tsc');
+const gulp = require.resolve('gulp/bin/gulp.js');
 
 const TARGETS = {
 	package: {
-		stamp: '.build-stamps/package',
+		label: 'dist/ (package)',
 		output: 'dist/credentials/PayOnUsApi.credentials.js',
 		inputs: ['credentials', 'nodes', 'tsconfig.json', 'gulpfile.js', 'package.json'],
-		script: 'build',
+		steps: [
+			[process.execPath, gulp, 'clean'],
+			[process.execPath, tsc, '-p', 'tsconfig.json'],
+			[process.execPath, gulp, 'build:assets'],
+		],
 	},
 	tools: {
-		stamp: '.build-stamps/tools',
+		label: 'build/ (tooling)',
 		output: 'build/scripts/start.js',
-		inputs: ['credentials', 'nodes', 'sandbox', 'scripts', 'bench', 'test/harness', 'test/e2e', 'tsconfig.json', 'tsconfig.run.json', 'tsconfig.tools.json', 'package.json'],
-		script: 'build:tools',
+		// what the tooling that runs from build/ is compiled from (the harness and
+		// benches import the nodes' code); unit and sandbox tests run from the
+		// sources under ts-jest, so changing one does not rebuild build/
+		inputs: ['credentials', 'nodes', 'sandbox', 'scripts', 'bench', 'test/harness', 'test/e2e', 'tsconfig.json', 'tsconfig.dev.json', 'package.json'],
+		steps: [[process.execPath, tsc, '-p', 'tsconfig.dev.json'], ignoreBuildFolderInPackageLint],
 	},
 };
 
-function newestMtime(entry) {
-	let stat;
-	try {
-		stat = fs.statSync(entry);
-	} catch {
-		return 0;
-	}
-	if (!stat.isDirectory()) return stat.mtimeMs;
-	let newest = stat.mtimeMs; // a deleted file changes its folder's mtime
-	for (const name of fs.readdirSync(entry)) {
-		if (name === 'node_modules' || name === 'results' || name.startsWith('.')) continue;
-		newest = Math.max(newest, newestMtime(path.join(entry, name)));
-	}
-	return newest;
+/**
+ * `n8n-node lint` lints every folder but dist/, looking up the nearest
+ * eslint.config.mjs: this one keeps it out of the compiled tooling.
+ */
+function ignoreBuildFolderInPackageLint() {
+	fs.writeFileSync(path.join(root, 'build', 'eslint.config.mjs'), "export default [{ ignores: ['**/*'] }];\n");
 }
 
-function upToDate(target) {
-	if (!fs.existsSync(path.join(root, target.output))) return false;
-	let stamp;
-	try {
-		stamp = fs.statSync(path.join(root, target.stamp)).mtimeMs;
-	} catch {
-		return false;
-	}
-	return target.inputs.every((input) => newestMtime(path.join(root, input)) <= stamp);
+const SKIPPED = new Set(['node_modules', 'results']);
+
+/** relative path -> sha1 of the content, for every file under the inputs. */
+function fingerprint(inputs) {
+	const files = {};
+	const visit = (rel) => {
+		let stat;
+		try {
+			stat = fs.statSync(path.join(root, rel));
+		} catch {
+			return; // an optional input that does not exist
+		}
+		if (stat.isDirectory()) {
+			for (const name of fs.readdirSync(path.join(root, rel)).sort()) {
+				if (SKIPPED.has(name) || name.startsWith('.')) continue;
+				visit(`${rel}/${name}`);
+			}
+		} else if (stat.isFile()) {
+			files[rel] = crypto.createHash('sha1').update(fs.readFileSync(path.join(root, rel))).digest('hex');
+		}
+	};
+	for (const input of inputs) visit(input);
+	return files;
 }
 
-const wanted = process.argv.slice(2).filter((a) => a in TARGETS);
+function stampPath(name) {
+	return path.join(root, '.build-stamps', `${name}.json`);
+}
+
+function readStamp(name) {
+	try {
+		return JSON.parse(fs.readFileSync(stampPath(name), 'utf8')).files;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Why a build is needed, or undefined when the last one is still good. */
+function reasonToBuild(target, before, now) {
+	if (!fs.existsSync(path.join(root, target.output))) return `${target.output} is missing`;
+	if (!before) return 'no record of a previous build';
+	const changed = Object.keys(now).filter((f) => before[f] !== undefined && before[f] !== now[f]);
+	const added = Object.keys(now).filter((f) => before[f] === undefined);
+	const removed = Object.keys(before).filter((f) => now[f] === undefined);
+	const all = [...changed, ...added, ...removed];
+	if (all.length === 0) return undefined;
+	const counts = [
+		changed.length && `${changed.length} changed`,
+		added.length && `${added.length} added`,
+		removed.length && `${removed.length} removed`,
+	].filter(Boolean);
+	const names = all.slice(0, 3).join(', ') + (all.length > 3 ? ', ...' : '');
+	return `${counts.join(', ')} since the last build: ${names}`;
+}
+
+function runStep(step) {
+	if (typeof step === 'function') return step();
+	const [cmd, ...args] = step;
+	const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+	if (res.status !== 0) {
+		process.stderr.write(`build failed: ${args.map((a) => path.basename(a)).join(' ')}\n`);
+		process.exit(res.status ?? 1);
+	}
+}
+
+function say(line) {
+	process.stderr.write(`${line}\n`);
+}
+
+const argv = process.argv.slice(2);
+const always = argv.includes('--always');
+const unknown = argv.filter((a) => a !== '--always' && !(a in TARGETS));
+if (unknown.length > 0) {
+	say(`unknown argument(s): ${unknown.join(' ')}\nusage: node scripts/build-if-changed.js [package] [tools] [--always]`);
+	process.exit(2);
+}
+const wanted = argv.filter((a) => a in TARGETS);
+
 for (const name of wanted.length ? wanted : Object.keys(TARGETS)) {
 	const target = TARGETS[name];
-	if (upToDate(target)) continue;
-	process.stderr.write(`building ${name} (${target.inputs.filter((i) => fs.existsSync(path.join(root, i))).slice(0, 4).join(', ')}... changed)\n`);
+	const checkedAt = Date.now();
+	const now = fingerprint(target.inputs);
+	const reason = always ? 'asked to build' : reasonToBuild(target, readStamp(name), now);
+	const count = Object.keys(now).length;
+	if (!reason) {
+		say(`${target.label}: up to date (${count} source files unchanged, checked in ${Date.now() - checkedAt} ms)`);
+		continue;
+	}
+	say(`${target.label}: building (${reason})`);
 	const startedAt = Date.now();
-	const res = spawnSync('npm', ['run', '-s', target.script], { cwd: root, stdio: 'inherit' });
-	if (res.status !== 0) process.exit(res.status ?? 1);
-	fs.mkdirSync(path.dirname(path.join(root, target.stamp)), { recursive: true });
-	// stamped with the time the build started: a file saved during the build triggers the next one
-	fs.writeFileSync(path.join(root, target.stamp), '');
-	fs.utimesSync(path.join(root, target.stamp), new Date(startedAt), new Date(startedAt));
+	fs.rmSync(stampPath(name), { force: true }); // a failed or interrupted build leaves no record
+	for (const step of target.steps) runStep(step);
+	fs.mkdirSync(path.dirname(stampPath(name)), { recursive: true });
+	fs.writeFileSync(stampPath(name), `${JSON.stringify({ files: now })}\n`);
+	say(`${target.label}: built in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
 }

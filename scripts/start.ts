@@ -232,7 +232,7 @@ async function main(): Promise<void> {
 		{ baseUrl: n8n.baseUrl, apiKey: n8n.apiKey },
 		{ sandboxUrl: sandbox.url, verificationKey: state.verificationKey, filesDir, refresh: args.refresh, log: (l) => say(`  ${l}`) },
 	);
-	const targets = provisioned.workflows.flatMap((w) => w.triggerPaths.map((path) => n8n!.webhookUrl(path)));
+	const targets = provisioned.workflows.flatMap((w) => w.triggerPaths.map((path) => n8n.webhookUrl(path)));
 	relay.setTargets(targets);
 
 	const cardOnFile = provisioned.workflows.find((w) => w.key === 'cardOnFile');

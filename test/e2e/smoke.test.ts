@@ -41,7 +41,7 @@ describe('n8n loads the package', () => {
 	let credentialTypes: Array<{ name: string; displayName: string }>;
 
 	beforeAll(async () => {
-		nodeTypes = (await n8n.loadedNodeTypes()) as NodeTypeDescription[];
+		nodeTypes = await n8n.loadedNodeTypes();
 		credentialTypes = await n8n.loadedCredentialTypes();
 		if (!nodeTypes.some((type) => type.name.startsWith(`${packageJson.name}.`))) {
 			// n8n logs why a package failed to load (one failing file drops the whole package)

@@ -43,8 +43,8 @@ async function startOnce(): Promise<Run> {
 	);
 	live.push(child);
 	let out = '';
-	child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-	child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+	child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
 	await new Promise<void>((resolve, reject) => {
 		const timer = setInterval(() => {
 			if (out.includes(READY)) {

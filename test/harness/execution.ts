@@ -59,7 +59,7 @@ export function parseFlatted(text: string): unknown {
 export function executionData(execution: Execution): RunDataShape {
 	const data = execution.data;
 	if (typeof data === 'string') return parseFlatted(data) as RunDataShape;
-	if (data && typeof data === 'object') return data as RunDataShape;
+	if (data && typeof data === 'object') return data;
 	throw new Error(
 		`execution ${execution.id} has no data (fetch it with includeData=true; status ${String(execution.status)})`,
 	);

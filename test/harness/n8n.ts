@@ -500,7 +500,7 @@ export class N8nClient implements N8nHandle {
 	/** Editor REST call (`/rest` + path) with the owner's cookie; returns the unwrapped `data`. */
 	async rest<T = IDataObject>(method: string, path: string, body?: unknown): Promise<T> {
 		const result = await this.call<{ data: T }>(method, `/rest${path}`, { cookie: `${AUTH_COOKIE}=${this.cookie}` }, body);
-		return result && typeof result === 'object' && 'data' in result ? result.data : (result as T);
+		return result && typeof result === 'object' && 'data' in result ? result.data : result;
 	}
 
 	/** Any path with the owner's cookie (e.g. `/types/nodes.json`). */
