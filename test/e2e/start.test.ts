@@ -129,10 +129,11 @@ async function inspect(run: Run): Promise<Snapshot> {
 }
 
 beforeAll(async () => {
-	// `npm start` runs the compiled script: compile the current sources first
-	// (tsc writes its output even when some other file has a type error)
+	// `npm start` runs the compiled script: compile the current sources first if
+	// they changed, as `npm start` does (tsc writes its output even when some
+	// other file has a type error)
 	try {
-		execFileSync(process.execPath, [join(packageRoot(), 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.tools.json'], {
+		execFileSync(process.execPath, [join(packageRoot(), 'scripts', 'build-if-changed.js'), 'tools'], {
 			cwd: packageRoot(),
 			stdio: 'pipe',
 		});
