@@ -24,8 +24,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-const tsc = require.resolve('typescript/bin/tsc');
-const gulp = require.resolve('gulp/bin/gulp.js');
+const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const gulp = path.join(root, 'node_modules', 'gulp', 'bin', 'gulp.js');
 
 const TARGETS = {
 	package: {
