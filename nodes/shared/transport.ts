@@ -22,7 +22,7 @@ import type {
 } from './client';
 import { isEnvironment, NO_REDIRECTS, resolveBaseUrl } from './environments';
 import { describeRecord } from './outcome';
-import { collectPages, PageLimitError } from './paging';
+import { collectPages, PageLimitError } from './api/paging';
 import { networkReason, redactText, sanitizeBody, statusMeaning, summarizeHttpError } from './errors';
 import {
 	isTokenRejectedSignal,

@@ -16,9 +16,16 @@ jest.mock('../../nodes/shared/transport', () => ({
 }));
 
 // eslint-disable-next-line import/first
-import { isReadOnly, PayOnUs, READ_CONCURRENCY, runBounded } from '../../nodes/PayOnUs/PayOnUs.node';
+import { PayOnUs, READ_CONCURRENCY } from '../../nodes/PayOnUs/PayOnUs.node';
 // eslint-disable-next-line import/first
 import { findOperation } from '../../nodes/PayOnUs/resources';
+// eslint-disable-next-line import/first
+import { runBounded } from '../../nodes/PayOnUs/run/bounded';
+// eslint-disable-next-line import/first
+import type { NodeOperation } from '../../nodes/PayOnUs/resources/types';
+
+/** Read-only by its own declaration: the node runs it concurrently, GET only. */
+const isReadOnly = (op: NodeOperation) => op.effect === 'read';
 
 /** The node's context for `count` input items `{ i }`, with per-item parameters. */
 const fakeContext = (count: number, params: (i: number) => Params, continueOnFail = false) =>

@@ -1,4 +1,4 @@
-import { containsExpression, ItemParameters } from '../../nodes/PayOnUs/parameters';
+import { containsExpression, ItemParameters } from '../../nodes/PayOnUs/run/parameters';
 
 /** Parameters without an expression are read once for all items (nodes/PayOnUs/parameters.ts). */
 describe('ItemParameters', () => {

@@ -1,4 +1,4 @@
-import { bulkTransferOperation as op } from '../../../../nodes/PayOnUs/resources/payout/bulkTransfer';
+import { bulkTransfer as op } from '../../../../nodes/PayOnUs/resources/payout/bulkTransfer';
 import { parseCsv } from '../../../../nodes/PayOnUs/resources/payout/csv';
 import type { RequestOptions } from '../../../../nodes/shared/client';
 import { context, fakeClient } from './fakeClient';
