@@ -115,7 +115,7 @@ export async function readAsk(opts: RequestOptions, client: PayOnUsClient, money
 		};
 	}
 	let currency = str(body.currency);
-	if (opts.path === PATHS.cardPaymentWithToken) currency = currency ?? 'NGN'; // tokenized cards: the NGN card gateway
+	if (opts.path === PATHS.storedCardCharge) currency = currency ?? 'NGN'; // tokenized cards: the NGN card gateway
 	if (opts.path === PATHS.eftPayment) currency = currency ?? 'ZAR';
 	if (opts.path === PATHS.mobileMoneyCollection && !currency && str(body.momoNetwork)) {
 		currency = await networkCurrency(client, body.momoNetwork as string);

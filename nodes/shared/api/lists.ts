@@ -17,8 +17,8 @@ export interface PagedList {
 export const LISTS = {
 	payments: { path: PATHS.paymentRequests, style: 'zeroBased' },
 	transfers: { path: PATHS.transferRequests, style: 'fromOne' },
-	tokenizationLinks: { path: PATHS.tokenizationLinks, style: 'fromOne' },
-	cardTokens: { path: PATHS.cardTokens, style: 'fromOne' },
+	links: { path: PATHS.links, style: 'fromOne' },
+	storedCards: { path: PATHS.storedCards, style: 'fromOne' },
 } as const satisfies Record<string, PagedList>;
 
 /** The page query of a list: { page, size } or { pageNo, pageSize }, in the list's own numbering. */

@@ -15,7 +15,7 @@ export const PATHS = {
 	/** Not shown by the spec: the provider's public API. */
 	fixedAccount: '/api/v1/virtual-accounts/fixed-account',
 	cardPayments: '/api/v1/card-payments',
-	cardPaymentWithToken: '/api/v1/card-payments/with-token',
+	storedCardCharge: '/api/v1/card-payments/with-token',
 	/** Not shown by the spec (only cardAuthType is named): as agreed in DESIGN.md. */
 	cardPaymentComplete: '/api/v1/card-payments/complete-payment',
 	mobileMoneyCollection: '/api/v1/mobile-money/collection',
@@ -38,11 +38,11 @@ export const PATHS = {
 	// Wallets
 	merchantWallets: (merchantId: string) => `/api/v1/merchants/${id(merchantId)}/wallets`,
 
-	// Card tokenization
-	tokenizationLinks: '/api/v1/card-tokenization-links',
-	tokenizationLink: (linkId: string) => `/api/v1/card-tokenization-links/${id(linkId)}`,
-	tokenizationLinkByReference: (merchantReference: string) =>
+	// Card tokenization (links: consent pages; stored cards: card tokens)
+	links: '/api/v1/card-tokenization-links',
+	link: (linkId: string) => `/api/v1/card-tokenization-links/${id(linkId)}`,
+	linkByReference: (merchantReference: string) =>
 		`/api/v1/card-tokenization-links/by-reference/${id(merchantReference)}`,
-	cardTokens: '/api/v1/card-tokens',
-	cardToken: (cardTokenId: string) => `/api/v1/card-tokens/${id(cardTokenId)}`,
+	storedCards: '/api/v1/card-tokens',
+	storedCard: (cardTokenId: string) => `/api/v1/card-tokens/${id(cardTokenId)}`,
 } as const;

@@ -46,21 +46,21 @@ export async function findTransfer(
 
 /** One card tokenization link by its id. */
 export async function getLink(client: PayOnUsClient, businessId: string, linkId: string): Promise<IDataObject> {
-	return await client.request<IDataObject>({ method: 'GET', path: PATHS.tokenizationLink(linkId), qs: { businessId } });
+	return await client.request<IDataObject>({ method: 'GET', path: PATHS.link(linkId), qs: { businessId } });
 }
 
 /** One card tokenization link by its merchant reference. */
 export async function getLinkByReference(client: PayOnUsClient, businessId: string, merchantReference: string): Promise<IDataObject> {
 	return await client.request<IDataObject>({
 		method: 'GET',
-		path: PATHS.tokenizationLinkByReference(merchantReference),
+		path: PATHS.linkByReference(merchantReference),
 		qs: { businessId },
 	});
 }
 
 /** A link as the merchant's link search shows it (its items carry cardTokenId), or undefined. */
 export async function findLink(client: PayOnUsClient, merchantId: string, linkId: string, pageSize = 5): Promise<IDataObject | undefined> {
-	const records = await fetchPage(client, LISTS.tokenizationLinks, { merchantId, id: linkId }, pageSize);
+	const records = await fetchPage(client, LISTS.links, { merchantId, id: linkId }, pageSize);
 	return records.find((l) => String(l.id) === linkId);
 }
 

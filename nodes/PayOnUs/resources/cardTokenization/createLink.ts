@@ -94,7 +94,7 @@ export const createLink: PayOnUsOperation<typeof schema> = {
 		};
 		if (extra.expiryMinutes !== undefined) body.expiryMinutes = extra.expiryMinutes;
 		try {
-			const link = await client.request<IDataObject>({ method: 'POST', path: PATHS.tokenizationLinks, body });
+			const link = await client.request<IDataObject>({ method: 'POST', path: PATHS.links, body });
 			return withoutCardData(link);
 		} catch (error) {
 			if (statusOf(error) === 409) {

@@ -51,7 +51,7 @@ export const deleteToken: PayOnUsOperation<typeof schema> = {
 		try {
 			answer = await ctx.client.request<Envelope<unknown>>({
 				method: 'DELETE',
-				path: PATHS.cardToken(input.cardTokenId),
+				path: PATHS.storedCard(input.cardTokenId),
 				qs: { businessId: input.businessId },
 				envelope: true,
 			});

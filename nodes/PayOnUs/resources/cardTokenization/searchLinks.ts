@@ -51,6 +51,6 @@ export const searchLinks: PayOnUsOperation<typeof schema> = {
 	paging: true,
 	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input: Input) {
-		return await searchMerchantRecords(ctx.client, LISTS.tokenizationLinks, 'tokenization links', input);
+		return await searchMerchantRecords(ctx.client, LISTS.links, 'tokenization links', input);
 	},
 };

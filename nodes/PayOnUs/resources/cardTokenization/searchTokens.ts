@@ -71,6 +71,6 @@ export const searchTokens: PayOnUsOperation<typeof schema> = {
 	paging: true,
 	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input: Input) {
-		return await searchMerchantRecords(ctx.client, LISTS.cardTokens, 'card tokens', input);
+		return await searchMerchantRecords(ctx.client, LISTS.storedCards, 'card tokens', input);
 	},
 };

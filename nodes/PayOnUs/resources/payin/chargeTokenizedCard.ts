@@ -130,7 +130,7 @@ export const chargeTokenizedCard: PayOnUsOperation<typeof schema> = {
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
 		try {
-			return await postPayin(client, PATHS.cardPaymentWithToken, {
+			return await postPayin(client, PATHS.storedCardCharge, {
 				businessId: input.businessId,
 				cardTokenId: input.cardTokenId,
 				amount: input.amount,
