@@ -9,7 +9,8 @@ import { createTransfer } from '../../../nodes/PayOnUs/resources/payout/createTr
 import { bulkTransfer } from '../../../nodes/PayOnUs/resources/payout/bulkTransfer';
 import { readCsvRows, validateRows, describeProblems, type RawRow } from '../../../nodes/PayOnUs/resources/payout/csv';
 import { resolveBaseUrl } from '../../../nodes/shared/environments';
-import { amount, currency, describeIssue, MAX_AMOUNT, parseAmount, text, tokenizedAmount } from '../../../nodes/shared/validation';
+import { amount, currency, describeIssue, text, tokenizedAmount } from '../../../nodes/shared/validation';
+import { MAX_AMOUNT, parseAmount } from '../../../nodes/shared/money';
 import { chargeCard as chargeCardOperation } from '../../../nodes/PayOnUs/resources/payin/chargeCard';
 import { context, fakeClient } from '../operations/payout/fakeClient';
 
