@@ -53,6 +53,7 @@ describe('PayOnUs node description', () => {
 				'eftPayment',
 				'getPayment',
 				'listEftBanks',
+				'listMobileMoneyNetworks',
 				'listPayments',
 				'mobileMoneyCollection',
 				'simulatePayment',

@@ -10,6 +10,7 @@ export { createFixedAccount } from './createFixedAccount';
 export { eftPayment } from './eftPayment';
 export { getPayment } from './getPayment';
 export { listEftBanks } from './listEftBanks';
+export { listMobileMoneyNetworks } from './listMobileMoneyNetworks';
 export { listPayments } from './listPayments';
 export { mobileMoneyCollection } from './mobileMoneyCollection';
 export { simulatePayment } from './simulatePayment';
