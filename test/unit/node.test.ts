@@ -4,7 +4,7 @@ import { FakeClient } from './operations/payin/fakeClient';
 import { fakeExecuteContext, type Params } from './nodeContext';
 
 /**
- * The node frame (PayOnUs.node.ts + resources/index.ts) with a fake client:
+ * The node frame (PayOnUs.node.ts, run/ and resources/index.ts) with a fake client:
  * parameter reading, validation of every item before anything is sent,
  * credential defaults, error wording, continueOnFail and paired items.
  * (Real behaviour in n8n is covered by test/e2e/payin*.test.ts.)

@@ -126,7 +126,7 @@ export function buildProperties(): INodeProperties[] {
 	}
 	// Shown only on the AI-tool version of the node (../safeguards/toolLimits.ts).
 	properties.push(...toolLimitProperties());
-	// Options > Money-Moving Concurrency, for every operation that is not read only (../concurrency.ts).
+	// Options > Money-Moving Concurrency, for every operation that is not read only (../run/concurrency.ts).
 	for (const r of resources) {
 		const ops = r.operations.filter((o) => o.effect !== 'read').map((o) => o.value);
 		if (ops.length > 0) properties.push(concurrencyOptions(r.value, ops));

@@ -29,7 +29,7 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 		throw new NodeOperationError(ctx.getNode(), `Unknown operation "${operation}" for resource "${resource}"`);
 	}
 	let op: NodeOperation = found;
-	// State-changing operations: one back-off for the whole execution (./concurrency.ts).
+	// Operations that are not read only: one back-off for the whole execution (./concurrency.ts).
 	const backoff = op.effect === 'read' ? undefined : new SharedBackoff();
 	const client = await createClient(ctx, backoff ? { sleep: backoff.pause } : {});
 
