@@ -1,5 +1,6 @@
 import { randomBytes } from 'crypto';
 import {
+	NodeConnectionTypes,
 	type IDataObject,
 	type IHookFunctions,
 	type INodeType,
@@ -14,7 +15,7 @@ import { listSearch } from '../PayOnUs/methods';
 import { Checkout, type View } from './checkout';
 import { buildConfig, PageSetupError, type RawPageParameters } from './config';
 import { lazyClient, pageCredential, sandboxPublicKey } from './credential';
-import { paymentPageDescription } from './description';
+import { paymentPageProperties } from './properties';
 import { renderContinue, renderMessage, renderView, type RenderOptions } from './html';
 import { formOf, NO_STORE, securityHeaders } from './http';
 import { newCheckoutId, open, seal } from './token';
@@ -58,7 +59,43 @@ export const PERSISTED_KEYS = 500;
 const emittedCheckouts = new SeenRegistry();
 
 export class PayOnUsPaymentPage implements INodeType {
-	description: INodeTypeDescription = paymentPageDescription;
+	description: INodeTypeDescription = {
+		displayName: 'PayOnUs Payment Page',
+		name: 'payOnUsPaymentPage',
+		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["title"]}}',
+		description: 'Serves a payment page and starts the workflow once per confirmed payment',
+		defaults: { name: 'PayOnUs Payment Page' },
+		inputs: [],
+		outputs: `={{$parameter.options?.notPaidOutput ? ["${NodeConnectionTypes.Main}", "${NodeConnectionTypes.Main}"] : ["${NodeConnectionTypes.Main}"]}}`,
+		outputNames: ['Paid', 'Not Paid'],
+		credentials: [{ name: 'payOnUsApi', required: true }],
+		webhooks: [
+			{
+				name: 'setup',
+				httpMethod: 'GET',
+				responseMode: 'onReceived',
+				// '' (not undefined): n8n then answers with the node's own webhookResponse.
+				responseData: '',
+				isFullPath: true,
+				path: '={{$parameter["path"] || $webhookId}}',
+			},
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				// '' (not undefined): n8n then answers with the node's own webhookResponse.
+				responseData: '',
+				isFullPath: true,
+				path: '={{$parameter["path"] || $webhookId}}',
+				ndvHideMethod: true,
+			},
+		],
+		activationMessage: 'Your payment page is live at the production URL.',
+		properties: paymentPageProperties,
+	};
 
 	// Nothing to register at PayOnUs: the page is only n8n's own URL.
 	webhookMethods = {

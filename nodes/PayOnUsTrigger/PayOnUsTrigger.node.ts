@@ -1,4 +1,5 @@
 import {
+	NodeConnectionTypes,
 	sleep,
 	type IDataObject,
 	type IHookFunctions,
@@ -25,7 +26,7 @@ import {
 	toItem,
 	type EventName,
 } from './delivery';
-import { triggerDescription } from './description';
+import { triggerProperties } from './properties';
 import { confirmTokenization, unreadable, type TokenizationVerdict } from './tokenization';
 
 /*
@@ -110,7 +111,31 @@ export const DEDUPE_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntrie
 export const PERSISTED_KEYS = 50;
 
 export class PayOnUsTrigger implements INodeType {
-	description: INodeTypeDescription = triggerDescription;
+	description: INodeTypeDescription = {
+		displayName: 'PayOnUs Trigger',
+		name: 'payOnUsTrigger',
+		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when PayOnUs sends a verified payment notification',
+		defaults: { name: 'PayOnUs Trigger' },
+		inputs: [],
+		// Output 2 (added): events that could not be confirmed through the API.
+		// Saved workflows keep their connections on output 1.
+		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+		outputNames: ['Verified', 'Not Confirmed'],
+		credentials: [{ name: 'payOnUsApi', required: true }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: triggerProperties,
+	};
 
 	webhookMethods = {
 		default: {
