@@ -12,6 +12,7 @@ import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checko
 import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/config';
 import { renderView } from '../../nodes/PayOnUsPaymentPage/html';
 import { deriveKey, newCheckoutId, open, seal, type CheckoutState } from '../../nodes/PayOnUsPaymentPage/token';
+import { SeenKeys } from '../../nodes/shared/dedupe';
 
 const KEY = deriveKey('secret-1', 'wf|node');
 
@@ -273,19 +274,18 @@ describe('checkout: card', () => {
 	});
 });
 
-describe('emitted checkouts memory', () => {
-	it('claims once, releases after a failed run, merges what static data carried', async () => {
-		const { EmittedCheckouts } = await import('../../nodes/PayOnUsPaymentPage/emitted');
-		const m = new EmittedCheckouts({ ttlMs: 1000, maxEntries: 3 });
-		expect(m.claim('a', 0)).toBe(true);
-		expect(m.claim('a', 1)).toBe(false);
-		m.release('a');
-		expect(m.claim('a', 2)).toBe(true);
+describe('emitted checkouts memory (shared/dedupe.ts SeenKeys, as the page uses it)', () => {
+	it('claims once, releases after a failed run, merges what static data carried', () => {
+		const m = new SeenKeys({ ttlMs: 1000, maxEntries: 3 });
+		expect(m.checkAndAdd('a', 0)).toBe(true);
+		expect(m.checkAndAdd('a', 1)).toBe(false);
+		m.forget('a');
+		expect(m.checkAndAdd('a', 2)).toBe(true);
 		m.merge([['b', 3], ['c', 4]], 5);
-		expect(m.claim('b', 6)).toBe(false);
-		expect(m.claim('d', 7)).toBe(true);
+		expect(m.checkAndAdd('b', 6)).toBe(false);
+		expect(m.checkAndAdd('d', 7)).toBe(true);
 		expect(m.size).toBe(3);
 		expect(m.newest(2).map(([k]) => k)).toEqual(['c', 'd']);
-		expect(m.claim('c', 5000)).toBe(true); // past the window
+		expect(m.checkAndAdd('c', 5000)).toBe(true); // past the window
 	});
 });
