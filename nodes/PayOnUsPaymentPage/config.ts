@@ -1,7 +1,7 @@
 import { createPublicKey } from 'crypto';
 import type { PayOnUsClient } from '../shared/client';
 import type { AskMode, PageConfig } from './types';
-import { readEftBanks, readMobileMoneyNetworks, readWallets } from './service';
+import { listEftBanks, listMobileMoneyNetworks, listWallets } from '../shared/api';
 import { METHODS, type Method } from './token';
 
 /**
@@ -146,7 +146,7 @@ export async function buildConfig(
 
 	if (merchantId) {
 		const hasWallet = await cached(`wallet|${key}|${merchantId}`, async () => {
-			const wallets = await readWallets(await getClient(), merchantId);
+			const wallets = await listWallets(await getClient(), merchantId);
 			return wallets.some(
 				(w) =>
 					w.currency === currency &&
@@ -174,7 +174,7 @@ export async function buildConfig(
 		}
 		if (m === 'momo') {
 			networks = await cached(`momo|${currency}|${scope}`, async () =>
-				((await readMobileMoneyNetworks(await getClient(), currency)) as unknown as Network[])
+				((await listMobileMoneyNetworks(await getClient(), { currency })) as unknown as Network[])
 					.filter(
 						(n) =>
 							typeof n.code === 'string' && (n.currency === undefined || n.currency === currency),
@@ -191,7 +191,7 @@ export async function buildConfig(
 		}
 		if (m === 'eft' && currency === 'ZAR') {
 			eftBanks = await cached(`eft|${scope}`, async () =>
-				(await readEftBanks(await getClient()))
+				(await listEftBanks(await getClient()))
 					.filter((b) => typeof b.code === 'string')
 					.map((b) => ({
 						code: String(b.code),

@@ -1,6 +1,6 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/client';
-import { findByReference, PAYMENT_REQUESTS } from '../PayOnUs/resources/lookup';
+import { findByReference, PATHS, PAYMENT_REQUESTS } from '../shared/api';
 import type { OperationContext, PayOnUsOperation } from '../PayOnUs/resources/types';
 import { chargeCard } from '../PayOnUs/resources/payin/chargeCard';
 import { createDynamicAccount } from '../PayOnUs/resources/payin/createDynamicAccount';
@@ -119,75 +119,13 @@ export async function createEftPayin(
 	client: PayOnUsClient,
 	body: Parameters<typeof postPayin>[2],
 ): Promise<IDataObject> {
-	return await postPayin(client, '/api/v1/eft-payment', body);
+	return await postPayin(client, PATHS.eftPayment, body);
 }
 
-/**
- * A card's PIN or OTP. Not documented by the spec (only cardAuthType is
- * named); the path and body agreed in DESIGN.md. Sent once: a POST is never
- * retried.
- */
-export async function completeCardPayment(
-	client: PayOnUsClient,
-	body: { onusReference: string; cardAuthType: string; authData: string; businessId: string },
-): Promise<IDataObject> {
-	return await client.request<IDataObject>({
-		method: 'POST',
-		path: '/api/v1/card-payments/complete-payment',
-		body,
-	});
-}
+/** The customer steps of a card payment (PIN/OTP) and a mobile money OTP: sent once, never retried. */
+export { completeCardPayment, verifyMobileMoneyOtp } from '../shared/api';
 
-/** A mobile money OTP. Path not shown by the spec; as agreed in DESIGN.md. Sent once. */
-export async function verifyMobileMoneyOtp(
-	client: PayOnUsClient,
-	body: { onusReference: string; otp: string; businessId: string },
-): Promise<IDataObject> {
-	return await client.request<IDataObject>({
-		method: 'POST',
-		path: '/api/v1/mobile-money/verify-otp',
-		body,
-	});
-}
-
-// ---------- what the page can offer (config.ts) ----------
-
-function list<T>(data: unknown): T[] {
-	if (Array.isArray(data)) return data as T[];
-	const content = (data as IDataObject | null)?.content;
-	return Array.isArray(content) ? (content as T[]) : [];
-}
-
-/** The merchant's wallets. */
-export async function readWallets(client: PayOnUsClient, merchantId: string): Promise<IDataObject[]> {
-	return list<IDataObject>(
-		await client.request({
-			method: 'GET',
-			path: `/api/v1/merchants/${encodeURIComponent(merchantId)}/wallets`,
-		}),
-	);
-}
-
-/** The mobile money networks of a currency, as the service lists them. */
-export async function readMobileMoneyNetworks(client: PayOnUsClient, currency: string): Promise<IDataObject[]> {
-	return list<IDataObject>(
-		await client.request({
-			method: 'GET',
-			path: '/api/v1/mobile-money/networks',
-			qs: { currency },
-		}),
-	);
-}
-
-/** The banks EFT can be paid from. */
-export async function readEftBanks(client: PayOnUsClient): Promise<IDataObject[]> {
-	return list<IDataObject>(
-		await client.request({
-			method: 'GET',
-			path: '/api/v1/eft-payment/banks',
-		}),
-	);
-}
+// ---------- the sandbox's card key (config.ts) ----------
 
 /** The local sandbox's card encryption key (GET /_sandbox/public-key); throws when it cannot be read. */
 export async function readSandboxPublicKey(

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/client';
+import { LISTS, readList } from '../shared/api';
 import type { Stream } from './cursor';
 
 /**
@@ -36,10 +37,7 @@ export async function listRecords(
 	if (query.status !== undefined) qs.status = query.status;
 	if (query.businessId !== undefined) qs.businessId = query.businessId;
 	if (stream === 'payouts') qs.merchantId = query.merchantId;
-	return await client.paginate<IDataObject>({
-		path: stream === 'payins' ? '/api/v1/payment-requests' : '/api/v1/transfer-requests',
-		qs,
-		style: stream === 'payins' ? 'zeroBased' : 'fromOne',
+	return await readList(client, stream === 'payins' ? LISTS.payments : LISTS.transfers, qs, {
 		returnAll: limit === undefined,
 		limit,
 		pageSize: PAGE_SIZE,

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/client';
+import { findLink, findPayment, findTransfer, getLink, getPayment } from '../shared/api';
 import { isSafeId } from './delivery';
 
 /**
@@ -8,12 +9,6 @@ import { isSafeId } from './delivery';
  * returns the service's record as read, or undefined when the service has
  * none; any other failure is thrown to the caller.
  */
-
-function contentOf(data: unknown): IDataObject[] {
-	if (Array.isArray(data)) return data as IDataObject[];
-	const content = (data as IDataObject | null | undefined)?.content;
-	return Array.isArray(content) ? (content as IDataObject[]) : [];
-}
 
 /** True for the transport's "404 Not Found". */
 export function isNotFound(error: unknown): boolean {
@@ -32,20 +27,11 @@ export async function readPayin(
 	onusReference: string,
 	businessHint: string | undefined,
 ): Promise<IDataObject | undefined> {
-	const page = await client.request<unknown>({
-		method: 'GET',
-		path: '/api/v1/payment-requests',
-		qs: { onusReference, page: 0, size: 20 },
-	});
-	const found = contentOf(page).find((r) => r.onusReference === onusReference);
+	const found = await findPayment(client, onusReference, 20);
 	if (found) return found;
 	if (!isSafeId(businessHint)) return undefined;
 	try {
-		const record = await client.request<IDataObject | null>({
-			method: 'GET',
-			path: `/api/v1/payment-requests/businesses/${encodeURIComponent(businessHint)}`,
-			qs: { onusReference },
-		});
+		const record = await getPayment(client, businessHint, onusReference);
 		return record && record.onusReference === onusReference ? record : undefined;
 	} catch (error) {
 		if (isNotFound(error)) return undefined;
@@ -60,12 +46,7 @@ export async function readTransfer(
 	merchantId: string,
 	onusReference: string,
 ): Promise<IDataObject | undefined> {
-	const page = await client.request<unknown>({
-		method: 'GET',
-		path: '/api/v1/transfer-requests',
-		qs: { merchantId, onusReference, pageNo: 1, pageSize: 30 },
-	});
-	return contentOf(page).find((r) => r.onusReference === onusReference);
+	return await findTransfer(client, merchantId, onusReference, 30);
 }
 
 /**
@@ -81,18 +62,9 @@ export async function readTokenizationLink(
 	businessId: string,
 	merchantId: string | undefined,
 ): Promise<IDataObject | undefined> {
-	let link = await client.request<IDataObject>({
-		method: 'GET',
-		path: `/api/v1/card-tokenization-links/${encodeURIComponent(linkId)}`,
-		qs: { businessId },
-	});
+	let link = await getLink(client, businessId, linkId);
 	if (link && (link.cardTokenId === undefined || link.cardTokenId === null) && merchantId) {
-		const page = await client.request<IDataObject>({
-			method: 'GET',
-			path: '/api/v1/card-tokenization-links',
-			qs: { merchantId, id: linkId, pageNo: 1, pageSize: 5 },
-		});
-		const found = ((page?.content as IDataObject[] | undefined) ?? []).find((l) => String(l.id) === linkId);
+		const found = await findLink(client, merchantId, linkId, 5);
 		if (found) link = { ...link, cardTokenId: found.cardTokenId, status: found.status ?? link.status };
 	}
 	return link;
