@@ -4,7 +4,7 @@ import * as v from '../../../shared/validation';
 import { additionalFields, businessIdField } from '../fields';
 import { buildCustomer, customerProperty } from '../payin/customer';
 import type { OperationContext, PayOnUsOperation } from '../types';
-import { explain, statusOf } from '../errors';
+import { explain, statusOf } from '../../../shared/errors';
 import { LINKS_PATH, notEnabled, withoutCardData } from './shared';
 
 /**

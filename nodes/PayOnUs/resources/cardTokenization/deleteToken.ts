@@ -4,7 +4,7 @@ import type { Envelope } from '../../../shared/client';
 import * as v from '../../../shared/validation';
 import { businessIdField } from '../fields';
 import type { OperationContext, PayOnUsOperation } from '../types';
-import { explain } from '../errors';
+import { explain } from '../../../shared/errors';
 import { STORED_CARDS_PATH } from './shared';
 
 /**

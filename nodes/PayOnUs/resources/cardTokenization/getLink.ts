@@ -3,7 +3,7 @@ import { z } from 'zod';
 import * as v from '../../../shared/validation';
 import { businessIdField } from '../fields';
 import type { OperationContext, PayOnUsOperation } from '../types';
-import { explain } from '../errors';
+import { explain } from '../../../shared/errors';
 import { LINKS_PATH, notEnabled, withoutCardData } from './shared';
 
 /**

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 import type { PayOnUsClient } from '../../../shared/client';
 import * as v from '../../../shared/validation';
-import { explain } from '../errors';
+import { explain } from '../../../shared/errors';
 import { dateFilter } from '../fields';
 import { checkDateRange, givenFilters, search } from '../search';
 
