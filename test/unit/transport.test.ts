@@ -1,6 +1,6 @@
 /**
  * Transport behaviours through n8n-core's real request helpers (see
- * transport.fakeN8n.ts) against a small scripted HTTP server: envelope,
+ * fakes/n8n.ts) against a small scripted HTTP server: envelope,
  * error mapping, both pagination styles, money-moving lookup/resend and 409.
  * Token recovery across "processes" is in transport.auth.test.ts (sandbox).
  */
@@ -9,8 +9,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../nodes/shared/transport';
-import { tokenCache } from '../../nodes/shared/tokenCache';
-import { CredentialStore, FakeN8n, sandboxCredential } from './transport.fakeN8n';
+import { tokenCache } from '../../nodes/shared/token/cache';
+import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse, url: URL) => void | Promise<void>;
 

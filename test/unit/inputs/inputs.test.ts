@@ -11,7 +11,7 @@ import { readCsvRows, validateRows, describeProblems, type RawRow } from '../../
 import { resolveBaseUrl } from '../../../nodes/shared/environments';
 import { amount, currency, describeIssue, MAX_AMOUNT, parseAmount, text, tokenizedAmount } from '../../../nodes/shared/validation';
 import { chargeCard as chargeCardOperation } from '../../../nodes/PayOnUs/resources/payin/chargeCard';
-import { context, fakeClient } from '../operations/payout/fakeClient';
+import { context, fakeClient } from '../fakes';
 
 const problem = (schema: z.ZodTypeAny, raw: unknown): string | undefined => {
 	const r = schema.safeParse(raw);

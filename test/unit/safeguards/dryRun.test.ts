@@ -9,7 +9,7 @@ import { dryRunItems } from '../../../nodes/PayOnUs/safeguards/dryRun';
 import { MONEY_MOVING_OPERATIONS } from '../../../nodes/PayOnUs/safeguards/moneyRequest';
 import type { PayOnUsOperation } from '../../../nodes/PayOnUs/resources/types';
 import type { RequestOptions } from '../../../nodes/shared/client';
-import { context, fakeClient, type FakeClient } from '../operations/payout/fakeClient';
+import { context, fakeClient, type FakeClient } from '../fakes';
 
 const CARD = 'QUJD'.repeat(24);
 

@@ -4,7 +4,7 @@ import { listBanksOperation } from '../../../../nodes/PayOnUs/resources/payout/l
 import { nameEnquiryOperation } from '../../../../nodes/PayOnUs/resources/payout/nameEnquiry';
 import { searchTransfersOperation } from '../../../../nodes/PayOnUs/resources/payout/searchTransfers';
 import { namesMatch, normaliseName } from '../../../../nodes/PayOnUs/resources/payout/shared';
-import { context, fakeClient } from './fakeClient';
+import { context, fakeClient } from '../../fakes';
 import { parse } from './schemaHelpers';
 
 describe('nameEnquiry', () => {

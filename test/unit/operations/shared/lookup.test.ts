@@ -10,7 +10,7 @@ import {
 	transfersOf,
 } from '../../../../nodes/PayOnUs/resources/lookup';
 import type { RequestOptions } from '../../../../nodes/shared/client';
-import { fakeClient } from '../payout/fakeClient';
+import { fakeClient } from '../../fakes';
 
 /** A newest-first list of `total` records; `at` holds the one we look for. */
 function list(total: number, at: number, record: IDataObject) {

@@ -12,7 +12,7 @@
  * database (each must then use its own token cache, see `isolatedModules`).
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
-import { sandboxClient, sandboxCredentialData } from '../harness/fixtures';
+import { sandboxClient, sandboxCredentialData } from '../../harness/fixtures';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const core = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
 
