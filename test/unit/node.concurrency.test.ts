@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { RequestOptions } from '../../nodes/shared/client';
-import { FakeClient, httpError } from './operations/payin/fakeClient';
-import { fakeExecuteContext, type Params } from './nodeContext';
+import { FakeClient } from './fakes';
+import { fakeExecuteContext, type Params } from './fakes';
 
 /**
  * How the node runs its items: read-only operations with up to
@@ -123,7 +123,7 @@ describe('PayOnUs node: read-only operations run concurrently', () => {
 		const gate = new Gate();
 		const { fn } = tracked(gate, (req) => {
 			const ref = String((req.qs as IDataObject).onusReference);
-			if (ref === 'ONUS-3' || ref === 'ONUS-5') throw httpError(404, `Payment ${ref} not found`);
+			if (ref === 'ONUS-3' || ref === 'ONUS-5') throw new Error(`Payment ${ref} not found`);
 			return { onusReference: ref };
 		});
 		client = new FakeClient().respond('GET', PATH, fn);
@@ -140,7 +140,7 @@ describe('PayOnUs node: read-only operations run concurrently', () => {
 		const gate = new Gate();
 		const { fn } = tracked(gate, (req) => {
 			const ref = String((req.qs as IDataObject).onusReference);
-			if (ref === 'ONUS-2') throw httpError(404, `Payment ${ref} not found`);
+			if (ref === 'ONUS-2') throw new Error(`Payment ${ref} not found`);
 			return { onusReference: ref };
 		});
 		client = new FakeClient().respond('GET', PATH, fn);

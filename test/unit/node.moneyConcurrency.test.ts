@@ -2,8 +2,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { RequestOptions } from '../../nodes/shared/client';
 import type { ClientOptions } from '../../nodes/shared/transport';
-import { FakeClient, httpError } from './operations/payin/fakeClient';
-import { fakeExecuteContext, type Params } from './nodeContext';
+import { FakeClient } from './fakes';
+import { fakeExecuteContext, type Params } from './fakes';
 
 /**
  * Money-moving (state-changing) operations with Money-Moving Concurrency:
@@ -172,7 +172,7 @@ describe('Money-Moving Concurrency', () => {
 		const { t, fn } = timed(
 			(ref) => (ref === 'ONUS-NUB-2' ? 50 : 10),
 			(req) => {
-				if (refOf(req) === 'ONUS-NUB-2') throw httpError(400, 'Invalid request: amount');
+				if (refOf(req) === 'ONUS-NUB-2') throw new Error('Invalid request: amount');
 				return { ref: refOf(req) };
 			},
 		);
@@ -192,7 +192,7 @@ describe('Money-Moving Concurrency', () => {
 		const { fn } = timed(
 			() => 10,
 			(req) => {
-				if (refOf(req) === 'ONUS-NUB-1') throw httpError(400, 'Invalid request: amount');
+				if (refOf(req) === 'ONUS-NUB-1') throw new Error('Invalid request: amount');
 				return { ref: refOf(req) };
 			},
 		);

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { FakeClient } from './operations/payin/fakeClient';
-import { fakeExecuteContext, type Params } from './nodeContext';
+import { FakeClient } from './fakes';
+import { fakeExecuteContext, type Params } from './fakes';
 
 /**
  * The node frame (PayOnUs.node.ts, run/ and resources/index.ts) with a fake client:

@@ -8,6 +8,7 @@
 import { constants, generateKeyPairSync, publicEncrypt } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient, RequestOptions } from '../../nodes/shared/client';
+import { httpError } from './fakes';
 import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
 import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/config';
 import { renderView } from '../../nodes/PayOnUsPaymentPage/html';
@@ -29,7 +30,7 @@ class FakePayOnUs implements PayOnUsClient {
 		const body = (opts.body ?? {}) as IDataObject;
 		if (opts.method === 'GET' && opts.path.startsWith('/api/v1/payment-requests/businesses/')) {
 			const p = this.payins.get(String(opts.qs?.onusReference));
-			if (!p) throw Object.assign(new Error('not found'), { httpCode: '404' });
+			if (!p) throw httpError(404, 'not found');
 			return { ...p } as T;
 		}
 		if (opts.method === 'GET' && opts.path === '/api/v1/payment-requests') {
@@ -40,10 +41,7 @@ class FakePayOnUs implements PayOnUsClient {
 		if (opts.method === 'POST') {
 			const ref = String(body.reference);
 			if (this.byRef.has(ref)) {
-				throw Object.assign(new Error('duplicate'), {
-					httpCode: '409',
-					context: { existingRecord: { ...this.payins.get(this.byRef.get(ref)!) } },
-				});
+				throw httpError(409, 'duplicate', { existingRecord: { ...this.payins.get(this.byRef.get(ref)!) } });
 			}
 			const onusReference = `ONUS-X-${++this.seq}`;
 			const channel = opts.path.includes('virtual-accounts') ? 'BANK_TRANSFER' : opts.path.includes('card') ? 'CARD' : 'OTHER';

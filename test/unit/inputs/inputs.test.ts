@@ -12,7 +12,7 @@ import { resolveBaseUrl } from '../../../nodes/shared/environments';
 import { amount, currency, describeIssue, text, tokenizedAmount } from '../../../nodes/shared/validation';
 import { MAX_AMOUNT, parseAmount } from '../../../nodes/shared/money';
 import { chargeCard as chargeCardOperation } from '../../../nodes/PayOnUs/resources/payin/chargeCard';
-import { context, fakeClient } from '../operations/payout/fakeClient';
+import { context, fakeClient } from '../fakes';
 
 const problem = (schema: z.ZodTypeAny, raw: unknown): string | undefined => {
 	const r = schema.safeParse(raw);

@@ -3,7 +3,7 @@ import { buildProperties, findOperation } from '../../../nodes/PayOnUs/resources
 import { dryRunItems } from '../../../nodes/PayOnUs/safeguards/dryRun';
 import type { NodeOperation } from '../../../nodes/PayOnUs/resources/types';
 import type { RequestOptions } from '../../../nodes/shared/client';
-import { context, fakeClient, type FakeClient } from '../operations/payout/fakeClient';
+import { context, fakeClient, type FakeClient } from '../fakes';
 
 const CARD = 'QUJD'.repeat(24);
 

@@ -10,7 +10,7 @@ import {
 } from '../../../nodes/PayOnUs/safeguards/toolLimits';
 import type { NodeOperation } from '../../../nodes/PayOnUs/resources/types';
 import type { RequestOptions } from '../../../nodes/shared/client';
-import { context, fakeClient, type FakeClient } from '../operations/payout/fakeClient';
+import { context, fakeClient, type FakeClient } from '../fakes';
 
 let nodeClient: FakeClient;
 jest.mock('../../../nodes/shared/transport', () => ({

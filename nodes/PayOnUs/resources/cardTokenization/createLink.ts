@@ -5,7 +5,7 @@ import * as v from '../../../shared/validation';
 import { additionalFields, businessIdField } from '../fields';
 import { buildCustomer, customerProperty } from '../payin/customer';
 import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
-import { explain, statusOf } from '../errors';
+import { explain, statusOf } from '../../../shared/errors';
 import { notEnabled, withoutCardData } from './shared';
 
 /**

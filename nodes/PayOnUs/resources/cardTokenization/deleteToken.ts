@@ -5,7 +5,7 @@ import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { businessIdField } from '../fields';
 import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
-import { explain } from '../errors';
+import { explain } from '../../../shared/errors';
 
 /**
  * Delete Card Token: DELETE /api/v1/card-tokens/{id}?businessId=...

@@ -3,7 +3,7 @@ import * as api from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { businessIdField } from '../fields';
 import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
-import { explain } from '../errors';
+import { explain } from '../../../shared/errors';
 import { notEnabled, withoutCardData } from './shared';
 
 /**

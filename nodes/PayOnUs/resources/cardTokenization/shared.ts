@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readList, type PagedList } from '../../../shared/api';
 import type { PayOnUsClient } from '../../../shared/client';
 import * as v from '../../../shared/validation';
-import { explain } from '../errors';
+import { explain } from '../../../shared/errors';
 import { dateFilter } from '../fields';
 import { checkDateRange, givenFilters } from '../search';
 

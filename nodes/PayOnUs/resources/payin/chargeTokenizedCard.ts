@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
-import { statusOf } from '../errors';
+import { statusOf } from '../../../shared/errors';
 import { additionalFields, businessIdField, narrationField, referenceField } from '../fields';
 import { itemByItem, PayOnUsInputError, type PayOnUsOperation } from '../types';
 import { postPayin } from './shared';

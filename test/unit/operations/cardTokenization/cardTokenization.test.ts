@@ -4,10 +4,10 @@ import { getLink } from '../../../../nodes/PayOnUs/resources/cardTokenization/ge
 import { searchLinks } from '../../../../nodes/PayOnUs/resources/cardTokenization/searchLinks';
 import { searchTokens } from '../../../../nodes/PayOnUs/resources/cardTokenization/searchTokens';
 import { withoutCardData } from '../../../../nodes/PayOnUs/resources/cardTokenization/shared';
-import { statusOf } from '../../../../nodes/PayOnUs/resources/errors';
+import { statusOf } from '../../../../nodes/shared/errors';
 import type { PayOnUsOperation } from '../../../../nodes/PayOnUs/resources/types';
 import type { RequestOptions } from '../../../../nodes/shared/client';
-import { context, fakeClient, httpError } from '../payout/fakeClient';
+import { context, fakeClient, httpError } from '../../fakes';
 import { parse } from '../payout/schemaHelpers';
 
 function input(op: PayOnUsOperation, raw: object) {
@@ -297,10 +297,10 @@ describe('deleteToken', () => {
 });
 
 describe('helpers', () => {
-	it('statusOf reads httpCode, status and statusCode', () => {
+	it('statusOf reads the typed status of the client\'s error, and guesses nothing from other shapes', () => {
 		expect(statusOf(httpError(410))).toBe(410);
-		expect(statusOf({ status: 422 })).toBe(422);
-		expect(statusOf({ statusCode: '409' })).toBe(409);
+		expect(statusOf({ status: 422 })).toBeUndefined();
+		expect(statusOf({ statusCode: '409' })).toBeUndefined();
 		expect(statusOf(new Error('x'))).toBeUndefined();
 	});
 

@@ -1,5 +1,5 @@
 import { listMobileMoneyNetworks as op } from '../../../../nodes/PayOnUs/resources/payin/listMobileMoneyNetworks';
-import { context, FakeClient } from './fakeClient';
+import { context, FakeClient } from '../../fakes';
 import { parsed, problem } from './helpers';
 
 const PATH = '/api/v1/mobile-money/networks';

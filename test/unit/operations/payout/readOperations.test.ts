@@ -4,7 +4,7 @@ import { listBanks } from '../../../../nodes/PayOnUs/resources/payout/listBanks'
 import { nameEnquiry } from '../../../../nodes/PayOnUs/resources/payout/nameEnquiry';
 import { searchTransfers } from '../../../../nodes/PayOnUs/resources/payout/searchTransfers';
 import { namesMatch, normaliseName } from '../../../../nodes/PayOnUs/resources/payout/shared';
-import { context, fakeClient } from './fakeClient';
+import { context, fakeClient } from '../../fakes';
 import { parse } from './schemaHelpers';
 
 describe('nameEnquiry', () => {

@@ -5,7 +5,7 @@ import * as cardTokenization from '../../../../nodes/PayOnUs/resources/cardToken
 import * as wallet from '../../../../nodes/PayOnUs/resources/wallet';
 import { findByReference, LOOKUP_MAX_PAGES, PAYMENT_REQUESTS, transfersOf } from '../../../../nodes/shared/api';
 import type { RequestOptions } from '../../../../nodes/shared/client';
-import { fakeClient } from '../payout/fakeClient';
+import { fakeClient } from '../../fakes';
 
 /** A newest-first list of `total` records; `at` holds the one we look for. */
 function list(total: number, at: number, record: IDataObject) {

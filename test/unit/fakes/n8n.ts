@@ -12,7 +12,8 @@
  * database (each must then use its own token cache, see `isolatedModules`).
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
-import { sandboxClient, sandboxCredentialData } from '../harness/fixtures';
+import { sandboxClient, sandboxCredentialData } from '../../harness/fixtures';
+import { FAKE_NODE } from './n8nErrors';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const core = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
 
@@ -56,15 +57,7 @@ export class FakeN8n {
 	) {}
 
 	node(): INode {
-		return {
-			id: 'node-1',
-			name: 'PayOnUs',
-			type: 'n8n-nodes-payonus.payOnUs',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-			credentials: { payOnUsApi: { id: CREDENTIAL_ID, name: 'PayOnUs account' } },
-		};
+		return { ...FAKE_NODE, credentials: { payOnUsApi: { id: CREDENTIAL_ID, name: 'PayOnUs account' } } };
 	}
 
 	private credentialsHelper() {
