@@ -8,6 +8,9 @@
 const id = (value: string) => encodeURIComponent(value);
 
 export const PATHS = {
+	// Authentication (the credential's token call)
+	accessToken: '/api/v1/access-token',
+
 	// Payins (payment requests)
 	paymentRequests: '/api/v1/payment-requests',
 	paymentRequestOfBusiness: (businessId: string) => `/api/v1/payment-requests/businesses/${id(businessId)}`,

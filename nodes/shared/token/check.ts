@@ -1,6 +1,7 @@
 import type { ICredentialTestRequest, IDataObject } from 'n8n-workflow';
 import { describeEnvironment, NO_REDIRECTS } from '../environments';
 import { networkReason, TokenCallError } from '../errors';
+import { PATHS } from '../api/paths';
 import { tokenCache, tokenId } from './cache';
 import type { ClientIdentity } from './credential';
 import { failureStatus, type HttpFailure, type HttpHelpers, TOKEN_CALL_TIMEOUT_MS } from './tokenCall';
@@ -13,9 +14,8 @@ import { failureStatus, type HttpFailure, type HttpHelpers, TOKEN_CALL_TIMEOUT_M
  * request (CREDENTIAL_TEST, which n8n runs after a forced preAuthentication).
  */
 
-const WALLETS_PREFIX = '/api/v1/merchants/';
-const WALLETS_SUFFIX = '/wallets';
-const PAYMENT_REQUESTS = '/api/v1/payment-requests';
+const [WALLETS_PREFIX, WALLETS_SUFFIX] = PATHS.merchantWallets('MERCHANT').split('MERCHANT');
+const PAYMENT_REQUESTS = PATHS.paymentRequests;
 const CHECK_QS = { page: 0, size: 1 };
 
 /** The check read for a (trimmed) default merchant id, '' for none. */

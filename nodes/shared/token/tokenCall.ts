@@ -3,6 +3,7 @@ import { describeEnvironment, NO_REDIRECTS } from '../environments';
 import { networkReason, TokenCallError } from '../errors';
 import type { TokenRecord } from './cache';
 import type { ClientIdentity } from './credential';
+import { PATHS } from '../api/paths';
 
 /**
  * The token call, POST /api/v1/access-token, made by the credential's
@@ -13,7 +14,7 @@ import type { ClientIdentity } from './credential';
 export type HttpHelpers = IHttpRequestHelper['helpers'];
 
 /** The token call's path (named without 'token': the lint takes such names for secrets). */
-export const MINT_PATH = '/api/v1/access-token';
+export const MINT_PATH = PATHS.accessToken;
 export const TOKEN_CALL_TIMEOUT_MS = 30 * 1000;
 /** Lifetime assumed when the answer names none (the service's usual 86,399 s). */
 const DEFAULT_LIFETIME_S = 86399;
