@@ -2,10 +2,11 @@
  * The running sandbox: state, timers (asynchronous outcomes), the webhook
  * dispatcher and the fault table. One instance per server.
  */
+import type { SeedConfig } from './config';
 import { FaultTable } from './faults';
-import { SandboxState, type SeedConfig } from './store';
-import { WebhookDispatcher } from './areas/webhooks';
-import { processDueCredits } from './areas/payins';
+import { processDueCredits } from './settlement';
+import { SandboxState } from './store';
+import { WebhookDispatcher } from './webhooks';
 import { Profiles, type ProfileName } from './profiles';
 
 export class Sandbox {
@@ -41,7 +42,7 @@ export class Sandbox {
 
 	/** Work due by the sandbox clock (delayed wallet credits). Called on every request and after clock moves. */
 	tick(): void {
-		if (this.state.pendingCredits.length > 0) processDueCredits(this);
+		if (this.state.pendingCredits.length > 0) processDueCredits(this.state);
 	}
 
 	reset(seed?: SeedConfig): void {

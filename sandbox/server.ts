@@ -9,20 +9,23 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Router, type Ctx, type Reply } from './router';
 import { Sandbox } from './runtime';
-import { ApiError, type SandboxConfig, type SandboxState, type SeedConfig, type RequestLogEntry } from './store';
+import type { SandboxConfig, SeedConfig } from './config';
+import { ApiError } from './errors';
+import type { RequestLogEntry } from './records';
+import type { SandboxState } from './store';
 import type { FaultDecision } from './faults';
 import { authenticate, registerAuth } from './areas/auth';
-import { payinView, registerPayins } from './areas/payins';
+import { registerPayins } from './areas/payins';
 import { registerWallets } from './areas/wallets';
-import { registerPayouts, transferView } from './areas/payouts';
-import { setReplayViews } from './areas/replay';
+import { registerPayouts } from './areas/payouts';
+import { registerRefunds } from './areas/refunds';
 import { registerTokenization } from './areas/tokenization';
 import { registerPages } from './areas/pages';
 import { registerControl } from './areas/control';
 import { attachLink, makeTlsMaterial, registerLink, startLink, type LinkHandle, type LinkSettings } from './link';
 import { parseProfiles } from './profiles';
 
-export type { SeedConfig, SandboxConfig } from './store';
+export type { SeedConfig, SandboxConfig } from './config';
 
 export interface StartOptions {
 	port?: number;
@@ -74,12 +77,12 @@ export function redact(value: unknown): unknown {
 }
 
 export function buildRouter(): Router {
-	setReplayViews({ payin: payinView, transfer: transferView });
 	const router = new Router();
 	registerAuth(router);
 	registerPayins(router);
 	registerWallets(router);
 	registerPayouts(router);
+	registerRefunds(router);
 	registerTokenization(router);
 	registerPages(router);
 	registerControl(router);
