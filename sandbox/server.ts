@@ -24,6 +24,7 @@ import { registerPages } from './areas/pages';
 import { registerControl } from './areas/control';
 import { attachLink, makeTlsMaterial, registerLink, startLink, type LinkHandle, type LinkSettings } from './link';
 import { parseProfiles } from './profiles';
+import type { Timers } from './timers';
 
 export type { SeedConfig, SandboxConfig } from './config';
 
@@ -50,6 +51,8 @@ export interface StartOptions {
 	jitterMs?: number;
 	/** Behaviour profiles (profiles.ts). Default: env PAYONUS_SANDBOX_PROFILE, else none. */
 	profiles?: readonly string[];
+	/** The sandbox's timers (timers.ts): real by default; tests may pass ManualTimers and move time on themselves. */
+	timers?: Timers;
 }
 
 export interface SandboxHandle {
@@ -273,7 +276,7 @@ export class SandboxServer {
 
 export async function startSandbox(opts: StartOptions = {}): Promise<SandboxHandle> {
 	const profiles = parseProfiles(opts.profiles ?? process.env.PAYONUS_SANDBOX_PROFILE);
-	const sandbox = new Sandbox(opts.seed, profiles);
+	const sandbox = new Sandbox(opts.seed, profiles, opts.timers);
 	if (opts.config) {
 		sandbox.state.seed = { ...sandbox.state.seed, config: { ...(sandbox.state.seed.config ?? {}), ...opts.config } };
 		Object.assign(sandbox.state.config, opts.config);

@@ -26,6 +26,7 @@ export class WebhookDispatcher {
 	private agent = new Agent({ keepAliveTimeout: 1000, connections: 16 });
 	private held: Array<() => void> = [];
 	private generation = 0;
+	private sending = new Set<Promise<void>>();
 
 	constructor(private readonly sb: DispatcherHost) {}
 
@@ -58,7 +59,7 @@ export class WebhookDispatcher {
 				queuedAt: this.sb.state.now(),
 			};
 			this.sb.state.deliveries.push(delivery);
-			this.schedule(() => void this.deliver(delivery));
+			this.schedule(() => this.track(this.deliver(delivery)));
 		}
 	}
 
@@ -77,6 +78,16 @@ export class WebhookDispatcher {
 				if (gen === this.generation) this.flush(0);
 			});
 		}
+	}
+
+	/** Deliveries sent and not yet answered (Sandbox.idle waits for them). */
+	inFlight(): Array<Promise<void>> {
+		return [...this.sending];
+	}
+
+	private track(sending: Promise<void>): void {
+		this.sending.add(sending);
+		void sending.finally(() => this.sending.delete(sending));
 	}
 
 	private flush(delayMs: number): void {
