@@ -112,6 +112,8 @@ export interface SandboxClientOptions {
 
 export class SandboxClient {
 	private token = '';
+	/** The token call in flight: concurrent first calls share it (the service allows few token calls a minute). */
+	private tokenCall?: Promise<void>;
 	private readonly apiClientId: string;
 	private readonly apiClientSecret: string;
 	private readonly dispatcher?: Dispatcher;
@@ -164,8 +166,10 @@ export class SandboxClient {
 	async api<T = any>(method: string, path: string, body?: unknown, query?: Record<string, string>): Promise<T> {
 		const target = query ? `${path}?${new URLSearchParams(query).toString()}` : path;
 		if (!this.token) await this.login();
-		let answer = await this.call(method, target, body, { authorization: `Bearer ${this.token}` });
+		const used = this.token;
+		let answer = await this.call(method, target, body, { authorization: `Bearer ${used}` });
 		if (answer.status === 401) {
+			if (this.token === used) this.token = '';
 			await this.login();
 			answer = await this.call(method, target, body, { authorization: `Bearer ${this.token}` });
 		}
@@ -174,6 +178,12 @@ export class SandboxClient {
 	}
 
 	private async login(): Promise<void> {
+		if (this.token) return;
+		this.tokenCall ??= this.takeToken().finally(() => (this.tokenCall = undefined));
+		await this.tokenCall;
+	}
+
+	private async takeToken(): Promise<void> {
 		const answer = await this.call('POST', '/api/v1/access-token', { apiClientId: this.apiClientId, apiClientSecret: this.apiClientSecret });
 		const token = (answer.body as Envelope<{ access_token?: string }> | undefined)?.data?.access_token;
 		if (answer.status !== 200 || !token) throw new SandboxControlError('POST', '/api/v1/access-token', answer.status, messageOf(answer.body));
