@@ -16,11 +16,12 @@ import { fetch } from 'undici';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { nodeError, nodeItems, sharedN8n, type Execution } from '../harness/e2e';
 import { sandboxAccessToken } from '../harness/fixtures';
-import { business, createPayOnUsCredential, NODE, payOnUsWorkflow, Sandbox } from './payout.fixtures';
+import { SandboxClient } from '../../sandbox/client';
+import { business, createPayOnUsCredential, NODE, payOnUsWorkflow } from './payout.fixtures';
 
 const n8n = sharedN8n();
 let handle: SandboxHandle;
-let sb: Sandbox;
+let sb: SandboxClient;
 let credentialId: string;
 const workflowIds: string[] = [];
 
@@ -86,7 +87,7 @@ async function encryptCard(pan: string): Promise<string> {
 
 beforeAll(async () => {
 	handle = await startSandbox({ port: 0 });
-	sb = new Sandbox(handle.url);
+	sb = new SandboxClient(handle.url);
 	credentialId = await createPayOnUsCredential(n8n, handle.url, 'PayOnUs payin e2e');
 });
 

@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
-import type { Delivery } from '../store';
-import type { Sandbox } from '../runtime';
+import type { Delivery } from './records';
+import type { SandboxState } from './store';
 
 export type WebhookEvent = 'COLLECTION' | 'PAYOUT' | 'REFUND' | 'card_tokenization_link.completed';
 
@@ -16,12 +16,19 @@ export function signature(parts: string[], key: string): string {
 	return createHash('sha256').update(parts.join('') + key).digest('hex');
 }
 
+/** What the dispatcher needs of the running sandbox (runtime.ts): its state and its cancellable timers. */
+export interface DispatcherHost {
+	readonly state: SandboxState;
+	later(ms: number, fn: () => void): void;
+}
+
 export class WebhookDispatcher {
 	private agent = new Agent({ keepAliveTimeout: 1000, connections: 16 });
 	private held: Array<() => void> = [];
 	private generation = 0;
+	private sending = new Set<Promise<void>>();
 
-	constructor(private readonly sb: Sandbox) {}
+	constructor(private readonly sb: DispatcherHost) {}
 
 	/**
 	 * Queues an event. `signed` are the fields hashed before the key
@@ -52,7 +59,7 @@ export class WebhookDispatcher {
 				queuedAt: this.sb.state.now(),
 			};
 			this.sb.state.deliveries.push(delivery);
-			this.schedule(() => void this.deliver(delivery));
+			this.schedule(() => this.track(this.deliver(delivery)));
 		}
 	}
 
@@ -71,6 +78,16 @@ export class WebhookDispatcher {
 				if (gen === this.generation) this.flush(0);
 			});
 		}
+	}
+
+	/** Deliveries sent and not yet answered (Sandbox.idle waits for them). */
+	inFlight(): Array<Promise<void>> {
+		return [...this.sending];
+	}
+
+	private track(sending: Promise<void>): void {
+		this.sending.add(sending);
+		void sending.finally(() => this.sending.delete(sending));
 	}
 
 	private flush(delayMs: number): void {
