@@ -1,7 +1,7 @@
 /**
- * Set-up and read-outs shared by the benches that run workflows in a real
- * n8n against the sandbox (not a bench itself: bench/run.ts only loads
- * *.bench.js).
+ * Set-up, read-outs and figures shared by the benches (not a bench itself:
+ * bench/run.ts only loads *.bench.js): the bench credential, a node's run in
+ * an execution, bounded parallelism, median and percentile.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { sandboxCredentialData } from '../test/harness/fixtures';
@@ -44,4 +44,23 @@ export async function inParallel(count: number, limit: number, fn: (i: number) =
 		while (next < count) await fn(next++);
 	};
 	await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, count)) }, async () => await worker()));
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The median rounded to a whole number (of milliseconds). */
+export function medianMs(values: number[]): number {
+	return Math.round(median(values));
+}
+
+/** The p-th percentile (nearest rank), to 0.1; NaN for no values. */
+export function percentile(values: number[], p: number): number {
+	if (values.length === 0) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	return Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(1));
 }

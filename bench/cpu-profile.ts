@@ -7,7 +7,8 @@
  *
  *   node build/bench/cpu-profile.js <file.cpuprofile> [top]
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** Where this package's code sits in n8n (a community install); the n8n cache folder's name contains the package name too. */
 const PACKAGE_PATH = '/node_modules/n8n-nodes-payonus/';
@@ -127,6 +128,27 @@ export function summarize(file: string, topN = 25): ProfileSummary {
 			.slice(0, 15)
 			.map(([k, ms]) => ({ ms: Math.round(ms), percent: pct(ms), ...split(k) })),
 	};
+}
+
+/** The n8n main process's profile (the one with this package's frames), summarised. */
+export function n8nProfileSummary(dir: string): ProfileSummary | { problem: string } {
+	const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
+	let best: ProfileSummary | undefined;
+	for (const f of files) {
+		const s = summarize(join(dir, f), 30);
+		const mine = s.areas.find((a) => a.area.startsWith('n8n-nodes-payonus'))?.ms ?? 0;
+		const bestMine = best?.areas.find((a) => a.area.startsWith('n8n-nodes-payonus'))?.ms ?? -1;
+		if (mine > bestMine) best = s;
+	}
+	if (!best) return { problem: `no .cpuprofile in ${dir} (n8n must exit cleanly to write it)` };
+	console.log(`\n  CPU profile of n8n (${dir}): busy ${best.totalMs} ms`);
+	console.table(best.areas.slice(0, 15));
+	console.table(best.top);
+	console.log('  time below this package\'s outermost frames (inclusive):');
+	console.table(best.packageInclusive);
+	console.log('  what this package\'s frames called (self time of everything below, by the first frame outside the package):');
+	console.table(best.packageCalls);
+	return best;
 }
 
 if (require.main === module) {

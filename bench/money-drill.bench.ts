@@ -26,9 +26,10 @@
  *   errors           other error items (reused-reference: all of them, goal = count)
  */
 import type { IDataObject } from 'n8n-workflow';
+import { SandboxClient } from '../sandbox/client';
 import { startSandbox } from '../sandbox/server';
 import { TEST_PROFILES } from '../sandbox/profiles';
-import { control, FAULTS, MONEY_OPS, runCell, type CellResult, type Fault } from '../test/harness/money';
+import { FAULTS, MONEY_OPS, runCell, type CellResult, type Fault } from '../test/harness/money';
 
 export const description =
 	'money-safety drill: every money-moving operation x sandbox profile x fault (dropped answers, 503, reused reference); ledger vs outputs';
@@ -53,7 +54,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const started = Date.now();
 	try {
 		for (const profile of profiles) {
-			await control(handle.url, 'POST', '/profile', { profiles: profile.profiles });
+			await new SandboxClient(handle.url).setProfiles(profile.profiles);
 			for (const op of ops) {
 				for (const fault of faults) {
 					const tag = `md-${profile.name}-${op.name.replace(/\W/g, '')}-${fault}-${Date.now().toString(36)}`;

@@ -7,14 +7,10 @@
  * Postgres in queue mode with one worker (until the worker is ready).
  */
 import { startN8n, type StartOptions } from '../test/harness/n8n';
+import { medianMs } from './common';
 
 export const description = 'n8n cold start (spawn -> owner + API key ready): sqlite vs postgres';
 
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
-}
 
 export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const runs = Number(args.find((a) => a.startsWith('--runs='))?.split('=')[1] ?? 3);
@@ -38,16 +34,16 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		}
 	}
 
-	const base = median(samples.sqlite.ready);
+	const base = medianMs(samples.sqlite.ready);
 	const table = variants.map((variant) => {
 		const s = samples[variant.name];
 		return {
 			variant: variant.name,
-			medianReadyMs: median(s.ready),
+			medianReadyMs: medianMs(s.ready),
 			minReadyMs: Math.min(...s.ready),
 			maxReadyMs: Math.max(...s.ready),
-			medianStartN8nMs: median(s.untilWorkers),
-			ratioToSqlite: Number((median(s.ready) / base).toFixed(2)),
+			medianStartN8nMs: medianMs(s.untilWorkers),
+			ratioToSqlite: Number((medianMs(s.ready) / base).toFixed(2)),
 		};
 	});
 	console.table(table);

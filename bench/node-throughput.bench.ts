@@ -25,25 +25,20 @@
  * slower than the HTTP Request node. Rounds alternate the paths; the median
  * counts.
  */
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
-import { Pool, fetch } from 'undici';
+import { Pool } from 'undici';
+import { SandboxClient } from '../sandbox/client';
 import { startSandbox } from '../sandbox/server';
 import { READ_CONCURRENCY } from '../nodes/PayOnUs/PayOnUs.node';
 import { itemsNode, manualWorkflow, sandboxAccessToken } from '../test/harness/fixtures';
 import { n8nInstallDir, startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
-import { benchCredential, inParallel, nodeRun } from './common';
+import { benchCredential, median, nodeRun } from './common';
+import { FloorDriver, type Call } from './floor';
+import { createPayins, httpGetPayment, payOnUsGetPayment, PAYMENT_PATH } from './throughput-nodes';
 
 export const description = 'Get Payment x N: PayOnUs node vs HTTP Request node (same credential) vs raw undici';
 
 const NODE = 'Node';
-
-function median(values: number[]): number {
-	const s = [...values].sort((a, b) => a - b);
-	const m = Math.floor(s.length / 2);
-	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 function workflow(name: string, items: IDataObject[], node: IDataObject): WorkflowJson {
 	return manualWorkflow(name, [itemsNode(items.map((json) => ({ json }))), { name: NODE, ...node }]);
@@ -63,19 +58,6 @@ async function timeRun(n8n: N8nInstance, id: string, expected: number): Promise<
 	return { nodeMs: executionTime ?? wallMs, wallMs, output };
 }
 
-const PAYMENT_PATH = '/api/v1/payment-requests/businesses/BUS-2001';
-
-type N8nHttpRequest = (options: { url: string; method: 'GET'; json: boolean; headers: Record<string, string> }) => Promise<unknown>;
-
-/** `httpRequest` of the n8n-core the installed n8n runs (not the dev copy). */
-function n8nHelper(): N8nHttpRequest {
-	const load = createRequire(join(n8nInstallDir(), 'package.json'));
-	const helpers = load('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as {
-		httpRequest: N8nHttpRequest;
-	};
-	return helpers.httpRequest;
-}
-
 export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const flag = (name: string, fallback: number) =>
 		Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -85,55 +67,21 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 
 	const sandbox = await startSandbox({ port: 0, config: { requestLogLimit: itemsCount * 2 + 100 } });
 	const n8n = await startN8n({ db: 'sqlite' });
-	// undici: one keep-alive connection for the sequential limit, `concurrency` for the concurrent one.
-	const pool = new Pool(sandbox.url, { connections: 1, pipelining: 1 });
+	// Seeding over `concurrency` keep-alive connections; the baselines (bench/floor.ts) keep their own pools.
 	const widePool = new Pool(sandbox.url, { connections: concurrency, pipelining: 1 });
+	const floor = new FloorDriver(n8nInstallDir());
+	const control = new SandboxClient(sandbox.url);
 	try {
 		// A token for the undici baselines (its own API client: separate token slot).
 		const token = await sandboxAccessToken(sandbox.url, 3);
-		const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' };
 
 		// One payin per item: every item looks up a different record.
-		const refs: string[] = new Array(itemsCount);
-		await inParallel(itemsCount, 8, async (i) => {
-			const res = await widePool.request({
-				method: 'POST',
-				path: '/api/v1/virtual-accounts/dynamic',
-				headers: auth,
-				body: JSON.stringify({ amount: 100 + (i % 900), reference: `bench-${i}`, businessId: 'BUS-2001', customer: { name: 'Bench', email: 'bench@example.com' } }),
-			});
-			const body = (await res.body.json()) as { data?: { onusReference?: string } };
-			if (res.statusCode !== 200 || !body.data?.onusReference) throw new Error(`creating payin ${i} got ${res.statusCode}`);
-			refs[i] = body.data.onusReference;
-		});
+		const refs = await createPayins(widePool, token, itemsCount, 'bench');
 		const items = refs.map((onusReference) => ({ onusReference }));
 
 		const credentials = await benchCredential(n8n, sandbox.url);
-		const payOnUsNode = {
-			type: 'n8n-nodes-payonus.payOnUs',
-			typeVersion: 1,
-			credentials,
-			parameters: {
-				resource: 'payin',
-				operation: 'getPayment',
-				businessId: { __rl: true, mode: 'id', value: 'BUS-2001' },
-				onusReference: '={{ $json.onusReference }}',
-			},
-		};
-		const httpNode = {
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			credentials,
-			parameters: {
-				method: 'GET',
-				url: `${sandbox.url}${PAYMENT_PATH}`,
-				authentication: 'predefinedCredentialType',
-				nodeCredentialType: 'payOnUsApi',
-				sendQuery: true,
-				queryParameters: { parameters: [{ name: 'onusReference', value: '={{ $json.onusReference }}' }] },
-				options: {},
-			},
-		};
+		const payOnUsNode = payOnUsGetPayment(credentials);
+		const httpNode = httpGetPayment(credentials, sandbox.url);
 		const ids = {
 			payOnUs: (await n8n.createWorkflow(workflow('bench: PayOnUs node', items, payOnUsNode))).id,
 			http: (await n8n.createWorkflow(workflow('bench: HTTP Request node', items, httpNode))).id,
@@ -141,44 +89,20 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			httpWarm: (await n8n.createWorkflow(workflow('bench: HTTP warm-up', items.slice(0, 50), httpNode))).id,
 		};
 
-		const getOne = async (p: Pool, ref: string) => {
-			const res = await p.request({ method: 'GET', path: `${PAYMENT_PATH}?onusReference=${encodeURIComponent(ref)}`, headers: auth });
-			const body = (await res.body.json()) as { data?: IDataObject };
-			if (res.statusCode !== 200 || body.data?.onusReference !== ref) throw new Error(`undici baseline got ${res.statusCode}`);
-		};
-		const undiciSequential = async (): Promise<number> => {
-			const started = performance.now();
-			for (const item of items) await getOne(pool, item.onusReference);
-			return performance.now() - started;
-		};
-		const undiciConcurrent = async (): Promise<number> => {
-			const started = performance.now();
-			await inParallel(items.length, concurrency, async (i) => await getOne(widePool, items[i].onusReference));
-			return performance.now() - started;
-		};
-		const httpRequest = n8nHelper();
-		const helperConcurrent = async (): Promise<number> => {
-			const started = performance.now();
-			await inParallel(items.length, concurrency, async (i) => {
-				const ref = items[i].onusReference;
-				const body = (await httpRequest({
-					url: `${sandbox.url}${PAYMENT_PATH}?onusReference=${encodeURIComponent(ref)}`,
-					method: 'GET',
-					json: true,
-					headers: { Authorization: auth.authorization },
-				})) as { data?: IDataObject };
-				if (body.data?.onusReference !== ref) throw new Error('n8n helper baseline got another record');
-			});
-			return performance.now() - started;
-		};
+		// The baselines: the same reads, one per item, checked record by record (bench/floor.ts).
+		const calls: Call[] = refs.map((ref) => ({ method: 'GET', path: `${PAYMENT_PATH}?onusReference=${encodeURIComponent(ref)}`, onusReference: ref }));
+		const baseline = (kind: 'helper' | 'undici', inFlight: number) => async () =>
+			await floor.run({ kind, baseUrl: sandbox.url, token, concurrency: inFlight, calls });
+		const undiciSequential = baseline('undici', 1);
+		const undiciConcurrent = baseline('undici', concurrency);
+		const helperConcurrent = baseline('helper', concurrency);
 
 		/** The sandbox saw exactly one answered Get payment per item reference since the last clear. */
 		const clearLog = async () => {
-			await fetch(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
+			await control.clearRequests();
 		};
 		const checkLog = async (path: string) => {
-			const res = await fetch(`${sandbox.url}/_sandbox/requests?method=GET&path=${encodeURIComponent(PAYMENT_PATH)}`);
-			const log = ((await res.json()) as { data: Array<{ query?: Record<string, unknown>; status?: number }> }).data;
+			const log = await control.requests({ method: 'GET', path: PAYMENT_PATH });
 			const seen = new Map<string, number>();
 			for (const e of log) {
 				if (e.status !== 200) throw new Error(`${path}: the sandbox answered ${e.status} to a Get payment`);
@@ -268,7 +192,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		console.log('  ratios (time, lower is faster):', ratios, 'goals met:', goals);
 		return { items: itemsCount, rounds, concurrency, nodeConcurrency: READ_CONCURRENCY, table, ratios, goals, samples };
 	} finally {
-		await pool.close();
+		await floor.close();
 		await widePool.close();
 		await n8n.stop();
 		await sandbox.stop();

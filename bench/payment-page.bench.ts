@@ -15,11 +15,12 @@
  * one worker runs the executions, the main serves the page; needs both).
  */
 import { Agent, request } from 'undici';
+import { SandboxClient } from '../sandbox/client';
 import { startSandbox } from '../sandbox/server';
 import { startN8n, N8N_VERSION, type N8nInstance, type StartOptions } from '../test/harness/n8n';
 import { nodeItems } from '../test/harness/execution';
 import { sandboxAccessToken, sandboxClient } from '../test/harness/fixtures';
-import { benchCredential, inParallel } from './common';
+import { benchCredential, inParallel, percentile } from './common';
 import { deriveKey, open } from '../nodes/PayOnUsPaymentPage/token';
 
 export const description =
@@ -29,14 +30,6 @@ const arg = (args: string[], name: string, fallback: number) =>
 	Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function percentile(values: number[], p: number): number {
-	if (values.length === 0) return NaN;
-	const sorted = [...values].sort((a, b) => a - b);
-	return Number(
-		sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(1),
-	);
-}
 
 const MODES: Record<string, StartOptions> = {
 	// n8n >= 2.3x pings its database every few seconds and, after failed
@@ -225,15 +218,13 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 
 		// The sandbox marks all but `unpaid` of them paid.
 		const bankToken = await sandboxAccessToken(sb.url, 3);
-		const ledger = (await (await fetch(`${sb.url}/_sandbox/ledger`)).json()) as {
-			data: { payins: Array<Record<string, unknown>> };
-		};
-		const byRef = new Map(ledger.data.payins.map((p) => [String(p.reference), p]));
+		const ledger = await new SandboxClient(sb.url).ledger();
+		const byRef = new Map(ledger.payins.map((p) => [String(p.reference), p]));
 		const paidIdx = refs.map((_, i) => i).filter((i) => refs[i] && i >= unpaid);
 		const unpaidRefs = refs.filter((r, i) => r && i < unpaid);
 		const payinsPerCheckout = refs
 			.filter(Boolean)
-			.map((r) => ledger.data.payins.filter((p) => String(p.reference).startsWith(`${r}-`)).length);
+			.map((r) => ledger.payins.filter((p) => String(p.reference).startsWith(`${r}-`)).length);
 		await inParallel(paidIdx.length, 32, async (j) => {
 			const p = byRef.get(`${refs[paidIdx[j]]}-1`);
 			if (!p) {

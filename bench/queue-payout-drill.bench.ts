@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import type { IDataObject } from 'n8n-workflow';
+import { SandboxClient, type DeliveryView as Delivery, type LedgerView } from '../sandbox/client';
 import { startSandbox } from '../sandbox/server';
 import { executionData, startN8n, N8N_VERSION, type N8nInstance } from '../test/harness/n8n';
 import { loadExample, payOnUsTriggerPaths, prepareExample } from '../scripts/lib/examples';
@@ -44,29 +45,7 @@ const arg = (args: string[], name: string, fallback: number) =>
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-interface Delivery {
-	event: string;
-	url: string;
-	headers: Record<string, string>;
-	body: IDataObject;
-}
-
-interface LedgerTransfer {
-	onusReference: string;
-	merchantReference: string;
-	amount: number;
-	paymentStatus: string;
-}
-
-async function control<T>(sandboxUrl: string, method: string, path: string, body?: unknown): Promise<T> {
-	const res = await fetch(`${sandboxUrl}/_sandbox${path}`, {
-		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!res.ok) throw new Error(`${method} /_sandbox${path} answered ${res.status}`);
-	return ((await res.json()) as { data: T }).data;
-}
+type LedgerTransfer = LedgerView['transfers'][number];
 
 /** A tiny receiver for the sandbox's own notifications (answers 200; the deliveries are read from the sandbox). */
 async function sink(): Promise<{ url: string; server: Server }> {
@@ -144,8 +123,9 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const receiver = await sink();
 	let n8n: N8nInstance | undefined;
 	const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
+	const control = new SandboxClient(sb.url);
 	try {
-		await control(sb.url, 'PUT', '/webhooks', { url: receiver.url, verificationKey: KEY, duplicates: 1 });
+		await control.setWebhooks({ url: receiver.url, verificationKey: KEY, duplicates: 1 });
 		console.log(`  starting n8n ${N8N_VERSION}: queue mode (postgres + redis), main + 1 worker + 2 webhook processes...`);
 		n8n = await startN8n({
 			db: 'postgres',
@@ -178,7 +158,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		const refSet = new Set(refs);
 		let captured: Delivery[] = [];
 		for (let tries = 0; tries < 60; tries++) {
-			const deliveries = await control<Delivery[]>(sb.url, 'GET', '/deliveries');
+			const deliveries = await control.deliveries();
 			captured = deliveries.filter((d) => d.event === 'COLLECTION' && refSet.has(String(d.body.onusReference)));
 			if (new Set(captured.map((d) => String(d.body.onusReference))).size >= collections) break;
 			await sleep(500);
@@ -235,7 +215,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 
 		// The ledger: payouts (transfers) per collection.
 		await sleep(1000);
-		const ledger = await control<{ transfers: LedgerTransfer[] }>(sb.url, 'GET', '/ledger');
+		const ledger = await control.ledger();
 		const perRef = new Map<string, LedgerTransfer[]>();
 		for (const t of ledger.transfers) {
 			const m = /^share-(.+)$/.exec(t.merchantReference ?? '');

@@ -34,25 +34,27 @@
  * transfers (default: the node's default); the floor and undici use the same.
  * --profile: n8n runs under --cpu-prof; the profile's top entries are printed.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
-import { Agent, Pool, fetch, setGlobalDispatcher } from 'undici';
+import { Agent, Pool, setGlobalDispatcher } from 'undici';
 import * as PayOnUsNode from '../nodes/PayOnUs/PayOnUs.node';
+import { SandboxClient } from '../sandbox/client';
 import { itemsNode, manualWorkflow, sandboxAccessToken } from '../test/harness/fixtures';
-import { n8nInstallDir, n8nNode, N8N_VERSION, startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
-import { benchCredential, inParallel, nodeRun } from './common';
-import { summarize, type ProfileSummary } from './cpu-profile';
-import type { Call, Job } from './real-network-client';
+import { N8N_VERSION, startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
+import { benchCredential, nodeRun } from './common';
+import { n8nProfileSummary } from './cpu-profile';
+import type { Call } from './floor';
+import { Baselines, startSandboxProcess } from './real-network-processes';
+import { payout500 } from './real-network-payout';
+import {
+	createPayins, httpCreateTransfer, httpGetPayment, payOnUsCreateTransfer, payOnUsGetPayment, PAYMENT_PATH, TRANSFER_PATH, transferBody,
+} from './throughput-nodes';
 
 export const description =
 	'over TLS at 0/50/150 ms RTT: Get Payment and Create Transfer — PayOnUs node vs HTTP Request node vs n8n helper alone (floor) vs undici keep-alive';
 
 const NODE = 'Node';
-const PAYMENT_PATH = '/api/v1/payment-requests/businesses/BUS-2001';
-const TRANSFER_PATH = '/api/v1/transfer-requests/bank-transfer';
 const MIN_COUNT = 40;
 
 /**
@@ -61,77 +63,6 @@ const MIN_COUNT = 40;
  */
 const MONEY_CONCURRENCY = Math.max(2, PayOnUsNode.MONEY_MOVING_CONCURRENCY_DEFAULT);
 const READ_CONCURRENCY = PayOnUsNode.READ_CONCURRENCY;
-
-function transferBody(reference: string): IDataObject {
-	return {
-		transferType: 'WALLET_TO_BANK_ACCOUNT',
-		amount: 100,
-		currency: 'NGN',
-		countryCode: 'NG',
-		reference,
-		narration: 'bench',
-		businessId: 'BUS-2001',
-		beneficiaryAccountNumber: '9999991112',
-		beneficiaryAccountName: 'Sandbox Success Beneficiary',
-		beneficiaryBankCode: '044',
-	};
-}
-
-/** The sandbox in its own process, with TLS and the link. */
-async function startSandboxProcess(): Promise<{ url: string; caFile: string; child: ChildProcess }> {
-	const cli = join(__dirname, '..', 'sandbox', 'cli.js');
-	const child = spawn(process.execPath, [cli, '--port', '0', '--tls', '--rtt-ms', '0', '--jitter-ms', '0', '--json', '--request-log-limit', '40000'], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	const line = await new Promise<string>((resolve, reject) => {
-		const rl = createInterface({ input: child.stdout! });
-		rl.once('line', resolve);
-		child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-	});
-	const info = JSON.parse(line) as { url: string; caFile: string };
-	return { url: info.url, caFile: info.caFile, child };
-}
-
-/** The baselines' process (helper floor, undici limit). */
-class Baselines {
-	private seq = 0;
-	private waiting = new Map<number, { resolve: (ms: number) => void; reject: (e: Error) => void }>();
-	private constructor(private readonly child: ChildProcess) {
-		child.on('message', (m: { id?: number; ms?: number; error?: string }) => {
-			const w = m.id !== undefined ? this.waiting.get(m.id) : undefined;
-			if (!w) return;
-			this.waiting.delete(m.id as number);
-			if (m.error) w.reject(new Error(m.error));
-			else w.resolve(m.ms as number);
-		});
-	}
-
-	static async start(caFile: string): Promise<Baselines> {
-		const child = fork(join(__dirname, 'real-network-client.js'), [], {
-			execPath: n8nNode(),
-			env: { ...process.env, NODE_OPTIONS: '', NODE_EXTRA_CA_CERTS: caFile, PAYONUS_N8N_INSTALL_DIR: n8nInstallDir() },
-			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-		});
-		await new Promise<void>((resolve, reject) => {
-			child.once('message', () => resolve());
-			child.once('exit', (code) => reject(new Error(`baseline process exited with ${code}`)));
-		});
-		return new Baselines(child);
-	}
-
-	async run(job: Omit<Job, 'id'>): Promise<number> {
-		const id = ++this.seq;
-		return await new Promise<number>((resolve, reject) => {
-			this.waiting.set(id, { resolve, reject });
-			this.child.send({ ...job, id });
-		});
-	}
-
-	stop(): void {
-		this.child.send('close');
-		setTimeout(() => this.child.kill(), 3000).unref();
-	}
-}
 
 interface Row {
 	rttMs: number;
@@ -156,25 +87,18 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const fullReads = Number(flag('reads', '1000'));
 	const fullTransfers = Number(flag('transfers', '500'));
 	const budget = Number(flag('budget', '25'));
-	const payout500 = args.includes('--payout-500');
+	const runPayout500 = args.includes('--payout-500');
 	const mmConcurrency = Number(flag('money-concurrency', String(MONEY_CONCURRENCY)));
 	// --profile: n8n runs with --cpu-prof (NODE_OPTIONS); the profile's top entries are printed after n8n stops.
 	const profileDir = args.includes('--profile') ? join(__dirname, '..', '..', 'bench', 'results', `profile-${Date.now().toString(36)}`) : undefined;
 
 	const sandbox = await startSandboxProcess();
-	const ca = (await import('node:fs')).readFileSync(sandbox.caFile, 'utf8');
+	const ca = readFileSync(sandbox.caFile, 'utf8');
 	// This process (control calls, seeding) trusts the sandbox's CA too.
-	setGlobalDispatcher(new Agent({ connect: { ca } }));
+	const trusting = new Agent({ connect: { ca } });
+	setGlobalDispatcher(trusting);
 	const base = sandbox.url;
-	const control = async <T = unknown>(method: string, path: string, body?: unknown): Promise<T> => {
-		const res = await fetch(`${base}/_sandbox${path}`, {
-			method,
-			...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
-		});
-		const json = (await res.json()) as { data: T };
-		if (res.status !== 200) throw new Error(`control ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-		return json.data;
-	};
+	const control = new SandboxClient(base, { dispatcher: trusting });
 	let report: Record<string, unknown> = {};
 	let n8n: N8nInstance | undefined;
 	let baselines: Baselines | undefined;
@@ -193,82 +117,14 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		]);
 		const token = await sandboxAccessToken(base, 3);
 		const pool = new Pool(base, { connections: 8, connect: { ca } });
-		const refs: string[] = new Array(fullReads);
-		await inParallel(fullReads, 8, async (i) => {
-			const res = await pool.request({
-				method: 'POST',
-				path: '/api/v1/virtual-accounts/dynamic',
-				headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-				body: JSON.stringify({ amount: 100 + (i % 900), reference: `rn-${i}`, businessId: 'BUS-2001', customer: { name: 'Bench', email: 'bench@example.com' } }),
-			});
-			const body = (await res.body.json()) as { data?: { onusReference?: string } };
-			if (res.statusCode !== 200 || !body.data?.onusReference) throw new Error(`creating payin ${i} got ${res.statusCode}`);
-			refs[i] = body.data.onusReference;
-		});
+		const refs = await createPayins(pool, token, fullReads, 'rn');
 		await pool.close();
 
 		const credentials = await benchCredential(n8n, base);
-		const payOnUsRead = {
-			type: 'n8n-nodes-payonus.payOnUs',
-			typeVersion: 1,
-			credentials,
-			parameters: {
-				resource: 'payin',
-				operation: 'getPayment',
-				businessId: { __rl: true, mode: 'id', value: 'BUS-2001' },
-				onusReference: '={{ $json.onusReference }}',
-			},
-		};
-		const httpRead = {
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			credentials,
-			parameters: {
-				method: 'GET',
-				url: `${base}${PAYMENT_PATH}`,
-				authentication: 'predefinedCredentialType',
-				nodeCredentialType: 'payOnUsApi',
-				sendQuery: true,
-				queryParameters: { parameters: [{ name: 'onusReference', value: '={{ $json.onusReference }}' }] },
-				options: {},
-			},
-		};
-		const payOnUsTransfer = {
-			type: 'n8n-nodes-payonus.payOnUs',
-			typeVersion: 1,
-			credentials,
-			parameters: {
-				resource: 'payout',
-				operation: 'createTransfer',
-				transferType: 'WALLET_TO_BANK_ACCOUNT',
-				businessId: { __rl: true, mode: 'id', value: 'BUS-2001' },
-				amount: 100,
-				currency: 'NGN',
-				countryCode: 'NG',
-				reference: '={{ $json.reference }}',
-				beneficiaryBankCode: '044',
-				beneficiaryAccountNumber: '9999991112',
-				beneficiaryAccountName: 'Sandbox Success Beneficiary',
-				narration: 'bench',
-				options: { moneyMovingConcurrency: mmConcurrency },
-			},
-		};
-		const httpTransfer = {
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			credentials,
-			parameters: {
-				method: 'POST',
-				url: `${base}${TRANSFER_PATH}`,
-				authentication: 'predefinedCredentialType',
-				nodeCredentialType: 'payOnUsApi',
-				sendBody: true,
-				contentType: 'json',
-				specifyBody: 'json',
-				jsonBody: `={{ JSON.stringify(Object.assign(${JSON.stringify(transferBody('x'))}, { reference: $json.reference })) }}`,
-				options: {},
-			},
-		};
+		const payOnUsRead = payOnUsGetPayment(credentials);
+		const httpRead = httpGetPayment(credentials, base);
+		const payOnUsTransfer = payOnUsCreateTransfer(credentials, mmConcurrency);
+		const httpTransfer = httpCreateTransfer(credentials, base);
 
 		const inN8n = async (name: string, node: IDataObject, items: IDataObject[]) => {
 			const wf: WorkflowJson = manualWorkflow(name, [itemsNode(items.map((json) => ({ json }))), { name: NODE, ...node }]);
@@ -280,18 +136,15 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		};
 
 		// The sandbox's log: one answered call per reference, nothing else on that path.
-		const clearLog = async () => await control('DELETE', '/requests');
+		const clearLog = async () => await control.clearRequests();
 		const checkLog = async (what: string, method: 'GET' | 'POST', path: string, expected: string[]) => {
-			const log = await control<Array<{ method: string; path: string; query?: IDataObject; body?: IDataObject; status?: number; durationMs?: number }>>(
-				'GET',
-				`/requests?path=${encodeURIComponent(path)}`,
-			);
+			const log = await control.requests({ path, tokenCalls: true });
 			const calls = log.filter((e) => e.path === path);
 			lastServerMs = calls.reduce((a, e) => a + (e.durationMs ?? 0), 0) / Math.max(1, calls.length);
 			const seen = new Map<string, number>();
 			for (const e of calls) {
 				if (e.status !== 200 || e.method !== method) throw new Error(`${what}: the sandbox answered ${e.status} to ${e.method} ${path}`);
-				const ref = String(method === 'GET' ? e.query?.onusReference : e.body?.reference);
+				const ref = String(method === 'GET' ? e.query?.onusReference : (e.body as IDataObject | null)?.reference);
 				seen.set(ref, (seen.get(ref) ?? 0) + 1);
 			}
 			const wrong = expected.filter((r) => seen.get(r) !== 1);
@@ -299,7 +152,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				throw new Error(`${what}: ${calls.length} calls logged for ${expected.length} items; ${wrong.length} references not exactly once`);
 			}
 			// Nothing else was called (no lookups, no name enquiries): the API calls logged since the clear, by path.
-			const all = await control<Array<{ method: string; path: string }>>('GET', '/requests?path=/api/');
+			const all = await control.requests({ path: '/api/', tokenCalls: true });
 			const others = new Map<string, number>();
 			for (const e of all) if (e.path !== path) others.set(`${e.method} ${e.path}`, (others.get(`${e.method} ${e.path}`) ?? 0) + 1);
 			if (others.size > 0) extraCalls.push({ what, rttMs: currentRtt, calls: Object.fromEntries(others) });
@@ -349,7 +202,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 
 		for (const rttMs of rtts) {
 			const jitterMs = Math.round((rttMs * jitterPercent) / 100);
-			await control('PUT', '/link', { rttMs, jitterMs });
+			await control.setLink({ rttMs, jitterMs });
 			currentRtt = rttMs;
 			console.log(`\n  --- RTT ${rttMs} ms, jitter ${jitterMs} ms (TLS; n8n ${N8N_VERSION}) ---`);
 
@@ -453,85 +306,15 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			console.log(`  ${notes[notes.length - 1]}`);
 		}
 
-		let payout: IDataObject | undefined;
-		if (payout500) {
-			const jitterMs = Math.round((payoutRtt * jitterPercent) / 100);
-			await control('PUT', '/link', { rttMs: payoutRtt, jitterMs });
-			const list = newRefs(500);
-			await clearLog();
-			const started = Date.now();
-			const one = await inN8n(`rn payout500 items`, payOnUsTransfer, list.map((reference) => ({ reference })));
-			const itemsWall = (Date.now() - started) / 1000;
-			await checkLog('PayOnUs node x500', 'POST', TRANSFER_PATH, list);
-			const batch = `rnbulk${Date.now().toString(36)}`;
-			const bulkNode = {
-				type: 'n8n-nodes-payonus.payOnUs',
-				typeVersion: 1,
-				credentials,
-				parameters: {
-					resource: 'payout',
-					operation: 'bulkTransfer',
-					source: 'items',
-					businessId: { __rl: true, mode: 'id', value: 'BUS-2001' },
-					currency: 'NGN',
-					reference: batch,
-				},
-			};
-			console.log(`  500 transfers (Create Transfer, x${mmConcurrency}) at ${payoutRtt} ms: ${(one.ms / 1000).toFixed(1)} s`);
-			// Distinct amounts: identical rows are refused as duplicates unless "Allow Duplicate Rows" is on.
-			const rowsJson = Array.from({ length: 500 }, (_, i) => ({
-				beneficiaryAccountNumber: '9999991112',
-				beneficiaryAccountName: 'Sandbox Success Beneficiary',
-				beneficiaryBankCode: '044',
-				amount: 100 + i,
-				narration: 'bench',
-			}));
-			const wf = manualWorkflow('rn payout500 bulk', [itemsNode(rowsJson.map((json) => ({ json }))), { name: NODE, ...bulkNode }]);
-			const { id } = await n8n.createWorkflow(wf);
-			const bulkStarted = Date.now();
-			const execution = await n8n.runWorkflow(id, { timeoutMs: 15 * 60_000 });
-			const bulkWall = (Date.now() - bulkStarted) / 1000;
-			const bulk = nodeRun(execution, NODE, 1);
-			payout = {
-				rttMs: payoutRtt,
-				jitterMs,
-				transfers: 500,
-				createTransferSeconds: Number((one.ms / 1000).toFixed(1)),
-				createTransferExecutionSeconds: Number(itemsWall.toFixed(1)),
-				createTransferConcurrency: mmConcurrency,
-				bulkTransferSeconds: Number(((bulk.executionTime ?? 0) / 1000).toFixed(1)),
-				bulkTransferExecutionSeconds: Number(bulkWall.toFixed(1)),
-				bulkRows: (bulk.output[0] as IDataObject).totalCount ?? null,
-			};
-			console.log('  500 transfers:', payout);
-		}
+		const payout = runPayout500
+			? await payout500({ n8n, control, credentials, payOnUsTransfer, newRefs, inN8n, checkLog, rttMs: payoutRtt, jitterPercent, moneyMovingConcurrency: mmConcurrency })
+			: undefined;
 		report = { extraCalls, n8nVersion: N8N_VERSION, rtts, jitterPercent, readConcurrency: READ_CONCURRENCY, moneyMovingConcurrency: mmConcurrency, rows, ratios, notes, payout };
 	} finally {
 		baselines?.stop();
 		await n8n?.stop();
 		sandbox.child.kill('SIGTERM');
 	}
-	if (profileDir) report.profile = profileSummary(profileDir);
+	if (profileDir) report.profile = n8nProfileSummary(profileDir);
 	return report;
-}
-
-/** The n8n main process's profile (the one with this package's frames), summarised. */
-function profileSummary(dir: string): ProfileSummary | { problem: string } {
-	const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
-	let best: ProfileSummary | undefined;
-	for (const f of files) {
-		const s = summarize(join(dir, f), 30);
-		const mine = s.areas.find((a) => a.area.startsWith('n8n-nodes-payonus'))?.ms ?? 0;
-		const bestMine = best?.areas.find((a) => a.area.startsWith('n8n-nodes-payonus'))?.ms ?? -1;
-		if (mine > bestMine) best = s;
-	}
-	if (!best) return { problem: `no .cpuprofile in ${dir} (n8n must exit cleanly to write it)` };
-	console.log(`\n  CPU profile of n8n (${dir}): busy ${best.totalMs} ms`);
-	console.table(best.areas.slice(0, 15));
-	console.table(best.top);
-	console.log('  time below this package\'s outermost frames (inclusive):');
-	console.table(best.packageInclusive);
-	console.log('  what this package\'s frames called (self time of everything below, by the first frame outside the package):');
-	console.table(best.packageCalls);
-	return best;
 }

@@ -11,16 +11,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, packageRoot } from '../test/harness/n8n';
+import { medianMs } from './common';
 
 export const description = '`npm start` start-to-ready time: cold (fresh folder) vs warm (same folder again)';
 
 const READY = 'PayOnUs demo is ready';
 
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
-}
 
 async function once(folder: string, n8nPort: number, sandboxPort: number): Promise<{ readyMs: number; stopMs: number }> {
 	const script = join(packageRoot(), 'build', 'scripts', 'start.js');
@@ -71,10 +67,10 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	}
 	const report = {
 		runs,
-		coldMedianMs: median(cold),
-		warmMedianMs: median(warm),
-		warmToColdRatio: Number((median(warm) / median(cold)).toFixed(2)),
-		stopMedianMs: median(stops),
+		coldMedianMs: medianMs(cold),
+		warmMedianMs: medianMs(warm),
+		warmToColdRatio: Number((medianMs(warm) / medianMs(cold)).toFixed(2)),
+		stopMedianMs: medianMs(stops),
 		cold,
 		warm,
 	};

@@ -23,7 +23,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../sandbox/server';
 import { nodeItems } from '../test/harness/execution';
 import { startN8n } from '../test/harness/n8n';
-import { business, createPayOnUsCredential, NODE, payOnUsWorkflow, Sandbox } from '../test/e2e/payout.fixtures';
+import { SandboxClient } from '../sandbox/client';
+import { business, createPayOnUsCredential, NODE, payOnUsWorkflow } from '../test/e2e/payout.fixtures';
 
 export const description = 'money-safety drill: N transfers in one n8n workflow with dropped answers; ledger checked per reference';
 
@@ -40,7 +41,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	// before: dropped before processing -> lookup finds nothing -> resent once.
 	const modes = arg(args, 'modes', 'after').split(',') as Array<'after' | 'before'>;
 	const handle = await startSandbox({ port: 0, config: { requestLogLimit: 20000 } });
-	const sb = new Sandbox(handle.url);
+	const sb = new SandboxClient(handle.url);
 	const n8n = await startN8n();
 	const rows: IDataObject[] = [];
 	try {

@@ -21,6 +21,7 @@ import { startSandbox } from '../sandbox/server';
 import { startN8n, type N8nInstance, type StartOptions } from '../test/harness/n8n';
 import { nodeItems } from '../test/harness/execution';
 import { KEY, TRIGGER_NAME, createCredential, sleep, triggerWorkflow } from '../test/e2e/triggerFixtures';
+import { percentile } from './common';
 
 export const description = 'PayOnUs Trigger in real n8n: forgery drill (0 executions) and triple-delivery drill (exactly N)';
 
@@ -28,12 +29,6 @@ const arg = (args: string[], name: string, fallback: number) =>
 	Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 
 const hashOf = (a: string, r: string, s: string, key = KEY) => createHash('sha256').update(a + r + s + key).digest('hex');
-
-function percentile(values: number[], p: number): number {
-	if (values.length === 0) return NaN;
-	const sorted = [...values].sort((a, b) => a - b);
-	return Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(1));
-}
 
 interface Shot {
 	category: string;

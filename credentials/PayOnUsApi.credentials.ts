@@ -8,14 +8,18 @@ import type {
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
-import { payOnUsPreAuthentication } from '../nodes/shared/tokenCache';
+import { BASE_URL_EXPRESSION, ENVIRONMENT_BASE_URLS } from '../nodes/shared/environments';
+import { CHECK_PATH_EXPRESSION, CHECK_RULES, checkRead } from '../nodes/shared/token/check';
+import { payOnUsPreAuthentication } from '../nodes/shared/token/preAuthentication';
 
 /**
  * PayOnUs API credential. The access token is minted by preAuthentication
  * (client credentials), kept in the hidden expirable field `accessToken` and
  * shared by every execution and every n8n process using this credential; see
- * nodes/shared/tokenCache.ts for the rules that keep it to one valid token
- * and at most 3 token calls a minute.
+ * nodes/shared/token/ for the rules that keep it to one valid token and at
+ * most 3 token calls a minute. The test is the same token check
+ * preAuthentication runs (token/check.ts), at the same base addresses
+ * (environments.ts).
  */
 export class PayOnUsApi implements ICredentialType {
 	name = 'payOnUsApi';
@@ -35,12 +39,12 @@ export class PayOnUsApi implements ICredentialType {
 				{
 					name: 'Sandbox',
 					value: 'sandbox',
-					description: 'Test mode: https://core-sandbox.payonus.com',
+					description: `Test mode: ${ENVIRONMENT_BASE_URLS.sandbox}`,
 				},
 				{
 					name: 'Production',
 					value: 'production',
-					description: 'Live money: https://core.payonus.com',
+					description: `Live money: ${ENVIRONMENT_BASE_URLS.production}`,
 				},
 				{
 					name: 'Custom Base URL',
@@ -121,10 +125,10 @@ export class PayOnUsApi implements ICredentialType {
 		// Epoch milliseconds of the access token, not secrets, hence no
 		// password (n8n's redaction of password fields also expects strings).
 		// Named without "token": n8n's lint takes any field named *token* for a
-		// secret. Written by preAuthentication (tokenCache.ts tokenFields);
+		// secret. Written by preAuthentication (token/credential.ts TOKEN_FIELDS);
 		// until 0.1.0 they were tokenIssuedAt / tokenExpiresAt, and a credential
 		// stored then reads 0 here: its token is used until refused, then
-		// replaced (see transport.ts adopt()).
+		// replaced (see transport/session.ts adopt()).
 		{
 			displayName: 'Token Issued At',
 			name: 'issuedAt',
@@ -163,37 +167,11 @@ export class PayOnUsApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL:
-				'={{$credentials.environment === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : ($credentials.environment === "production" ? "https://core.payonus.com" : "https://core-sandbox.payonus.com")}}',
-			url: '={{$credentials.merchantId ? "/api/v1/merchants/" + encodeURIComponent(String($credentials.merchantId).trim()) + "/wallets" : "/api/v1/payment-requests"}}',
+			baseURL: BASE_URL_EXPRESSION,
+			url: CHECK_PATH_EXPRESSION,
 			method: 'GET',
-			qs: { page: 0, size: 1 },
+			qs: checkRead('').qs,
 		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'PayOnUs issued a token but refused it on a read call (401): the Environment / Base URL may point to a different PayOnUs environment than the one that issued it.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The Client ID and Secret are valid, but PayOnUs refused the read call (403): this server\'s outbound IP address is probably not whitelisted for this environment on the PayOnUs dashboard, or the API client lacks permission for this merchant.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'The Client ID and Secret are valid, but the Default Merchant ID was not found in this environment (404). Check it, or leave it empty.',
-				},
-			},
-		],
+		rules: CHECK_RULES,
 	};
 }

@@ -6,7 +6,7 @@
  * Test card numbers pick the path (see README).
  */
 import { constants, generateKeyPairSync, privateDecrypt, type KeyObject } from 'node:crypto';
-import { ApiError } from './store';
+import { ApiError } from './errors';
 
 export interface Card {
 	pan: string;

@@ -7,7 +7,7 @@
  * `every` (every Nth matching request, deterministic), or `rate` with a seeded
  * PRNG (`seed`, deterministic for a given seed), and stops after `times` fires.
  */
-import { ApiError } from './store';
+import { ApiError } from './errors';
 
 export interface FaultSpec {
 	method?: string;

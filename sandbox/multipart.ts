@@ -1,5 +1,5 @@
 /** Just enough multipart/form-data and CSV parsing for bulk transfers. */
-import { ApiError } from './store';
+import { ApiError } from './errors';
 
 export interface Part {
 	name: string;

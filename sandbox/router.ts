@@ -4,7 +4,7 @@
  * patterns of the same method and segment count.
  */
 import type { IncomingMessage } from 'node:http';
-import type { AccessToken } from './store';
+import type { AccessToken } from './records';
 import type { Sandbox } from './runtime';
 
 export interface Ctx {

@@ -9,20 +9,24 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Router, type Ctx, type Reply } from './router';
 import { Sandbox } from './runtime';
-import { ApiError, type SandboxConfig, type SandboxState, type SeedConfig, type RequestLogEntry } from './store';
+import type { SandboxConfig, SeedConfig } from './config';
+import { ApiError } from './errors';
+import type { RequestLogEntry } from './records';
+import type { SandboxState } from './store';
 import type { FaultDecision } from './faults';
 import { authenticate, registerAuth } from './areas/auth';
-import { payinView, registerPayins } from './areas/payins';
+import { registerPayins } from './areas/payins';
 import { registerWallets } from './areas/wallets';
-import { registerPayouts, transferView } from './areas/payouts';
-import { setReplayViews } from './areas/replay';
+import { registerPayouts } from './areas/payouts';
+import { registerRefunds } from './areas/refunds';
 import { registerTokenization } from './areas/tokenization';
 import { registerPages } from './areas/pages';
 import { registerControl } from './areas/control';
 import { attachLink, makeTlsMaterial, registerLink, startLink, type LinkHandle, type LinkSettings } from './link';
 import { parseProfiles } from './profiles';
+import type { Timers } from './timers';
 
-export type { SeedConfig, SandboxConfig } from './store';
+export type { SeedConfig, SandboxConfig } from './config';
 
 export interface StartOptions {
 	port?: number;
@@ -47,6 +51,8 @@ export interface StartOptions {
 	jitterMs?: number;
 	/** Behaviour profiles (profiles.ts). Default: env PAYONUS_SANDBOX_PROFILE, else none. */
 	profiles?: readonly string[];
+	/** The sandbox's timers (timers.ts): real by default; tests may pass ManualTimers and move time on themselves. */
+	timers?: Timers;
 }
 
 export interface SandboxHandle {
@@ -74,12 +80,12 @@ export function redact(value: unknown): unknown {
 }
 
 export function buildRouter(): Router {
-	setReplayViews({ payin: payinView, transfer: transferView });
 	const router = new Router();
 	registerAuth(router);
 	registerPayins(router);
 	registerWallets(router);
 	registerPayouts(router);
+	registerRefunds(router);
 	registerTokenization(router);
 	registerPages(router);
 	registerControl(router);
@@ -270,7 +276,7 @@ export class SandboxServer {
 
 export async function startSandbox(opts: StartOptions = {}): Promise<SandboxHandle> {
 	const profiles = parseProfiles(opts.profiles ?? process.env.PAYONUS_SANDBOX_PROFILE);
-	const sandbox = new Sandbox(opts.seed, profiles);
+	const sandbox = new Sandbox(opts.seed, profiles, opts.timers);
 	if (opts.config) {
 		sandbox.state.seed = { ...sandbox.state.seed, config: { ...(sandbox.state.seed.config ?? {}), ...opts.config } };
 		Object.assign(sandbox.state.config, opts.config);

@@ -4,9 +4,8 @@
  */
 import { z } from 'zod';
 import { parseDate } from './clock';
-import { ApiError } from './store';
-
-export const CURRENCIES = ['NGN', 'KES', 'ZAR', 'USD', 'GHS', 'UGX', 'TZS', 'XOF', 'RWF', 'ZMW'];
+import { CURRENCIES } from './catalog';
+import { ApiError } from './errors';
 
 export const str = () =>
 	z.string({ required_error: 'is required', invalid_type_error: 'must be a string' }).trim().min(1, 'must not be empty');

@@ -24,6 +24,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SandboxClient } from '../sandbox/client';
 import { readState, resolveFolder, type StartState } from './lib/state';
 
 const SHOP_CLIENT = { apiClientId: 'sandbox-client-2', apiClientSecret: 'sandbox-secret-2' };
@@ -38,51 +39,10 @@ function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-interface Envelope<T> {
-	status: number;
-	message: string;
-	data: T;
-}
-
-export class Shop {
-	private token?: string;
-	constructor(readonly sandboxUrl: string) {}
-
-	private async json<T>(method: string, path: string, body?: unknown, auth = true): Promise<T> {
-		const headers: Record<string, string> = { accept: 'application/json' };
-		if (body !== undefined) headers['content-type'] = 'application/json';
-		if (auth) headers.authorization = `Bearer ${await this.accessToken()}`;
-		const res = await fetch(`${this.sandboxUrl}${path}`, {
-			method,
-			headers,
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-		return JSON.parse(text) as T;
-	}
-
-	private async accessToken(): Promise<string> {
-		if (this.token) return this.token;
-		const answer = await this.json<Envelope<{ access_token?: string }> & { access_token?: string }>(
-			'POST',
-			'/api/v1/access-token',
-			SHOP_CLIENT,
-			false,
-		);
-		const token = answer.data?.access_token ?? answer.access_token;
-		if (!token) throw new Error('the sandbox gave no access token');
-		this.token = token;
-		return token;
-	}
-
-	async api<T>(method: string, path: string, body?: unknown): Promise<T> {
-		return (await this.json<Envelope<T>>(method, path, body)).data;
-	}
-
-	async control<T>(method: string, path: string, body?: unknown): Promise<T> {
-		const answer = await this.json<Envelope<T> | T>(method, `/_sandbox${path}`, body, false);
-		return (answer && typeof answer === 'object' && 'data' in (answer as object) ? (answer as Envelope<T>).data : answer) as T;
+/** The merchant's shop: the sandbox client (sandbox/client.ts) as API client 2. */
+export class Shop extends SandboxClient {
+	constructor(sandboxUrl: string) {
+		super(sandboxUrl, SHOP_CLIENT);
 	}
 }
 
@@ -127,7 +87,7 @@ export async function approveMobileMoney(shop: Shop, amount: number, tag: string
 			},
 		},
 	);
-	await shop.control('POST', `/payins/${encodeURIComponent(charge.onusReference)}/approve`);
+	await shop.approvePayin(charge.onusReference);
 	return charge.onusReference;
 }
 
@@ -165,12 +125,6 @@ async function signUp(startUrl: string, tag: string): Promise<{ linkId: string; 
 	return { linkId: body.linkId, url: body.url };
 }
 
-interface Ledger {
-	transfers: Array<{ merchantReference: string; paymentStatus: string; amount: number; currency: string }>;
-	payins: Array<{ onusReference: string; reference?: string; merchantReference?: string; paymentStatus: string; amount: number; paymentChannel: string }>;
-	tokens: Array<{ id: string }>;
-}
-
 async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T | undefined> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
@@ -190,8 +144,8 @@ async function main(): Promise<void> {
 	if (!state?.sandboxUrl || !state.n8nUrl) {
 		throw new Error(`no running demo found in ${folder}: start it first with \`npm start\``);
 	}
-	const alive = await fetch(`${state.sandboxUrl}/_sandbox/clock`).then(
-		(r) => r.ok,
+	const alive = await new SandboxClient(state.sandboxUrl).clock().then(
+		() => true,
 		() => false,
 	);
 	if (!alive) throw new Error(`the sandbox at ${state.sandboxUrl} does not answer: is \`npm start\` running?`);
@@ -221,7 +175,7 @@ async function main(): Promise<void> {
 	if (argv.includes('--no-wait')) return;
 	say('');
 	say('Waiting for the workflows...');
-	const ledger = async () => (await shop.control<Ledger>('GET', '/ledger'));
+	const ledger = async () => await shop.ledger();
 	const payout = await waitFor('supplier payout', 30000, async () =>
 		(await ledger()).transfers.find((t) => t.merchantReference === `share-${nub}`),
 	);

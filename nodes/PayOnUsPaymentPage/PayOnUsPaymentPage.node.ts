@@ -1,7 +1,6 @@
 import { randomBytes } from 'crypto';
 import {
 	NodeConnectionTypes,
-	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IHookFunctions,
 	type INodeType,
@@ -9,17 +8,17 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { readPersistedKeys } from '../shared/dedupe';
-import { resolveBaseUrl } from '../shared/environments';
+import { readPersistedKeys, SeenRegistry, type SeenKeys, type SeenWindow } from '../shared/dedupe';
 import type { PayOnUsClient } from '../shared/client';
 import { createClient } from '../shared/transport';
 import { listSearch } from '../PayOnUs/methods';
-import { businessIdField } from '../PayOnUs/resources/fields';
 import { Checkout, type View } from './checkout';
 import { buildConfig, PageSetupError, type RawPageParameters } from './config';
-import { emittedFor, type EmittedCheckouts, type EmittedWindow } from './emitted';
+import { lazyClient, pageCredential, sandboxPublicKey } from './credential';
+import { paymentPageProperties } from './properties';
 import { renderContinue, renderMessage, renderView, type RenderOptions } from './html';
-import { deriveKey, newCheckoutId, open, seal } from './token';
+import { formOf, NO_STORE, securityHeaders } from './http';
+import { newCheckoutId, open, seal } from './token';
 
 /*
  * PayOnUs Payment Page: a checkout page served by n8n at this node's webhook
@@ -49,100 +48,15 @@ import { deriveKey, newCheckoutId, open, seal } from './token';
  * idempotent. Test URL requests keep their own memory only.
  */
 
-export const EMITTED_WINDOW: EmittedWindow = {
+/** Checkouts already emitted (shared/dedupe.ts): claimed per checkout, released when n8n could not store the run. */
+export const EMITTED_WINDOW: SeenWindow = {
 	ttlMs: 7 * 24 * 60 * 60 * 1000,
 	maxEntries: 20_000,
 };
 export const PERSISTED_KEYS = 500;
 
-const NO_STORE = 'no-store, max-age=0';
-
-function securityHeaders(nonce: string): Record<string, string> {
-	return {
-		'Cache-Control': NO_STORE,
-		'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; img-src data:; base-uri 'none'; frame-ancestors 'none'`,
-		'X-Content-Type-Options': 'nosniff',
-		'Referrer-Policy': 'no-referrer',
-		'X-Frame-Options': 'DENY',
-	};
-}
-
-const sandboxKeys = new Map<string, { at: number; pem: string }>();
-
-interface PageCredential {
-	at: number;
-	/** Token key: HMAC of the client secret, workflow and node ids (token.ts). */
-	key: Buffer;
-	merchantId?: string;
-	businessId?: string;
-	environment: string;
-	baseUrl: string;
-}
-
-/**
- * What the page needs from the credential, kept a minute per (credential,
- * workflow, node): reading a credential costs n8n several database queries
- * and a decryption, and the start page needs nothing else. Only a derived
- * key is kept, never the secret itself.
- */
-const pageCredentials = new Map<string, PageCredential>();
-const CREDENTIAL_TTL_MS = 60_000;
-
-async function pageCredential(
-	ctx: IWebhookFunctions,
-	scope: string,
-): Promise<PageCredential | string> {
-	const hit = pageCredentials.get(scope);
-	if (hit && Date.now() - hit.at < CREDENTIAL_TTL_MS) return hit;
-	const credentials =
-		(await ctx.getCredentials<ICredentialDataDecryptedObject>('payOnUsApi')) ?? {};
-	const secret = String(credentials.clientSecret ?? '');
-	if (!secret) return 'The PayOnUs credential has no Client Secret';
-	const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-	const [, workflowId, nodeId] = scope.split('|');
-	const entry: PageCredential = {
-		at: Date.now(),
-		key: deriveKey(secret, `${workflowId}|${nodeId}`),
-		merchantId: text(credentials.merchantId),
-		businessId: text(credentials.businessId),
-		environment: String(credentials.environment ?? 'sandbox'),
-		baseUrl:
-			credentials.environment === 'custom' ? resolveBaseUrl('custom', credentials.baseUrl) : '',
-	};
-	if (pageCredentials.size > 1000) pageCredentials.clear();
-	pageCredentials.set(scope, entry);
-	return entry;
-}
-
-/** A client created on its first call. */
-function lazyClient(get: () => Promise<PayOnUsClient>, info: PageCredential): PayOnUsClient {
-	return {
-		environment:
-			info.environment === 'production' || info.environment === 'custom'
-				? info.environment
-				: 'sandbox',
-		defaults: {
-			...(info.merchantId ? { merchantId: info.merchantId } : {}),
-			...(info.businessId ? { businessId: info.businessId } : {}),
-		},
-		request: async (opts) => await (await get()).request(opts),
-		paginate: async (opts) => await (await get()).paginate(opts),
-	};
-}
-
-function formOf(body: unknown, raw: unknown): Record<string, string> {
-	const out: Record<string, string> = {};
-	const take = (entries: Iterable<[string, unknown]>) => {
-		for (const [k, v] of entries)
-			if (typeof v === 'string' && k.length < 40) out[k] = v.slice(0, 4000);
-	};
-	if (body && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length > 0) {
-		take(Object.entries(body as IDataObject));
-	} else if (Buffer.isBuffer(raw) && raw.length > 0 && raw.length < 64 * 1024) {
-		take(new URLSearchParams(raw.toString('utf8')).entries());
-	}
-	return out;
-}
+/** The page's memories, one per (workflow, node, mode). */
+const emittedCheckouts = new SeenRegistry();
 
 export class PayOnUsPaymentPage implements INodeType {
 	description: INodeTypeDescription = {
@@ -180,225 +94,7 @@ export class PayOnUsPaymentPage implements INodeType {
 			},
 		],
 		activationMessage: 'Your payment page is live at the production URL.',
-		properties: [
-			{
-				displayName:
-					"Share the Production URL (GET) with your customers once the workflow is active. The workflow starts once per payment that PayOnUs confirms, never on the browser's word. The Test URL works while listening for a test event.",
-				name: 'urlNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName: 'Path',
-				name: 'path',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. pay-for-tickets',
-				description: 'Last part of the page URL. Leave empty for a random one.',
-			},
-			{
-				displayName: 'Title',
-				name: 'title',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: 'e.g. Concert ticket',
-				description: 'Heading of the page: what the customer pays for',
-			},
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				typeOptions: { rows: 2 },
-				default: '',
-				description: 'Text under the title',
-			},
-			businessIdField({
-				description:
-					"The business that receives the money. Leave empty to use the credential's Default Business ID.",
-			}),
-			{
-				displayName: 'Currency',
-				name: 'currency',
-				type: 'options',
-				default: 'NGN',
-				description:
-					'Currency of the payment; the business needs a wallet in it. It decides which methods can be offered.',
-				options: [
-					{ name: 'GHS (Mobile Money)', value: 'GHS' },
-					{ name: 'KES (Mobile Money, Card)', value: 'KES' },
-					{ name: 'NGN (Bank Transfer, Card)', value: 'NGN' },
-					{ name: 'USD (Card)', value: 'USD' },
-					{ name: 'ZAR (EFT, Mobile Money, Card)', value: 'ZAR' },
-				],
-			},
-			{
-				displayName: 'Amount',
-				name: 'amountMode',
-				type: 'options',
-				default: 'fixed',
-				options: [
-					{
-						name: 'Fixed',
-						value: 'fixed',
-						description: 'The same amount for everyone',
-					},
-					{
-						name: 'Chosen by the Customer',
-						value: 'customer',
-						description: 'Within a minimum and a maximum',
-					},
-				],
-			},
-			{
-				displayName: 'Amount Value',
-				name: 'amount',
-				type: 'number',
-				typeOptions: { minValue: 0.01, numberPrecision: 2 },
-				default: 1000,
-				displayOptions: { show: { amountMode: ['fixed'] } },
-				description: 'Amount to pay, in the currency above',
-			},
-			{
-				displayName: 'Minimum Amount',
-				name: 'minAmount',
-				type: 'number',
-				typeOptions: { minValue: 0.01, numberPrecision: 2 },
-				default: 100,
-				displayOptions: { show: { amountMode: ['customer'] } },
-			},
-			{
-				displayName: 'Maximum Amount',
-				name: 'maxAmount',
-				type: 'number',
-				typeOptions: { minValue: 0.01, numberPrecision: 2 },
-				default: 100000,
-				displayOptions: { show: { amountMode: ['customer'] } },
-			},
-			{
-				displayName: 'Payment Methods',
-				name: 'methods',
-				type: 'multiOptions',
-				default: ['bank', 'card'],
-				description: 'Methods to offer; each is shown only where the currency allows it',
-				options: [
-					{
-						name: 'Bank Transfer',
-						value: 'bank',
-						description: 'A one-time NGN account for this checkout',
-					},
-					{
-						name: 'Card',
-						value: 'card',
-						description: 'Encrypted in the browser; PIN, OTP and 3-D Secure handled',
-					},
-					{
-						name: 'EFT',
-						value: 'eft',
-						description: 'ZAR: the customer authorises at their bank',
-					},
-					{
-						name: 'Mobile Money',
-						value: 'momo',
-						description: "A prompt on the customer's phone (OTP when the network asks)",
-					},
-				],
-			},
-			{
-				displayName: 'Card Encryption Public Key',
-				name: 'cardPublicKey',
-				type: 'string',
-				typeOptions: { rows: 4 },
-				default: '',
-				displayOptions: { show: { methods: ['card'] } },
-				placeholder: '-----BEGIN PUBLIC KEY-----',
-				description:
-					"PayOnUs's RSA public key for the credential's environment (PEM). The customer's browser encrypts the card details with it, so card numbers never reach n8n in clear. Empty with a Custom base URL: the local sandbox's key (GET /_sandbox/public-key) is used.",
-			},
-			{
-				displayName: 'Ask Name',
-				name: 'askName',
-				type: 'options',
-				default: 'optional',
-				options: [
-					{ name: 'No', value: 'no' },
-					{ name: 'Optional', value: 'optional' },
-					{ name: 'Required', value: 'required' },
-				],
-				description: "Whether the page asks the customer's name (the email is always asked)",
-			},
-			{
-				displayName: 'Ask Phone',
-				name: 'askPhone',
-				type: 'options',
-				default: 'no',
-				options: [
-					{ name: 'No', value: 'no' },
-					{ name: 'Optional', value: 'optional' },
-					{ name: 'Required', value: 'required' },
-				],
-				description: "Whether the page asks the customer's phone number",
-			},
-			{
-				displayName: 'After Payment',
-				name: 'onSuccess',
-				type: 'options',
-				default: 'message',
-				options: [
-					{ name: 'Show a Message', value: 'message' },
-					{ name: 'Redirect to a URL', value: 'redirect' },
-				],
-			},
-			{
-				displayName: 'Success Message',
-				name: 'successMessage',
-				type: 'string',
-				default: 'Thank you: your payment was received.',
-				displayOptions: { show: { onSuccess: ['message'] } },
-			},
-			{
-				displayName: 'Redirect URL',
-				name: 'redirectUrl',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. https://shop.example.com/thanks',
-				displayOptions: { show: { onSuccess: ['redirect'] } },
-				description:
-					'Where the customer goes once the payment is confirmed (merchantCheckoutReference is added to it)',
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
-					{
-						displayName: 'Checkout Expiry (Minutes)',
-						name: 'expiryMinutes',
-						type: 'number',
-						typeOptions: { minValue: 0.05, maxValue: 1440, numberPrecision: 2 },
-						default: 30,
-						description: 'How long a checkout can be paid, from the moment the page is opened',
-					},
-					{
-						displayName: 'Not Paid Output',
-						name: 'notPaidOutput',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to add a second output for failed attempts (declined card, refused mobile money or EFT) and expired checkouts, each once, as far as a request of the page sees them (a checkout nobody opens again is not looked at)',
-					},
-					{
-						displayName: 'Narration',
-						name: 'narration',
-						type: 'string',
-						default: '',
-						description: 'Text sent with each payment (defaults to the title)',
-					},
-				],
-			},
-		],
+		properties: paymentPageProperties,
 	};
 
 	// Nothing to register at PayOnUs: the page is only n8n's own URL.
@@ -455,7 +151,7 @@ export class PayOnUsPaymentPage implements INodeType {
 			if (notPaid.length > 0) outputs.push(notPaid.map((json) => ({ json })));
 			return { ...result, workflowData: outputs };
 		};
-		let memory: EmittedCheckouts | undefined;
+		let memory: SeenKeys | undefined;
 		const claimed: string[] = [];
 		/**
 		 * The answer of the request that saw a checkout paid. n8n sends it only
@@ -474,7 +170,7 @@ export class PayOnUsPaymentPage implements INodeType {
 			});
 			if (typeof body === 'string') res.type('html');
 			res.once('finish', () => {
-				if (res.statusCode >= 500) for (const k of claimed) memory?.release(k);
+				if (res.statusCode >= 500) for (const k of claimed) memory?.forget(k);
 			});
 			const outputs = [emitted ? [{ json: emitted }] : []];
 			if (notPaid.length > 0) outputs.push(notPaid.map((json) => ({ json })));
@@ -536,25 +232,8 @@ export class PayOnUsPaymentPage implements INodeType {
 					: '',
 				narration: String(options.narration ?? '') || title,
 			};
-			const fetchSandboxKey = async (): Promise<string> => {
-				if (info.environment !== 'custom') return '';
-				const base = info.baseUrl;
-				const hit = sandboxKeys.get(base);
-				if (hit && Date.now() - hit.at < 5 * 60 * 1000) return hit.pem;
-				try {
-					const answer = (await this.helpers.httpRequest({
-						method: 'GET',
-						url: `${base}/_sandbox/public-key`,
-						json: true,
-						timeout: 10_000,
-					})) as IDataObject;
-					const pem = String((answer?.data as IDataObject | undefined)?.publicKey ?? '');
-					sandboxKeys.set(base, { at: Date.now(), pem });
-					return pem;
-				} catch {
-					return '';
-				}
-			};
+			const fetchSandboxKey = async (): Promise<string> =>
+				await sandboxPublicKey(info, async (options) => await this.helpers.httpRequest(options));
 			const config = await buildConfig(
 				getClient,
 				info.merchantId,
@@ -567,12 +246,12 @@ export class PayOnUsPaymentPage implements INodeType {
 			const key = info.key;
 			const mode = this.getMode();
 			const persist = mode !== 'manual';
-			memory = emittedFor(`payment-page:${workflowId}:${node.id}:${mode}`, EMITTED_WINDOW);
+			memory = emittedCheckouts.for(`payment-page:${workflowId}:${node.id}:${mode}`, EMITTED_WINDOW);
 			const staticData = persist ? this.getWorkflowStaticData('node') : undefined;
 			const claim = (dedupeKey: string): boolean => {
 				const now = Date.now();
 				if (staticData) memory?.merge(readPersistedKeys(staticData.emittedCheckouts), now);
-				if (!memory?.claim(dedupeKey, now)) return false;
+				if (!memory?.checkAndAdd(dedupeKey, now)) return false;
 				claimed.push(dedupeKey);
 				if (staticData) staticData.emittedCheckouts = memory.newest(PERSISTED_KEYS);
 				return true;

@@ -1,7 +1,7 @@
 import { createPublicKey } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/client';
-import type { AskMode, PageConfig } from './checkout';
+import type { AskMode, PageConfig } from './types';
+import { listEftBanks, listMobileMoneyNetworks, listWallets } from '../shared/api';
 import { METHODS, type Method } from './token';
 
 /**
@@ -127,12 +127,6 @@ interface Network {
 	initiatingCodeRequired?: boolean;
 }
 
-function list<T>(data: unknown): T[] {
-	if (Array.isArray(data)) return data as T[];
-	const content = (data as IDataObject | null)?.content;
-	return Array.isArray(content) ? (content as T[]) : [];
-}
-
 /**
  * The page configuration with the methods this business and currency can
  * take right now. `scope` keys the process cache (credential + business).
@@ -152,14 +146,7 @@ export async function buildConfig(
 
 	if (merchantId) {
 		const hasWallet = await cached(`wallet|${key}|${merchantId}`, async () => {
-			const wallets = list<IDataObject>(
-				await (
-					await getClient()
-				).request({
-					method: 'GET',
-					path: `/api/v1/merchants/${encodeURIComponent(merchantId)}/wallets`,
-				}),
-			);
+			const wallets = await listWallets(await getClient(), merchantId);
 			return wallets.some(
 				(w) =>
 					w.currency === currency &&
@@ -187,15 +174,7 @@ export async function buildConfig(
 		}
 		if (m === 'momo') {
 			networks = await cached(`momo|${currency}|${scope}`, async () =>
-				list<Network>(
-					await (
-						await getClient()
-					).request({
-						method: 'GET',
-						path: '/api/v1/mobile-money/networks',
-						qs: { currency },
-					}),
-				)
+				((await listMobileMoneyNetworks(await getClient(), { currency })) as unknown as Network[])
 					.filter(
 						(n) =>
 							typeof n.code === 'string' && (n.currency === undefined || n.currency === currency),
@@ -212,14 +191,7 @@ export async function buildConfig(
 		}
 		if (m === 'eft' && currency === 'ZAR') {
 			eftBanks = await cached(`eft|${scope}`, async () =>
-				list<IDataObject>(
-					await (
-						await getClient()
-					).request({
-						method: 'GET',
-						path: '/api/v1/eft-payment/banks',
-					}),
-				)
+				(await listEftBanks(await getClient()))
 					.filter((b) => typeof b.code === 'string')
 					.map((b) => ({
 						code: String(b.code),

@@ -9,15 +9,19 @@ import {
 } from 'n8n-workflow';
 import { createClient } from '../shared/transport';
 import type { PayOnUsClient } from '../shared/client';
-import { advance, MAX_SEEN, newest, readFrom, readStream, utcDay, type PollState, type Stream } from './cursor';
 import { toRecord } from '../shared/records';
-
-/**
- * The spec's default page size (30). Its maximum is not documented: a larger
- * page may be cut short by the service, which must never look like the last
- * page.
- */
-const PAGE_SIZE = 30;
+import {
+	merchantIdOf,
+	onlyBusinessIdsOption,
+	onlyStatusesOption,
+	PAYMENT_STATUS_OPTIONS,
+	readFilters,
+	splitList,
+	statusSelected,
+	type TriggerFilters,
+} from '../shared/triggerOptions';
+import { advance, MAX_SEEN, newest, readFrom, readStream, utcDay, type PollState, type Stream } from './cursor';
+import { listRecords } from './service';
 
 /**
  * Polls that are still running, per workflow and node. n8n's cron fires on
@@ -32,41 +36,23 @@ interface Watch {
 	resource: 'payin' | 'payout';
 }
 
-function splitList(value: unknown): string[] {
-	if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter((v) => v.length > 0);
-	if (typeof value !== 'string') return [];
-	return value
-		.split(',')
-		.map((v) => v.trim())
-		.filter((v) => v.length > 0);
-}
+/** Where the poll reads the time ("today", in UTC days). Tests set their own. */
+export const POLL_CLOCK = { now: (): Date => new Date() };
 
 /** Reads the records of one stream created on or after `fromDate` (all pages). */
 async function readRecords(
 	client: PayOnUsClient,
 	watch: Watch,
 	fromDate: string | undefined,
-	filters: { statuses: string[]; businessIds: string[]; merchantId: string },
+	filters: TriggerFilters & { merchantId: string },
 	limit?: number,
 ): Promise<IDataObject[]> {
 	const status = filters.statuses.length === 1 ? filters.statuses[0] : undefined;
 	const businesses = filters.businessIds.length > 0 ? filters.businessIds : [undefined];
 	const out: IDataObject[] = [];
 	for (const businessId of businesses) {
-		const qs: IDataObject = {};
-		if (fromDate !== undefined) qs.fromDate = fromDate;
-		if (status !== undefined) qs.status = status;
-		if (businessId !== undefined) qs.businessId = businessId;
-		if (watch.stream === 'payouts') qs.merchantId = filters.merchantId;
-		const records = await client.paginate<IDataObject>({
-			path: watch.stream === 'payins' ? '/api/v1/payment-requests' : '/api/v1/transfer-requests',
-			qs,
-			style: watch.stream === 'payins' ? 'zeroBased' : 'fromOne',
-			returnAll: limit === undefined,
-			limit,
-			pageSize: PAGE_SIZE,
-		});
-		out.push(...records);
+		const query = { fromDate, status, businessId, merchantId: filters.merchantId };
+		out.push(...(await listRecords(client, watch.stream, query, limit)));
 	}
 	// Filters are applied here too: the service's filters are not all documented.
 	return out.filter((r) => {
@@ -75,11 +61,6 @@ async function readRecords(
 		}
 		return true;
 	});
-}
-
-function passesStatus(record: IDataObject, statuses: string[]): boolean {
-	if (statuses.length === 0) return true;
-	return statuses.includes(String(record.paymentStatus ?? '').toUpperCase());
 }
 
 export class PayOnUsPollTrigger implements INodeType {
@@ -131,27 +112,11 @@ export class PayOnUsPollTrigger implements INodeType {
 				placeholder: 'Add option',
 				default: {},
 				options: [
-					{
-						displayName: 'Only Business IDs',
-						name: 'businessIds',
-						type: 'string',
-						default: '',
-						placeholder: 'BUS-2001, BUS-2002',
-						description: 'Comma-separated business IDs; records of other businesses are skipped',
-					},
-					{
-						displayName: 'Only Statuses',
-						name: 'statuses',
-						type: 'multiOptions',
-						default: [],
-						description: 'Emit only records in these statuses (the others are remembered, not emitted)',
-						options: [
-							{ name: 'Failed', value: 'FAILED' },
-							{ name: 'Pending', value: 'PENDING' },
-							{ name: 'Processing', value: 'PROCESSING' },
-							{ name: 'Successful', value: 'SUCCESSFUL' },
-						],
-					},
+					onlyBusinessIdsOption('Comma-separated business IDs; records of other businesses are skipped'),
+					onlyStatusesOption(
+						'Emit only records in these statuses (the others are remembered, not emitted)',
+						PAYMENT_STATUS_OPTIONS,
+					),
 					{
 						displayName: 'Overlap (Days)',
 						name: 'overlapDays',
@@ -174,13 +139,12 @@ export class PayOnUsPollTrigger implements INodeType {
 			throw new NodeOperationError(this.getNode(), 'Choose at least one thing to watch (payins, payouts)');
 		}
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const statuses = splitList(options.statuses).map((s) => s.toUpperCase());
-		const businessIds = splitList(options.businessIds);
+		const { statuses, businessIds } = readFilters(options);
 		const overlapDays = Math.min(7, Math.max(1, Math.floor(Number(options.overlapDays ?? 1) || 1)));
 		const client = await createClient(this);
 		let merchantId = '';
 		if (watched.includes('payouts')) {
-			merchantId = String(this.getNodeParameter('merchantId', '') ?? '').trim() || (client.defaults.merchantId ?? '');
+			merchantId = merchantIdOf(this.getNodeParameter('merchantId', ''), client.defaults) ?? '';
 			if (merchantId.length === 0) {
 				throw new NodeOperationError(this.getNode(), 'Merchant ID is needed to watch payouts', {
 					description: "Set Merchant ID on the node or Default Merchant ID on the credential.",
@@ -198,7 +162,7 @@ export class PayOnUsPollTrigger implements INodeType {
 			const items: INodeExecutionData[] = [];
 			for (const watch of watches) {
 				const records = await readRecords(client, watch, undefined, filters, 50);
-				const latest = newest(records.filter((r) => passesStatus(r, statuses)));
+				const latest = newest(records.filter((r) => statusSelected(r.paymentStatus, statuses)));
 				if (latest) items.push({ json: { ...toRecord(watch.resource, latest), resource: watch.resource, change: 'test' } });
 			}
 			return items.length > 0 ? [items] : null;
@@ -212,7 +176,7 @@ export class PayOnUsPollTrigger implements INodeType {
 			const state: PollState = { v: 1 };
 			const baseline = staticData.payonusPoll === undefined;
 			const stored = (staticData.payonusPoll ?? {}) as IDataObject;
-			const today = utcDay(new Date());
+			const today = utcDay(POLL_CLOCK.now());
 			const items: INodeExecutionData[] = [];
 			for (const watch of watches) {
 				const previous = readStream(stored[watch.stream]);
@@ -232,7 +196,7 @@ export class PayOnUsPollTrigger implements INodeType {
 					);
 				}
 				for (const record of result.emit) {
-					if (!passesStatus(record, statuses)) continue;
+					if (!statusSelected(record.paymentStatus, statuses)) continue;
 					items.push({ json: { ...toRecord(watch.resource, record), resource: watch.resource } });
 				}
 			}

@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	NodeOperationError,
 	sleep,
 	type IDataObject,
 	type IHookFunctions,
@@ -9,26 +8,26 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import * as n8nWorkflow from 'n8n-workflow';
 import { createClient } from '../shared/transport';
+import type { PayOnUsClient } from '../shared/client';
 import { readPersistedKeys, seenKeysFor, type SeenWindow } from '../shared/dedupe';
-import { verificationKeys } from './keyCache';
+import { merchantIdOf, readFilters, splitList } from '../shared/triggerOptions';
+import { signatureValid } from './authenticity';
+import { confirmedFields, confirmSigned, confirmedItem } from './confirm';
 import {
 	EVENTS,
 	classify,
-	confirmLink,
 	dedupeKey,
 	eventReference,
 	filteredOut,
+	isSafeId,
 	isSigned,
 	parseBody,
-	splitList,
 	toItem,
-	verifySigned,
 	type EventName,
 } from './delivery';
-import { confirmedFields, confirmSigned, confirmedItem } from './confirm';
-import type { PayOnUsClient } from '../shared/client';
+import { triggerProperties } from './properties';
+import { confirmTokenization, unreadable, type TokenizationVerdict } from './tokenization';
 
 /*
  * What this trigger guarantees (n8n 2.8.4):
@@ -56,7 +55,7 @@ import type { PayOnUsClient } from '../shared/client';
  * first and answers 422 to malformed JSON before this node runs.) Other
  * methods than POST get n8n's 404.
  *
- * Confirmation (confirm.ts). With "Confirm With the Service" (on by
+ * Confirmation (confirm.ts, tokenization.ts; every read in service.ts). With "Confirm With the Service" (on by
  * default), a signed COLLECTION or PAYOUT gets its 200 at once, then is
  * re-read through the API by its (signed) onusReference; the Verified output
  * gets the SERVICE's amount, currency, business and status (what the
@@ -111,33 +110,6 @@ export const DEDUPE_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntrie
  */
 export const PERSISTED_KEYS = 50;
 
-const SAFE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
-
-async function verificationKey(ctx: IHookFunctions | IWebhookFunctions): Promise<string> {
-	const credentials = await ctx.getCredentials('payOnUsApi');
-	const key = credentials?.webhookVerificationKey;
-	return typeof key === 'string' ? key : '';
-}
-
-/**
- * Raised on a notification that cannot be verified because the credential has
- * no key. n8n answers the sender 500 (with this message where n8n supports
- * configuration errors) and lists a failed execution with the message, which
- * the workflow's error workflow also receives. Activation itself does not
- * refuse: n8n >= 2.3x activates in the background, where a refusal only
- * reaches the server log and leaves the webhook answering 404.
- */
-function missingKeyError(ctx: IWebhookFunctions): Error {
-	const description =
-		'Copy the Webhook Verification Key from the PayOnUs dashboard (same environment as this credential) into the credential. Until then no notification can be verified, so none starts the workflow; the service is answered 500 and may retry.';
-	const message = 'The PayOnUs credential has no Webhook Verification Key: the notification was refused';
-	// n8n >= 2.2x returns the message of a WorkflowConfigurationError to the caller; older n8n answers a generic 500.
-	const ConfigurationError = (n8nWorkflow as unknown as Record<string, typeof NodeOperationError | undefined>)
-		.WorkflowConfigurationError;
-	const ErrorClass = ConfigurationError ?? NodeOperationError;
-	return new ErrorClass(ctx.getNode(), message, { description });
-}
-
 export class PayOnUsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'PayOnUs Trigger',
@@ -162,113 +134,14 @@ export class PayOnUsTrigger implements INodeType {
 				path: 'webhook',
 			},
 		],
-		properties: [
-			{
-				displayName:
-					'Paste the Production URL above into the PayOnUs dashboard as the Webhook URL (Test Mode ON for the sandbox, OFF for production), and set the Webhook Verification Key there to the one saved in this credential. PayOnUs sends nothing until both are set for that environment. PayOnUs has no API to register webhooks: activating this workflow changes nothing on the dashboard. Use the Test URL only while listening for a test event.',
-				name: 'setupNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				default: [],
-				description: 'Which notifications start the workflow; others are answered and ignored',
-				options: [
-					{
-						name: 'Card Tokenization Link Completed',
-						value: EVENTS.cardTokenizationLinkCompleted,
-						description: 'A customer stored a card through a consent link (not signed by PayOnUs)',
-					},
-					{
-						name: 'Collection',
-						value: EVENTS.collection,
-						description: 'A payin was confirmed (signed)',
-					},
-					{
-						name: 'Payout',
-						value: EVENTS.payout,
-						description: 'A payout reached its final status (signed)',
-					},
-					{
-						name: 'Refund Completed',
-						value: EVENTS.refund,
-						description: 'A bank transfer refund completed (signed like a payout)',
-					},
-				],
-			},
-			{
-				displayName: 'Confirm Tokenization Through the API',
-				name: 'confirmTokenization',
-				type: 'boolean',
-				default: true,
-				displayOptions: { show: { events: [EVENTS.cardTokenizationLinkCompleted] } },
-				description:
-					'Whether to fetch the link from PayOnUs before starting the workflow (one API call per tokenization notification). PayOnUs does not sign these notifications; the workflow starts only if the link is COMPLETED for the same business (and the same card token when it can be read: with a Merchant ID). Turned off, anyone who knows the URL can start the workflow with a made-up link and card token.',
-			},
-			{
-				displayName: 'Confirm With the Service',
-				name: 'confirmWithService',
-				type: 'boolean',
-				default: true,
-				displayOptions: { show: { events: [EVENTS.collection, EVENTS.payout] } },
-				description:
-					"Whether to re-read each Collection or Payout from PayOnUs by its onusReference (one or two API calls) and emit the service's amount, currency, business and status. PayOnUs signs only accountNumber, onusReference and paymentStatus: turned off, the amount, currency, business and type of the item are as received, unsigned. Events the service does not confirm (record missing, another status, service unreachable) go to the Not Confirmed output.",
-			},
-			{
-				displayName: 'Merchant ID',
-				name: 'merchantId',
-				type: 'string',
-				default: '',
-				placeholder: 'MER-1001',
-				displayOptions: { show: { events: [EVENTS.payout, EVENTS.cardTokenizationLinkCompleted] } },
-				description:
-					"Needed to read transfers (Payout confirmation) and to check the card token of a tokenization link. Empty: the credential's Default Merchant ID.",
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
-					{
-						displayName: 'Only Business IDs',
-						name: 'businessIds',
-						type: 'string',
-						default: '',
-						placeholder: 'BUS-2001, BUS-2002',
-						description:
-							"Comma-separated business IDs; notifications for other businesses are answered and ignored. With Confirm With the Service on, the business is the service's (the notification's businessId is not signed).",
-					},
-					{
-						displayName: 'Only Statuses',
-						name: 'statuses',
-						type: 'multiOptions',
-						default: [],
-						description:
-							'Start only for these statuses (paymentStatus, or status for tokenization); others are answered and ignored',
-						options: [
-							{ name: 'Completed (Tokenization)', value: 'COMPLETED' },
-							{ name: 'Failed', value: 'FAILED' },
-							{ name: 'Pending', value: 'PENDING' },
-							{ name: 'Processing', value: 'PROCESSING' },
-							{ name: 'Successful', value: 'SUCCESSFUL' },
-						],
-					},
-				],
-			},
-		],
+		properties: triggerProperties,
 	};
 
 	webhookMethods = {
 		default: {
 			// PayOnUs has no API to register a webhook URL: the user pastes it on the
 			// dashboard. A missing verification key is reported per notification
-			// (see missingKeyError), not here.
+			// (see authenticity.ts), not here.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				return false;
 			},
@@ -297,6 +170,7 @@ export class PayOnUsTrigger implements INodeType {
 			res.status(200).json({ received: true });
 			return { noWebhookResponse: true, workflowData: [[{ json: item }], []] };
 		};
+		const duplicate = () => answer(200, { received: true, duplicate: true });
 
 		// 1. Body: raw bytes first (the service sends JSON as text/plain).
 		const request = req as typeof req & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
@@ -321,22 +195,10 @@ export class PayOnUsTrigger implements INodeType {
 
 		// 2. Authenticity of signed events, before anything else is decided.
 		if (isSigned(event)) {
-			const credentialId = this.getNode().credentials?.payOnUsApi?.id ?? undefined;
-			let keyMissing = false;
-			const verified = await verificationKeys.verify(
-				credentialId,
-				async () => {
-					const key = await verificationKey(this);
-					keyMissing = key.length === 0;
-					return key;
-				},
-				(key) => key.length > 0 && verifySigned(body, req.headers.hash, key),
-			);
-			if (!verified && keyMissing) throw missingKeyError(this);
-			if (!verified) {
+			if (!(await signatureValid(this, body, req.headers.hash))) {
 				return answer(401, { received: false, message: 'Signature missing or wrong' });
 			}
-		} else if (typeof body.cardTokenizationLinkId !== 'string' || !SAFE_ID.test(body.cardTokenizationLinkId)) {
+		} else if (!isSafeId(body.cardTokenizationLinkId)) {
 			return answer(400, { received: false, message: 'cardTokenizationLinkId missing or malformed' });
 		}
 
@@ -344,9 +206,7 @@ export class PayOnUsTrigger implements INodeType {
 		// confirmation on it is checked against the service's record (step 5).
 		const events = splitList(this.getNodeParameter('events', []) as unknown);
 		if (!events.includes(event)) return answer(200, { received: true, ignored: 'event not selected' });
-		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const statuses = splitList(options.statuses);
-		const businessIds = splitList(options.businessIds);
+		const { statuses, businessIds } = readFilters(this.getNodeParameter('options', {}) as IDataObject);
 		const confirmSignedEvent =
 			(event === EVENTS.collection || event === EVENTS.payout) &&
 			(this.getNodeParameter('confirmWithService', true) as boolean) !== false;
@@ -361,21 +221,22 @@ export class PayOnUsTrigger implements INodeType {
 		const staticData = persist ? this.getWorkflowStaticData('node') : undefined;
 		if (staticData) seen.merge(readPersistedKeys(staticData.seenEvents), now);
 		const key = dedupeKey(event, body);
-		if (seen.has(key, now)) return answer(200, { received: true, duplicate: true });
+		if (seen.has(key, now)) return duplicate();
 
 		const save = () => {
 			if (staticData) staticData.seenEvents = seen.newest(PERSISTED_KEYS);
 		};
-		const remember = (): boolean => {
-			if (!seen.checkAndAdd(key, Date.now())) return false;
+		/** Claims the key (synchronously: one of several concurrent copies goes on). */
+		const claim = (): boolean => seen.checkAndAdd(key, Date.now());
+		const merchantId = (client: PayOnUsClient): string | undefined =>
+			merchantIdOf(this.getNodeParameter('merchantId', ''), client.defaults);
+		const verified = (item: IDataObject): IWebhookResponseData => {
 			save();
-			return true;
+			return { noWebhookResponse: true, workflowData: [[{ json: item }], []] };
 		};
-		const merchantId = async (client: PayOnUsClient): Promise<string | undefined> => {
-			const own = String(this.getNodeParameter('merchantId', '') ?? '').trim();
-			return own || client.defaults.merchantId || undefined;
-		};
+		/** Given up: the key is released, so a later redelivery may be confirmed. */
 		const notConfirmed = (item: IDataObject, reason: string): IWebhookResponseData => {
+			seen.forget(key);
 			this.logger.warn(
 				`PayOnUs Trigger: ${event} ${eventReference(event, body)} was not confirmed (${reason}); sent to the Not Confirmed output, not to Verified`,
 			);
@@ -386,23 +247,23 @@ export class PayOnUsTrigger implements INodeType {
 		};
 
 		if (isSigned(event) && !confirmSignedEvent) {
-			if (!remember()) return answer(200, { received: true, duplicate: true });
+			if (!claim()) return duplicate();
+			save();
 			return accept(toItem(event, body, 'signature', receivedAt));
 		}
 
 		if (isSigned(event)) {
 			// 5. Signed event, confirmed with the service. The claim is taken
-			// now (synchronously: one of several concurrent copies goes on),
-			// the service gets its 200 at once (it wants one within about 5 s),
-			// then the record is read back.
-			if (!seen.checkAndAdd(key, Date.now())) return answer(200, { received: true, duplicate: true });
+			// now, the service gets its 200 at once (it wants one within about
+			// 5 s), then the record is read back.
+			if (!claim()) return duplicate();
 			answer(200, { received: true });
 			const received = toItem(event, body, 'signature', receivedAt);
 			let verdict;
 			try {
 				const client = await createClient(this);
 				verdict = await confirmSigned(client, event, body, {
-					merchantId: await merchantId(client),
+					merchantId: merchantId(client),
 					sleep: CONFIRM_TIMING.sleep,
 					attempts: CONFIRM_TIMING.attempts,
 					pauseMs: CONFIRM_TIMING.pauseMs,
@@ -411,8 +272,6 @@ export class PayOnUsTrigger implements INodeType {
 				verdict = { confirmed: false, reason: `the service could not be read (${(error as Error).message})` };
 			}
 			if (!verdict.confirmed || !verdict.record) {
-				// Given up: a later repeat of the same event may be confirmed.
-				seen.forget(key);
 				const item = verdict.record ? { ...received, serviceRecord: verdict.record } : received;
 				return notConfirmed(item, verdict.reason ?? 'not confirmed');
 			}
@@ -426,7 +285,6 @@ export class PayOnUsTrigger implements INodeType {
 			item.unsignedFields = (received.unsignedFields as string[]).filter((f) => !confirmedNames.includes(f));
 			if (businessIds.length > 0 && (verdict.record.businessId === undefined || verdict.record.businessId === null)) {
 				// The filter cannot be checked against the service: not confirmed.
-				seen.forget(key);
 				return notConfirmed(
 					received,
 					"the service's record carries no businessId, so the Only Business IDs filter cannot be checked against it",
@@ -440,68 +298,45 @@ export class PayOnUsTrigger implements INodeType {
 				seen.forget(key);
 				return { noWebhookResponse: true };
 			}
-			save();
-			return { noWebhookResponse: true, workflowData: [[{ json: item }], []] };
+			return verified(item);
 		}
 
 		const confirm = this.getNodeParameter('confirmTokenization', true) as boolean;
 		if (!confirm) {
-			if (!remember()) return answer(200, { received: true, duplicate: true });
+			if (!claim()) return duplicate();
+			save();
 			return accept(toItem(event, body, 'none', receivedAt));
 		}
 
 		// 6. Tokenization with confirmation: answer 200 now (the service wants an
 		// answer within about 5 s and never retries this event), then read the
-		// link by id (GET /card-tokenization-links/{id}?businessId=..., no
-		// Merchant ID needed) and start the workflow only if the link confirms
-		// it. Anything else goes to the Not Confirmed output: nothing is
+		// link (tokenization.ts) and start the workflow only if it confirms the
+		// event. Anything else goes to the Not Confirmed output: nothing is
 		// dropped silently (PayOnUs sends this event once).
-		if (!seen.checkAndAdd(key, Date.now())) return answer(200, { received: true, duplicate: true });
+		if (!claim()) return duplicate();
 		answer(200, { received: true });
 		const linkId = body.cardTokenizationLinkId as string;
-		const businessId = String(body.businessId ?? '');
 		const received = toItem(event, body, 'none', receivedAt);
-		let verdict: { confirmed: boolean; reason?: string; tokenChecked?: boolean; forged?: boolean };
+		let verdict: TokenizationVerdict;
 		try {
 			const client = await createClient(this);
-			const merchant = await merchantId(client);
-			let link = await client.request<IDataObject>({
-				method: 'GET',
-				path: `/api/v1/card-tokenization-links/${encodeURIComponent(linkId)}`,
-				qs: { businessId },
-			});
-			if (link && (link.cardTokenId === undefined || link.cardTokenId === null) && merchant) {
-				// The record by id may not carry cardTokenId; the search items do.
-				const page = await client.request<IDataObject>({
-					method: 'GET',
-					path: '/api/v1/card-tokenization-links',
-					qs: { merchantId: merchant, id: linkId, pageNo: 1, pageSize: 5 },
-				});
-				const found = ((page?.content as IDataObject[] | undefined) ?? []).find((l) => String(l.id) === linkId);
-				if (found) link = { ...link, cardTokenId: found.cardTokenId, status: found.status ?? link.status };
-			}
-			verdict = confirmLink(body, link, { tokenOptional: !merchant });
+			verdict = await confirmTokenization(client, body, merchantId(client));
 		} catch (error) {
-			if (String((error as { httpCode?: unknown }).httpCode ?? '') === '404') {
-				verdict = { confirmed: false, reason: 'link not found', forged: true };
-			} else {
-				verdict = { confirmed: false, reason: `could not read the link through the API (${(error as Error).message})` };
-			}
+			verdict = unreadable(error);
 		}
 		if (!verdict.confirmed) {
-			seen.forget(key);
-			if ('forged' in verdict || verdict.reason === 'link not found') {
+			if (verdict.forged === true || verdict.reason === 'link not found') {
 				// PayOnUs has no such link for that business: a made-up
 				// notification (unsigned, anyone can post one). Logged, and no
 				// execution, so forged posts cannot flood the execution list.
+				seen.forget(key);
 				this.logger.warn(
-					`PayOnUs Trigger: tokenization notification for link ${linkId} was not confirmed (PayOnUs has no such link for business ${businessId}); no execution started`,
+					`PayOnUs Trigger: tokenization notification for link ${linkId} was not confirmed (PayOnUs has no such link for business ${String(body.businessId ?? '')}); no execution started`,
 				);
 				return { noWebhookResponse: true };
 			}
 			return notConfirmed(received, verdict.reason ?? 'not confirmed');
 		}
-		save();
 		const item = toItem(event, body, 'api', receivedAt);
 		if (verdict.tokenChecked === false) {
 			item.unsignedFields = ['cardTokenId'];
@@ -510,6 +345,6 @@ export class PayOnUsTrigger implements INodeType {
 				`PayOnUs Trigger: tokenization link ${linkId} confirmed COMPLETED; its card token could not be checked (no Merchant ID to search links with)`,
 			);
 		}
-		return { noWebhookResponse: true, workflowData: [[{ json: item }], []] };
+		return verified(item);
 	}
 }

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/client';
 import { toPayin, toTransfer } from '../shared/records';
 import { EVENTS, type EventName } from './delivery';
+import { readPayin, readTransfer } from './service';
 
 /**
  * "Confirm with the service": a signed COLLECTION or PAYOUT notification is
@@ -11,14 +12,10 @@ import { EVENTS, type EventName } from './delivery';
  * onusReference + paymentStatus; amount, currency, business and type are
  * not signed and may have been changed on the way.
  *
- * Reads (spec, Endpoints):
- *  - COLLECTION: GET /api/v1/payment-requests?onusReference=<ref> (the
- *    documented filter, no unsigned input needed); when that finds nothing
- *    and the notification names a business, the per-business status query
- *    GET /api/v1/payment-requests/businesses/{businessId}?onusReference=<ref>.
- *  - PAYOUT: GET /api/v1/transfer-requests?merchantId=<m>&onusReference=<ref>
- *    (needs a Merchant ID: the node's, else the credential's default).
- * A record counts only if its onusReference is the signed one.
+ * Reads (service.ts): a COLLECTION by readPayin (the documented
+ * onusReference filter, then the per-business status query), a PAYOUT by
+ * readTransfer (needs a Merchant ID: the node's, else the credential's
+ * default). A record counts only if its onusReference is the signed one.
  *
  * Confirmed when the record is found and its status equals the signed
  * paymentStatus. A different status is re-read a few times (the service may
@@ -32,61 +29,6 @@ export interface Confirmation {
 	reason?: string;
 	/** The service's record (record shape), when found. */
 	record?: IDataObject;
-}
-
-const SAFE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
-
-function contentOf(data: unknown): IDataObject[] {
-	if (Array.isArray(data)) return data as IDataObject[];
-	const content = (data as IDataObject | null | undefined)?.content;
-	return Array.isArray(content) ? (content as IDataObject[]) : [];
-}
-
-function isNotFound(error: unknown): boolean {
-	const e = error as { httpCode?: unknown; context?: { httpCode?: unknown } } | undefined;
-	return String(e?.httpCode ?? '') === '404';
-}
-
-/** The payin holding this onusReference, or undefined. */
-export async function readPayin(
-	client: PayOnUsClient,
-	onusReference: string,
-	businessHint: string | undefined,
-): Promise<IDataObject | undefined> {
-	const page = await client.request<unknown>({
-		method: 'GET',
-		path: '/api/v1/payment-requests',
-		qs: { onusReference, page: 0, size: 20 },
-	});
-	const found = contentOf(page).find((r) => r.onusReference === onusReference);
-	if (found) return found;
-	if (businessHint === undefined || !SAFE_ID.test(businessHint)) return undefined;
-	try {
-		const record = await client.request<IDataObject | null>({
-			method: 'GET',
-			path: `/api/v1/payment-requests/businesses/${encodeURIComponent(businessHint)}`,
-			qs: { onusReference },
-		});
-		return record && record.onusReference === onusReference ? record : undefined;
-	} catch (error) {
-		if (isNotFound(error)) return undefined;
-		// Anything else (unreachable, 5xx...) is the caller's "could not be read".
-		return await Promise.reject(error);
-	}
-}
-
-/** The transfer holding this onusReference, or undefined. */
-export async function readTransfer(
-	client: PayOnUsClient,
-	merchantId: string,
-	onusReference: string,
-): Promise<IDataObject | undefined> {
-	const page = await client.request<unknown>({
-		method: 'GET',
-		path: '/api/v1/transfer-requests',
-		qs: { merchantId, onusReference, pageNo: 1, pageSize: 30 },
-	});
-	return contentOf(page).find((r) => r.onusReference === onusReference);
 }
 
 export interface ConfirmOptions {

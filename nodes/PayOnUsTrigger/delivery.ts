@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { verifyWebhookHash } from '../shared/signature';
+import { signedFieldText, verifyWebhookHash } from '../shared/signature';
+import { statusSelected } from '../shared/triggerOptions';
 import { toPayin, toTransfer } from '../shared/records';
 
 /**
@@ -99,6 +100,13 @@ export function classify(body: IDataObject): EventName | undefined {
 	return undefined;
 }
 
+const SAFE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/** An id safe to put in a path segment or a query (link ids, business ids). */
+export function isSafeId(value: unknown): value is string {
+	return typeof value === 'string' && SAFE_ID.test(value);
+}
+
 /** Events whose authenticity is the `hash` header. */
 export function isSigned(event: EventName): boolean {
 	return event !== EVENTS.cardTokenizationLinkCompleted;
@@ -139,13 +147,9 @@ export const SIGNED_FIELDS = ['accountNumber', 'onusReference', 'paymentStatus']
  */
 export function dedupeKey(event: EventName, body: IDataObject): string {
 	const identity = isSigned(event)
-		? ['signed', ...SIGNED_FIELDS.map((f) => signedText(body[f]))]
+		? ['signed', ...SIGNED_FIELDS.map((f) => signedFieldText(body[f]))]
 		: [event, eventReference(event, body), eventStatus(event, body)];
 	return createHash('sha256').update(JSON.stringify(identity), 'utf8').digest().subarray(0, 12).toString('base64url');
-}
-
-function signedText(value: unknown): string {
-	return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
 export interface Filters {
@@ -160,21 +164,8 @@ export function filteredOut(event: EventName, body: IDataObject, filters: Filter
 		const business = typeof body.businessId === 'string' ? body.businessId : String(body.businessId ?? '');
 		if (!filters.businessIds.includes(business)) return 'business not selected';
 	}
-	if (filters.statuses.length > 0) {
-		const status = eventStatus(event, body).toUpperCase();
-		if (!filters.statuses.map((s) => s.toUpperCase()).includes(status)) return 'status not selected';
-	}
+	if (!statusSelected(eventStatus(event, body), filters.statuses)) return 'status not selected';
 	return undefined;
-}
-
-/** Splits a comma-separated text option into trimmed non-empty values. */
-export function splitList(value: unknown): string[] {
-	if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter((v) => v.length > 0);
-	if (typeof value !== 'string') return [];
-	return value
-		.split(',')
-		.map((v) => v.trim())
-		.filter((v) => v.length > 0);
 }
 
 export type VerifiedBy = 'signature' | 'api' | 'none';

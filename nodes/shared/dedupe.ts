@@ -1,6 +1,8 @@
 /**
- * Bounded memory of event keys already handled, for suppressing repeated
- * webhook deliveries.
+ * Bounded memory of event keys already handled: repeated webhook
+ * deliveries (PayOnUs Trigger) and checkouts already emitted (PayOnUs
+ * Payment Page, which claims a key, and releases it with `forget` when n8n
+ * could not create the execution).
  *
  * Primary: one in-process map per (workflow, node, mode), shared by every
  * request the process handles. Checking and recording a key is synchronous,
@@ -89,27 +91,46 @@ export class SeenKeys {
 	}
 }
 
-const registry = new Map<string, SeenKeys>();
-/** Bound on the number of (workflow, node, mode) scopes kept in one process. */
-const MAX_SCOPES = 1000;
+/**
+ * Process-wide memories, one per scope (for the webhook trigger: workflow,
+ * node and mode). Each node keeps its own registry, bounded in scopes.
+ */
+export class SeenRegistry {
+	private readonly scopes = new Map<string, SeenKeys>();
 
-/** The process-wide memory for one scope (created on first use). */
-export function seenKeysFor(scope: string, window: SeenWindow): SeenKeys {
-	let keys = registry.get(scope);
-	if (keys === undefined) {
-		if (registry.size >= MAX_SCOPES) {
-			const first = registry.keys().next().value;
-			if (first !== undefined) registry.delete(first);
+	constructor(private readonly maxScopes = 1000) {}
+
+	/** The memory for one scope (created on first use, with this window). */
+	for(scope: string, window: SeenWindow): SeenKeys {
+		let keys = this.scopes.get(scope);
+		if (keys === undefined) {
+			if (this.scopes.size >= this.maxScopes) {
+				const first = this.scopes.keys().next().value;
+				if (first !== undefined) this.scopes.delete(first);
+			}
+			keys = new SeenKeys(window);
+			this.scopes.set(scope, keys);
 		}
-		keys = new SeenKeys(window);
-		registry.set(scope, keys);
+		return keys;
 	}
-	return keys;
+
+	/** Forgets every scope. */
+	clear(): void {
+		this.scopes.clear();
+	}
 }
 
-/** Test hook: forget every scope. */
+/** The PayOnUs Trigger's registry. */
+const triggerRegistry = new SeenRegistry();
+
+/** The webhook trigger's process-wide memory for one scope (created on first use). */
+export function seenKeysFor(scope: string, window: SeenWindow): SeenKeys {
+	return triggerRegistry.for(scope, window);
+}
+
+/** Test hook: forget every scope of the webhook trigger. */
 export function resetSeenKeys(): void {
-	registry.clear();
+	triggerRegistry.clear();
 }
 
 /** Reads the secondary list from static data, ignoring anything malformed. */

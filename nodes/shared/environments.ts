@@ -6,6 +6,15 @@ export const ENVIRONMENT_BASE_URLS: Record<Exclude<PayOnUsEnvironment, 'custom'>
 	production: 'https://core.payonus.com',
 };
 
+/**
+ * resolveBaseUrl as an n8n expression over the credential, for the
+ * credential test request (n8n evaluates it; the addresses come from
+ * ENVIRONMENT_BASE_URLS above).
+ */
+export const BASE_URL_EXPRESSION = `={{$credentials.environment === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : ($credentials.environment === "production" ? ${JSON.stringify(
+	ENVIRONMENT_BASE_URLS.production,
+)} : ${JSON.stringify(ENVIRONMENT_BASE_URLS.sandbox)})}}`;
+
 export const ENVIRONMENT_LABELS: Record<PayOnUsEnvironment, string> = {
 	sandbox: 'Sandbox',
 	production: 'Production',

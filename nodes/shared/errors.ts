@@ -1,11 +1,21 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import { redactText, sanitizeBody } from './redact';
 
 /**
- * Service errors -> plain messages for workflow builders. Nothing here ever
+ * The one error module. Every failure of a call to PayOnUs reaches the
+ * operations, the triggers and n8n as a PayOnUsApiError: an n8n
+ * NodeApiError (so n8n shows it as usual: message, description, httpCode,
+ * context.itemIndex) that also carries, typed, what the code acts on: the
+ * HTTP `status`, the service's own words, the `reference` of a money-moving
+ * call and the outcome fields of its recovery (`outcome`, `existingRecord`).
+ *
+ * Messages are plain sentences for workflow builders. Nothing here ever
  * returns the token, the client secret, the verification key or card data:
- * bodies are cleaned (sensitive keys dropped, card-like numbers masked,
- * bearer values masked) before they are put into an error.
+ * bodies and texts are cleaned (redact.ts) before they are put into an error.
  */
+
+// ---------------------------------------------------------------- wording
 
 /** What each status means, per the Errors table of the service specification. */
 export const STATUS_MEANINGS: Record<number, string> = {
@@ -25,39 +35,6 @@ export function statusMeaning(status: number): string {
 	if (status >= 400) return 'the request was refused';
 	if (status >= 300) return 'the service answered with a redirect, which is not followed (set the Base URL to the final https address)';
 	return 'unexpected status';
-}
-
-const SENSITIVE_KEY = /authori[sz]ation|token|secret|password|passwd|verification.?key|apikey|api_key|carddata|cardnumber|^pan$|cvv|cvc|^pin$|^otp$/i;
-/** 13 to 19 digits, possibly split by spaces or dashes: what a card number looks like. */
-const CARD_LIKE = /\b(?:\d[ -]?){12,18}\d\b/g;
-const BEARER = /bearer\s+[A-Za-z0-9._~+/=-]+/gi;
-
-/** Masks bearer values, card-like numbers and any of the given secret strings. */
-export function redactText(text: string, secrets: Array<string | undefined> = []): string {
-	let out = text.replace(BEARER, 'Bearer ***').replace(CARD_LIKE, (m) => {
-		const digits = m.replace(/\D/g, '');
-		return digits.length >= 13 ? `****${digits.slice(-4)}` : m;
-	});
-	for (const s of secrets) {
-		if (typeof s === 'string' && s.length >= 4) out = out.split(s).join('***');
-	}
-	return out;
-}
-
-/** Deep copy of a response body without sensitive keys and with strings redacted. */
-export function sanitizeBody(value: unknown, secrets: Array<string | undefined> = [], depth = 0): unknown {
-	if (depth > 8) return '[truncated]';
-	if (typeof value === 'string') return redactText(value, secrets).slice(0, 2000);
-	if (Array.isArray(value)) return value.slice(0, 50).map((v) => sanitizeBody(v, secrets, depth + 1));
-	if (value && typeof value === 'object') {
-		const out: IDataObject = {};
-		for (const [k, v] of Object.entries(value as IDataObject)) {
-			if (SENSITIVE_KEY.test(k)) continue;
-			out[k] = sanitizeBody(v, secrets, depth + 1) as IDataObject;
-		}
-		return out;
-	}
-	return value;
 }
 
 function errorEntryText(entry: unknown): string | undefined {
@@ -131,6 +108,8 @@ export interface ServiceErrorSummary {
 	status?: number;
 	message: string;
 	description?: string;
+	/** The service's own words (redacted), when it said something. */
+	said?: string;
 	/** Cleaned body, safe to show. */
 	body?: unknown;
 }
@@ -152,6 +131,7 @@ export function summarizeHttpError(
 		status,
 		message: redactText(message, secrets),
 		description: descriptionParts.length > 0 ? descriptionParts.join(' ') : undefined,
+		said: said ? redactText(said, secrets) : undefined,
 		body: sanitizeBody(body, secrets),
 	};
 }
@@ -177,4 +157,229 @@ const NETWORK_WORDS: Record<string, string> = {
 export function networkReason(code: string | undefined): string {
 	if (!code) return 'network error';
 	return NETWORK_WORDS[code.toUpperCase()] ?? code.toLowerCase().replace(/^e/, '').replace(/_/g, ' ');
+}
+
+// ------------------------------------------------------ the typed error
+
+/** What went wrong with one HTTP attempt (transport/failure.ts reads it from what n8n threw). */
+export type FailureKind = 'http' | 'timeout' | 'dropped' | 'unreachable' | 'auth' | 'token' | 'other';
+
+export interface Failure {
+	kind: FailureKind;
+	status?: number;
+	body?: unknown;
+	code?: string;
+	message?: string;
+}
+
+/**
+ * The outcome of a money-moving call that failed (machine-readable, for
+ * routing on it): 'alreadyDone' a 409 whose reference is held by a record
+ * matching this request; 'unknown' the call may or may not have been made;
+ * 'differentOwner' the reference belongs to an earlier, different record.
+ */
+export type MoneyOutcome = 'alreadyDone' | 'unknown' | 'differentOwner';
+
+export interface PayOnUsApiErrorInit {
+	message: string;
+	description?: string;
+	/** HTTP status of the answer (also an error status inside a 200 envelope). */
+	status?: number;
+	/** n8n's httpCode; defaults to the status. */
+	httpCode?: string;
+	kind?: FailureKind;
+	/** The service's own words (already redacted). */
+	serviceMessage?: string;
+	/** The service's answer (already cleaned). */
+	serviceResponse?: unknown;
+	/** The merchant reference of a money-moving call. */
+	reference?: string;
+	outcome?: MoneyOutcome;
+	/** The record holding the reference (already cleaned). */
+	existingRecord?: IDataObject;
+}
+
+/**
+ * A failed call to PayOnUs. Named 'NodeApiError' like its parent: n8n tests
+ * `error.name === 'NodeApiError'` (workflow-execute rethrow, redaction), so
+ * it must look exactly like one. `context.serviceResponse`,
+ * `context.existingRecord` and `context.outcome` are what n8n shows and what
+ * the node copies into continueOnFail error items.
+ */
+export class PayOnUsApiError extends NodeApiError {
+	readonly status?: number;
+	readonly kind: FailureKind;
+	readonly serviceMessage?: string;
+	readonly reference?: string;
+	readonly outcome?: MoneyOutcome;
+	readonly existingRecord?: IDataObject;
+
+	constructor(node: INode, init: PayOnUsApiErrorInit) {
+		const httpCode = init.httpCode ?? (init.status !== undefined ? String(init.status) : undefined);
+		const details: IDataObject = { message: init.message, httpCode: httpCode ?? null };
+		if (init.serviceResponse !== undefined) details.serviceResponse = init.serviceResponse as IDataObject;
+		if (init.existingRecord) details.existingRecord = init.existingRecord;
+		if (init.outcome) details.outcome = init.outcome;
+		super(node, details as JsonObject, { message: init.message, description: init.description, httpCode });
+		this.name = 'NodeApiError';
+		const numeric = httpCode !== undefined && /^\d{3}$/.test(httpCode) ? Number(httpCode) : undefined;
+		this.status = init.status ?? numeric;
+		this.kind = init.kind ?? (this.status !== undefined ? 'http' : 'other');
+		this.serviceMessage = init.serviceMessage;
+		this.reference = init.reference;
+		this.outcome = init.outcome;
+		this.existingRecord = init.existingRecord;
+		if (init.serviceResponse !== undefined) this.context.serviceResponse = init.serviceResponse as IDataObject;
+		if (init.existingRecord) this.context.existingRecord = init.existingRecord;
+		if (init.outcome) this.context.outcome = init.outcome;
+	}
+}
+
+/** What the transport knows of the call that failed, for the message. */
+export interface FailedCall {
+	method: string;
+	path: string;
+	baseUrl: string;
+	timeoutMs: number;
+	/** The merchant reference when the call moves money. */
+	reference?: string;
+	/** Strings never to show (client secret, verification key, token). */
+	secrets: string[];
+}
+
+/**
+ * The error for a failed attempt: a plain message (method, path, what the
+ * status means) and the service's own words, never a secret.
+ */
+export function requestError(
+	node: INode,
+	f: Failure,
+	call: FailedCall,
+	extra?: { description?: string; record?: IDataObject; outcome?: MoneyOutcome },
+): PayOnUsApiError {
+	const { secrets } = call;
+	const where = `${call.method} ${call.path}`;
+	let message: string;
+	let description: string | undefined;
+	let status: number | undefined;
+	let said: string | undefined;
+	let body: unknown;
+	if ((f.kind === 'http' || f.kind === 'auth') && f.status !== undefined) {
+		const s = summarizeHttpError(f.status, f.body, { method: call.method, path: call.path, moneyMoving: call.reference !== undefined, secrets });
+		message = s.message;
+		description = s.description;
+		status = f.status;
+		said = s.said;
+		body = s.body;
+	} else if (f.kind === 'token') {
+		message = redactText(f.message ?? 'Could not get a PayOnUs access token', secrets);
+		status = f.status;
+	} else if (f.kind === 'timeout') {
+		message = `PayOnUs ${where} did not answer within ${Math.round(call.timeoutMs / 1000)} s`;
+		description = 'The service may be slow or unreachable. Try again later.';
+	} else if (f.kind === 'dropped') {
+		message = `The connection to PayOnUs dropped during ${where} (${networkReason(f.code)})`;
+		description = 'Try again later.';
+	} else if (f.kind === 'unreachable') {
+		message = `Could not reach PayOnUs at ${call.baseUrl} for ${where} (${networkReason(f.code)})`;
+		description = "Check the credential's Environment / Base URL and this server's network access.";
+	} else {
+		message = `PayOnUs ${where} failed: ${redactText(f.message ?? 'unknown error', secrets)}`;
+	}
+	if (extra?.description) description = description ? `${extra.description} ${description}` : extra.description;
+	return new PayOnUsApiError(node, {
+		message,
+		description,
+		status,
+		kind: f.kind,
+		serviceMessage: said,
+		serviceResponse: body,
+		reference: call.reference,
+		existingRecord: extra?.record ? (sanitizeBody(extra.record, secrets) as IDataObject) : undefined,
+		outcome: extra?.outcome,
+	});
+}
+
+/** An error about the outcome of a money-moving call (it never tells the user to change the reference). */
+export function outcomeError(
+	node: INode,
+	outcome: 'unknown' | 'differentOwner',
+	call: FailedCall,
+	text: { message: string; description: string; record?: IDataObject; httpCode?: string },
+): PayOnUsApiError {
+	const { secrets } = call;
+	return new PayOnUsApiError(node, {
+		message: redactText(text.message, secrets),
+		description: redactText(text.description, secrets),
+		httpCode: text.httpCode,
+		reference: call.reference,
+		outcome,
+		existingRecord: text.record ? (sanitizeBody(text.record, secrets) as IDataObject) : undefined,
+	});
+}
+
+/** An error before any call (e.g. a credential setting that cannot work). */
+export function setupError(node: INode, message: string): PayOnUsApiError {
+	return new PayOnUsApiError(node, { message });
+}
+
+// ------------------------------------------------------- token call errors
+
+/** `httpCode` of our token errors: n8n's NodeApiError keeps it (and drops `cause`). */
+export const TOKEN_REJECTED_CODE = 'PAYONUS_TOKEN_REJECTED';
+export const TOKEN_CALL_CODE = 'PAYONUS_TOKEN_CALL';
+const REJECTED_SIGNAL = Symbol.for('n8n-nodes-payonus.tokenRejected');
+
+/**
+ * Thrown by preAuthentication for a transport call whose token was refused
+ * and for which this process knows nothing newer: the transport then re-reads
+ * the stored credential (another process may have stored a newer token) and
+ * only then asks for a mint. Saves n8n's blind resend with the same token.
+ */
+export class TokenRejectedSignal extends Error {
+	readonly httpCode = TOKEN_REJECTED_CODE;
+	constructor() {
+		super('PayOnUs refused the access token; the stored credential is checked for a newer one');
+		this.name = 'TokenRejectedSignal';
+		Object.defineProperty(this, REJECTED_SIGNAL, { value: true, enumerable: false });
+	}
+}
+
+export function isTokenRejectedSignal(error: unknown): boolean {
+	return !!error && typeof error === 'object' && (error as Record<symbol, unknown>)[REJECTED_SIGNAL] === true;
+}
+
+/** A token call that failed; the message is safe to show (no secret, no token). */
+export class TokenCallError extends Error {
+	readonly httpCode = TOKEN_CALL_CODE;
+	constructor(
+		message: string,
+		readonly kind: 'rejected' | 'rateLimited' | 'unreachable' | 'unexpected',
+		readonly httpStatus?: number,
+		readonly retryAfterMs?: number,
+	) {
+		super(message);
+		this.name = 'TokenCallError';
+	}
+}
+
+// ------------------------------------------------ reading errors in operations
+
+/** HTTP status of an error of the transport (undefined for any other error). */
+export function statusOf(error: unknown): number | undefined {
+	return error instanceof PayOnUsApiError ? error.status : undefined;
+}
+
+/**
+ * Rewrites the message of a service error with what it means for this
+ * call (the error keeps its type, status and description, so n8n still shows
+ * the service's own words). Errors of other statuses pass unchanged.
+ */
+export function explain(error: unknown, meanings: Partial<Record<number, string>>): unknown {
+	const status = statusOf(error);
+	const meaning = status === undefined ? undefined : meanings[status];
+	if (meaning && error instanceof Error) {
+		error.message = `${meaning} (PayOnUs answered ${status})`;
+	}
+	return error;
 }

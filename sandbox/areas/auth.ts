@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { Router } from '../router';
-import { ApiError, type AccessToken } from '../store';
+import { ApiError } from '../errors';
+import type { AccessToken } from '../records';
 import type { Sandbox } from '../runtime';
 import { parse, str } from '../validate';
 

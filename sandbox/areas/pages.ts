@@ -4,8 +4,9 @@
  * redirect pages with approve/decline buttons.
  */
 import { html, redirect, type Ctx, type Router } from '../router';
-import { ApiError, type Link, type Payin } from '../store';
-import { customerDecision } from './payins';
+import { ApiError } from '../errors';
+import type { Link, Payin } from '../records';
+import { customerDecision } from './payins/record';
 import { refreshLink, submitCard } from './tokenization';
 
 const esc = (s: unknown) =>

@@ -4,18 +4,8 @@
  * says a duplicate is "normally" a 409; some services replay instead).
  */
 import { ok, type Ctx, type Reply } from '../router';
-import type { Profiles } from '../profiles';
-import type { Payin, Transfer } from '../store';
-
-// The record views are handed in by server.ts (importing payins/payouts here
-// would make an import cycle with them).
-let payinView: (p: Payin) => Record<string, unknown> = () => ({});
-let transferView: (t: Transfer, profiles?: Profiles) => Record<string, unknown> = () => ({});
-
-export function setReplayViews(views: { payin: typeof payinView; transfer: typeof transferView }): void {
-	payinView = views.payin;
-	transferView = views.transfer;
-}
+import { payinView } from './payins/record';
+import { transferView } from './payouts/view';
 
 export function duplicateReplay(ctx: Ctx, businessId: string, reference: string): Reply | undefined {
 	if (!ctx.sb.profiles.has('duplicate-returns-existing')) return undefined;

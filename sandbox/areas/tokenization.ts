@@ -10,9 +10,10 @@ import { behaviour, checkCard, expiryDate, isExpired, maskPan } from '../cards';
 import { pageFromOne } from '../paging';
 import { duplicateReplay } from './replay';
 import { ok, type Ctx, type Router } from '../router';
-import { ApiError, type CardToken, type Link } from '../store';
+import { ApiError } from '../errors';
+import type { CardToken, Link } from '../records';
 import type { Sandbox } from '../runtime';
-import { confirmPayin, failPayin, newPayin } from './payins';
+import { confirmPayin, failPayin, newPayin } from './payins/record';
 import { amount, email, fail, optStr, parse, phone, qBool, qDate, qEnum, qList, qRequired, reference, str } from '../validate';
 
 const LINK_STATUSES = ['PENDING', 'COMPLETED', 'EXPIRED', 'CANCELLED'];

@@ -1,6 +1,8 @@
 /** Wallets of a merchant's businesses and the pending settlements summary. */
 import { ok, type Router } from '../router';
-import { ApiError, round2, type Wallet } from '../store';
+import { ApiError } from '../errors';
+import { round2 } from '../money';
+import type { Wallet } from '../records';
 import { qRequired } from '../validate';
 
 export function walletView(w: Wallet): Wallet {

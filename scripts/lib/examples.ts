@@ -39,6 +39,7 @@ export const EXAMPLES = {
 	notifications: 'payment-notifications.json',
 	cardOnFile: 'card-on-file.json',
 	reconciliation: 'daily-reconciliation.json',
+	nightlyReconciliation: 'nightly-reconciliation.json',
 	sellWithLink: 'sell-with-a-link.json',
 } as const;
 export type ExampleKey = keyof typeof EXAMPLES;

@@ -10,12 +10,13 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SandboxHandle } from '../../sandbox/server';
 import { startScriptedModel, type ScriptedModel } from '../harness/scriptedModel';
 import { nodeItems, sharedN8n } from '../harness/e2e';
-import { business, nodeSandbox, Sandbox } from './payout.fixtures';
+import { SandboxClient } from '../../sandbox/client';
+import { business, nodeSandbox } from './payout.fixtures';
 
 describe('PayOnUs as an AI agent tool in n8n', () => {
 	const n8n = sharedN8n();
 	let handle: SandboxHandle;
-	let sb: Sandbox;
+	let sb: SandboxClient;
 	let credentialId: string;
 	let model: ScriptedModel;
 	const workflows: string[] = [];

@@ -6,14 +6,15 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { SandboxHandle } from '../../sandbox/server';
 import { nodeItems, sharedN8n } from '../harness/e2e';
-import { business, NODE, nodeSandbox, payOnUsWorkflow, Sandbox } from './payout.fixtures';
+import { SandboxClient } from '../../sandbox/client';
+import { business, NODE, nodeSandbox, payOnUsWorkflow } from './payout.fixtures';
 
 const CARD = '4111111111111111';
 
 describe('PayOnUs card tokenization operations in n8n', () => {
 	const n8n = sharedN8n();
 	let handle: SandboxHandle;
-	let sb: Sandbox;
+	let sb: SandboxClient;
 	let credentialId: string;
 	const workflows: string[] = [];
 	const stamp = Date.now().toString(36);

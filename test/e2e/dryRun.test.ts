@@ -6,14 +6,15 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { SandboxHandle } from '../../sandbox/server';
 import { nodeItems, sharedN8n } from '../harness/e2e';
-import { business, NODE, nodeSandbox, payOnUsWorkflow, Sandbox } from './payout.fixtures';
+import { SandboxClient } from '../../sandbox/client';
+import { business, NODE, nodeSandbox, payOnUsWorkflow } from './payout.fixtures';
 
 const MONEY_PATHS = /transfer-requests\/(bank-transfer|bulk)|card-payments|mobile-money\/collection|eft-payment$/;
 
 describe('PayOnUs Dry Run in n8n', () => {
 	const n8n = sharedN8n();
 	let handle: SandboxHandle;
-	let sb: Sandbox;
+	let sb: SandboxClient;
 	let credentialId: string;
 	const workflows: string[] = [];
 

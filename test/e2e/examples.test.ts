@@ -24,6 +24,7 @@ import {
 } from '../../scripts/lib/examples';
 import { credentialData, exampleSettings } from '../../scripts/lib/provision';
 import { Shop, approveMobileMoney, completeConsentPage, payDynamicAccount } from '../../scripts/play-customer';
+import { sleep, until } from './examples.fixtures';
 
 jest.setTimeout(300_000);
 
@@ -74,10 +75,6 @@ const ids: Partial<Record<ExampleKey, string>> = {};
 const workflows: Partial<Record<ExampleKey, ExampleWorkflow>> = {};
 const created: string[] = [];
 
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 async function ledger(): Promise<Ledger> {
 	const res = await fetch(`${sb.url}/_sandbox/ledger`);
 	return ((await res.json()) as { data: Ledger }).data;
@@ -90,16 +87,6 @@ async function setWebhooks(body: Record<string, unknown>): Promise<void> {
 		body: JSON.stringify(body),
 	});
 	expect(res.status).toBe(200);
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const found = await probe();
-		if (found !== undefined) return found;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await sleep(300);
-	}
 }
 
 /** Finished executions of a workflow whose given node ran and whose trigger item matches. */
@@ -161,55 +148,6 @@ afterAll(async () => {
 	await relay?.stop();
 	await sb?.stop();
 	if (filesDir) rmSync(filesDir, { recursive: true, force: true });
-});
-
-describe('example workflows match the nodes n8n loaded', () => {
-	interface Property {
-		name: string;
-		type: string;
-		options?: Array<{ name: string; value?: unknown }>;
-		displayOptions?: { show?: Record<string, unknown[]> };
-	}
-	it('every PayOnUs parameter in the examples is one the node declares for its resource and operation', async () => {
-		const types = (await n8n.loadedNodeTypes()) as Array<{ name: string; properties?: Property[] }>;
-		const problems: string[] = [];
-		for (const key of ['autoPayout', 'notifications', 'cardOnFile', 'reconciliation'] as ExampleKey[]) {
-			const example = loadExample(key);
-			for (const node of example.nodes.filter((n) => n.type.startsWith('n8n-nodes-payonus.'))) {
-				const type = types.find((t) => t.name === node.type);
-				if (!type?.properties) {
-					problems.push(`${example.name} / ${node.name}: node type ${node.type} not loaded`);
-					continue;
-				}
-				const params = (node.parameters ?? {}) as Record<string, unknown>;
-				const visible = (p: Property) =>
-					Object.entries(p.displayOptions?.show ?? {}).every(([dep, values]) =>
-						dep === 'resource' || dep === 'operation'
-							? (values as unknown[]).includes(params[dep])
-							: true,
-					);
-				for (const [name, value] of Object.entries(params)) {
-					const candidates = type.properties.filter((p) => p.name === name && visible(p));
-					if (candidates.length === 0) {
-						problems.push(`${example.name} / ${node.name}: "${name}" is not a parameter of ${String(params.resource)} > ${String(params.operation)}`);
-						continue;
-					}
-					const property = candidates[0];
-					if ((property.type === 'options' && (name === 'resource' || name === 'operation')) && !property.options?.some((o) => o.value === value)) {
-						problems.push(`${example.name} / ${node.name}: ${name} "${String(value)}" does not exist`);
-					}
-					if (property.type === 'collection' && value && typeof value === 'object') {
-						for (const inner of Object.keys(value)) {
-							if (!property.options?.some((o) => o.name === inner)) {
-								problems.push(`${example.name} / ${node.name}: "${name}.${inner}" is not an option of "${name}"`);
-							}
-						}
-					}
-				}
-			}
-		}
-		expect(problems).toEqual([]);
-	});
 });
 
 describe('example workflows in a real n8n', () => {

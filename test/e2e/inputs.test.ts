@@ -7,14 +7,15 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SandboxHandle } from '../../sandbox/server';
 import { itemsNode, manualWorkflow } from '../harness/fixtures';
 import { nodeError, nodeItems, sharedN8n } from '../harness/e2e';
-import { business, createPayOnUsCredential, NODE, nodeSandbox, PAYONUS, Sandbox } from './payout.fixtures';
+import { SandboxClient } from '../../sandbox/client';
+import { business, createPayOnUsCredential, NODE, nodeSandbox, PAYONUS } from './payout.fixtures';
 
 jest.setTimeout(300_000);
 
 describe('PayOnUs inputs in n8n', () => {
 	const n8n = sharedN8n();
 	let handle: SandboxHandle;
-	let sb: Sandbox;
+	let sb: SandboxClient;
 	let credentialId: string;
 	const workflows: string[] = [];
 	const stamp = Date.now().toString(36);

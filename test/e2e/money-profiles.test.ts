@@ -12,7 +12,8 @@ import type { SandboxHandle } from '../../sandbox/server';
 import { TEST_PROFILES } from '../../sandbox/profiles';
 import { nodeItems, sharedN8n } from '../harness/e2e';
 import { sandboxAccessToken } from '../harness/fixtures';
-import { business, NODE, nodeSandbox, payOnUsWorkflow, Sandbox } from './payout.fixtures';
+import { SandboxClient } from '../../sandbox/client';
+import { business, NODE, nodeSandbox, payOnUsWorkflow } from './payout.fixtures';
 
 const TRANSFER = '/api/v1/transfer-requests/bank-transfer';
 const BULK = '/api/v1/transfer-requests/bulk/bank-transfer';
@@ -22,7 +23,7 @@ const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 describe('money-moving operations in n8n under each sandbox profile', () => {
 	const n8n = sharedN8n();
 	let handle: SandboxHandle;
-	let sb: Sandbox;
+	let sb: SandboxClient;
 	let credentialId: string;
 	const workflows: string[] = [];
 

@@ -13,12 +13,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
-import { business, NODE, type Sandbox } from './payout.fixtures';
+import type { SandboxClient } from '../../sandbox/client';
+import { business, NODE } from './payout.fixtures';
 import { customerParams, e, payinSuite, person } from './payin.fixtures';
 
 const payin = payinSuite();
 const { run, outcome, api, encryptCard } = payin;
-let sb: Sandbox;
+let sb: SandboxClient;
 beforeAll(() => {
 	sb = payin.sb;
 });

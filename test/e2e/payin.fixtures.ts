@@ -10,7 +10,8 @@ import { fetch } from 'undici';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { nodeItems, sharedN8n, type Execution } from '../harness/e2e';
 import { sandboxAccessToken } from '../harness/fixtures';
-import { createPayOnUsCredential, NODE, payOnUsWorkflow, Sandbox } from './payout.fixtures';
+import { SandboxClient } from '../../sandbox/client';
+import { createPayOnUsCredential, NODE, payOnUsWorkflow } from './payout.fixtures';
 
 export const e = (field: string) => `={{ $json.${field} }}`;
 
@@ -32,7 +33,7 @@ export const PAYIN_CREDENTIAL_NAME = 'PayOnUs payin e2e';
 export function payinSuite() {
 	const n8n = sharedN8n();
 	let handle: SandboxHandle;
-	let sb: Sandbox;
+	let sb: SandboxClient;
 	let credentialId: string;
 	const workflowIds: string[] = [];
 
@@ -87,11 +88,11 @@ export function payinSuite() {
 		).toString('base64');
 	}
 
-	const suite = { n8n, sb: undefined as unknown as Sandbox, credentialId: '', run, outcome, api, encryptCard };
+	const suite = { n8n, sb: undefined as unknown as SandboxClient, credentialId: '', run, outcome, api, encryptCard };
 
 	beforeAll(async () => {
 		handle = await startSandbox({ port: 0 });
-		sb = new Sandbox(handle.url);
+		sb = new SandboxClient(handle.url);
 		credentialId = await createPayOnUsCredential(n8n, handle.url, PAYIN_CREDENTIAL_NAME);
 		suite.sb = sb;
 		suite.credentialId = credentialId;

@@ -6,12 +6,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { SandboxHandle } from '../../sandbox/server';
 import { nodeItems, sharedN8n } from '../harness/e2e';
-import { NODE, nodeSandbox, payOnUsWorkflow, Sandbox } from './payout.fixtures';
+import { SandboxClient } from '../../sandbox/client';
+import { NODE, nodeSandbox, payOnUsWorkflow } from './payout.fixtures';
 
 describe('PayOnUs Reconcile in n8n', () => {
 	const n8n = sharedN8n();
 	let handle: SandboxHandle;
-	let sb: Sandbox;
+	let sb: SandboxClient;
 	let credentialId: string;
 	const workflows: string[] = [];
 

@@ -1,10 +1,12 @@
 /**
  * Shared by the trigger e2e tests and the drills (bench/webhook-drills,
- * bench/poll-drill): a driver for the sandbox's API (its own API client, so
- * it never invalidates the token n8n's credential holds), and the workflow
+ * bench/poll-drill): the sandbox client with the trigger tests' set-up
+ * scenarios (its own API client, so it never invalidates the token n8n's
+ * credential holds), and the workflow
  * and credential fixtures of the two triggers.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import type { N8nClient, WorkflowJson } from '../harness/e2e';
 import { sandboxCredentialData } from '../harness/fixtures';
@@ -13,52 +15,14 @@ import { n8nVersionAtLeast } from '../harness/n8n';
 export const KEY = 'e2e-webhook-verification-key';
 export const PACKAGE = 'n8n-nodes-payonus';
 
-export class SandboxApi {
-	private token = '';
-	constructor(
-		readonly url: string,
-		private readonly clientId = 'sandbox-client-2',
-		private readonly clientSecret = 'sandbox-secret-2',
-	) {}
-
-	async control<T = IDataObject>(method: string, path: string, body?: unknown): Promise<T> {
-		const res = await fetch(`${this.url}/_sandbox${path}`, {
-			method,
-			headers: body === undefined ? {} : { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		if (!res.ok) throw new Error(`${method} /_sandbox${path}: ${res.status} ${text}`);
-		if (!text) return undefined as T;
-		const json = JSON.parse(text) as { data?: unknown };
-		// Control answers use the service's envelope.
-		return (json && typeof json === 'object' && 'data' in json ? json.data : json) as T;
-	}
-
-	async api<T = IDataObject>(method: string, path: string, body?: unknown, qs?: Record<string, string>): Promise<T> {
-		if (!this.token) {
-			const res = await fetch(`${this.url}/api/v1/access-token`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ apiClientId: this.clientId, apiClientSecret: this.clientSecret }),
-			});
-			const json = (await res.json()) as { data?: { access_token?: string } };
-			if (!res.ok || !json.data?.access_token) throw new Error(`sandbox token: ${res.status}`);
-			this.token = json.data.access_token;
-		}
-		const query = qs ? `?${new URLSearchParams(qs).toString()}` : '';
-		const res = await fetch(`${this.url}${path}${query}`, {
-			method,
-			headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-		return (JSON.parse(text) as { data: T }).data;
-	}
-
-	async setWebhooks(settings: { url: string; verificationKey: string; duplicates?: number; delayMs?: number; outOfOrder?: boolean }) {
-		await this.control('PUT', '/webhooks', { duplicates: 1, delayMs: 0, outOfOrder: false, ...settings });
+/**
+ * The sandbox client (sandbox/client.ts) as API client 2 (n8n's credential
+ * uses client 1, so set-up calls never retire its token), with the set-up
+ * scenarios of the trigger tests: each makes one kind of webhook event.
+ */
+export class SandboxApi extends SandboxClient {
+	constructor(url: string) {
+		super(url, { apiClientId: 'sandbox-client-2', apiClientSecret: 'sandbox-secret-2' });
 	}
 
 	/** A dynamic-account payin, paid: one COLLECTION. */
@@ -121,17 +85,8 @@ export class SandboxApi {
 			merchantReference,
 			customer: { name: 'Ada Obi', email: 'ada@example.com' },
 		});
-		await this.control('POST', `/links/${String(link.id)}/submit`, {
-			cardNumber: '4111111111111111',
-			expiry: '12/30',
-			cvv: '123',
-		});
+		await this.submitLink(String(link.id), { cardNumber: '4111111111111111', expiry: '12/30', cvv: '123' });
 		return link;
-	}
-
-	async deliveries(): Promise<IDataObject[]> {
-		const d = await this.control<IDataObject[] | { deliveries: IDataObject[] }>('GET', '/deliveries');
-		return Array.isArray(d) ? d : d.deliveries;
 	}
 }
 

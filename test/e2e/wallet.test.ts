@@ -7,16 +7,17 @@
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { nodeItems, sharedN8n } from '../harness/e2e';
-import { createPayOnUsCredential, NODE, payOnUsWorkflow, Sandbox } from './payout.fixtures';
+import { SandboxClient } from '../../sandbox/client';
+import { createPayOnUsCredential, NODE, payOnUsWorkflow } from './payout.fixtures';
 
 const n8n = sharedN8n();
 let handle: SandboxHandle;
-let sb: Sandbox;
+let sb: SandboxClient;
 let workflowId: string | undefined;
 
 beforeAll(async () => {
 	handle = await startSandbox({ port: 0 });
-	sb = new Sandbox(handle.url);
+	sb = new SandboxClient(handle.url);
 });
 
 afterAll(async () => {

@@ -1,39 +1,27 @@
 /**
  * Money drills without n8n: every money-moving operation of the PayOnUs node
  * driven through its handler and the REAL transport (n8n-core's request
- * helpers, test/unit/transport.fakeN8n.ts) against the sandbox, under a
+ * helpers, test/unit/fakes/n8n.ts) against the sandbox, under a
  * behaviour profile and a fault; then the outputs are compared with the
  * sandbox's ledger. Used by test/unit/money.profiles.test.ts and
  * bench/money-drill.bench.ts.
  */
 import { constants, publicEncrypt } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { request } from 'undici';
 import { createClient } from '../../nodes/shared/transport';
-import { tokenCache } from '../../nodes/shared/tokenCache';
+import { tokenCache } from '../../nodes/shared/token/cache';
 import type { PayOnUsClient } from '../../nodes/shared/client';
 import type { OperationContext, PayOnUsOperation } from '../../nodes/PayOnUs/resources/types';
-import { createTransferOperation } from '../../nodes/PayOnUs/resources/payout/createTransfer';
-import { bulkTransferOperation } from '../../nodes/PayOnUs/resources/payout/bulkTransfer';
+import { createTransfer as createTransferOperation } from '../../nodes/PayOnUs/resources/payout/createTransfer';
+import { bulkTransfer as bulkTransferOperation } from '../../nodes/PayOnUs/resources/payout/bulkTransfer';
 import { chargeCard } from '../../nodes/PayOnUs/resources/payin/chargeCard';
 import { chargeTokenizedCard } from '../../nodes/PayOnUs/resources/payin/chargeTokenizedCard';
 import { mobileMoneyCollection } from '../../nodes/PayOnUs/resources/payin/mobileMoneyCollection';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
-import { CredentialStore, FakeN8n, sandboxCredential } from '../unit/transport.fakeN8n';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../unit/fakes/n8n';
+import { SandboxClient } from '../../sandbox/client';
 
 export const BUSINESS = 'BUS-2001';
-
-/** Control API of a running sandbox. */
-export async function control<T = IDataObject>(url: string, method: string, path: string, body?: unknown): Promise<T> {
-	const res = await request(`${url}/_sandbox${path}`, {
-		method: method as 'GET',
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const json = (await res.body.json()) as { data: T; message?: string };
-	if (res.statusCode >= 400) throw new Error(`control ${method} ${path}: ${res.statusCode} ${json.message ?? ''}`);
-	return json.data;
-}
 
 /** A client through the real transport, as the node builds it. */
 export async function moneyClient(url: string): Promise<PayOnUsClient> {
@@ -141,7 +129,7 @@ export const MONEY_OPS: MoneyOp[] = [
 		path: '/api/v1/card-payments',
 		op: chargeCard as PayOnUsOperation,
 		setup: async (env) => {
-			env.publicKey ??= (await control<{ publicKey: string }>(env.url, 'GET', '/public-key')).publicKey;
+			env.publicKey ??= await new SandboxClient(env.url).publicKey();
 		},
 		params: (reference, i, variant, env) => {
 			const amount = 200 + i + (variant ? 3 : 0);
@@ -162,8 +150,8 @@ export const MONEY_OPS: MoneyOp[] = [
 				path: '/api/v1/card-tokenization-links',
 				body: { businessId: BUSINESS, customer: { name: 'Ada Obi', email: 'ada@example.com' }, merchantReference: `drill-link-${Date.now()}-${Math.random().toString(36).slice(2)}` },
 			});
-			const done = await control<IDataObject>(env.url, 'POST', `/links/${String(link.id)}/submit`, { cardNumber: '4111111111111111', expiry: '12/30', cvv: '123' });
-			env.cardTokenId = String((done.link as IDataObject).cardTokenId ?? done.cardTokenId);
+			const done = await new SandboxClient(env.url).submitLink(String(link.id), { cardNumber: '4111111111111111', expiry: '12/30', cvv: '123' });
+			env.cardTokenId = String(done.link.cardTokenId ?? done.cardTokenId);
 		},
 		params: (reference, i, variant, env) => {
 			const amount = 300 + i + (variant ? 7 : 0);
@@ -220,7 +208,7 @@ export interface Ledger {
 }
 
 export async function ledger(url: string): Promise<Ledger> {
-	const l = await control<IDataObject>(url, 'GET', '/ledger');
+	const l = await new SandboxClient(url).ledger();
 	return { transfers: l.transfers as IDataObject[], payins: l.payins as IDataObject[] };
 }
 
@@ -295,7 +283,8 @@ const trace = (m: string) => {
 
 export async function runCell(url: string, op: MoneyOp, profile: string, fault: Fault, count: number, tag: string): Promise<CellResult> {
 	trace(`cell ${op.name} ${profile} ${fault}`);
-	await control(url, 'POST', '/reset');
+	const sandbox = new SandboxClient(url);
+	await sandbox.reset();
 	// A reset retires every access token: start with a fresh token cache
 	// (the drill's sandbox allows many token calls a minute, so does the cache).
 	tokenCache.reset();
@@ -319,11 +308,11 @@ export async function runCell(url: string, op: MoneyOp, profile: string, fault: 
 		const l = await ledger(url);
 		for (let i = 0; i < count; i++) earlier.set(refs[i], movementsOf(l, op.params(refs[i], i, 1, env).intent));
 	}
-	await control(url, 'DELETE', '/faults');
+	await sandbox.clearFaults();
 	if (fault === 'drop-after-20' || fault === 'drop-after-50') {
-		await control(url, 'POST', '/faults', { method: 'POST', path: op.path, rate: fault === 'drop-after-20' ? 0.2 : 0.5, seed: 7, dropAfterProcessing: true });
+		await sandbox.addFault({ method: 'POST', path: op.path, rate: fault === 'drop-after-20' ? 0.2 : 0.5, seed: 7, dropAfterProcessing: true });
 	} else if (fault === '503-before' || fault === 'reused-reference') {
-		await control(url, 'POST', '/faults', { method: 'POST', path: op.path, status: 503, message: 'Service unavailable', rate: 0.5, seed: 11 });
+		await sandbox.addFault({ method: 'POST', path: op.path, status: 503, message: 'Service unavailable', rate: 0.5, seed: 11 });
 	}
 	const results: Array<{ intent: Intent; result: OpResult }> = [];
 	for (let i = 0; i < count; i++) {
@@ -331,7 +320,7 @@ export async function runCell(url: string, op: MoneyOp, profile: string, fault: 
 		trace(`item ${p.intent.reference}`);
 		results.push({ intent: p.intent, result: await runOp(client, op, p.raw, p.binary) });
 	}
-	await control(url, 'DELETE', '/faults');
+	await sandbox.clearFaults();
 	const l = await ledger(url);
 	const cell: CellResult = {
 		op: op.name,

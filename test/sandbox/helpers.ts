@@ -1,7 +1,8 @@
-/** Helpers for the sandbox tests: one sandbox per file on port 0, call it with undici, receive webhooks. */
+/** Helpers for the sandbox tests: one sandbox per file on port 0, call its API with undici (control calls through sandbox/client.ts), receive webhooks. */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 
 export interface Res<T = any> {
@@ -52,7 +53,8 @@ export class Client {
 	get = (path: string) => this.api('GET', path);
 	post = (path: string, body?: unknown) => this.api('POST', path, body ?? {});
 	del = (path: string) => this.api('DELETE', path);
-	control = (method: string, path: string, body?: unknown) => this.raw(method, `/_sandbox${path}`, { body });
+	/** A control call (under /_sandbox) as answered: the tests of the control API check its statuses. */
+	control = (method: string, path: string, body?: unknown): Promise<Res> => new SandboxClient(this.url).send(method, path, body);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
+import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 
 const RTT = 40;
@@ -17,30 +18,30 @@ afterAll(async () => {
 	await sb.stop();
 });
 
-async function get(agent: Agent, path: string) {
+/** GET /_sandbox/link through `agent` (the sandbox client over that connection pool), timed. */
+async function getLink(agent: Agent) {
 	const started = performance.now();
-	const res = await request(`${sb.url}${path}`, { dispatcher: agent });
-	const body = (await res.body.json()) as { data: unknown };
-	return { status: res.statusCode, body, ms: performance.now() - started };
+	const res = await new SandboxClient(sb.url, { dispatcher: agent }).send<{ data: unknown }>('GET', '/link');
+	return { status: res.status, body: res.body, ms: performance.now() - started };
 }
 
 test('serves HTTPS with a certificate the written CA vouches for; an untrusting client is refused', async () => {
 	expect(sb.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
 	expect(readFileSync(sb.tls!.caFile, 'utf8')).toBe(sb.tls!.ca);
 	const trusting = new Agent({ connect: { ca: sb.tls!.ca } });
-	const r = await get(trusting, '/_sandbox/link');
+	const r = await getLink(trusting);
 	expect(r.status).toBe(200);
 	expect(r.body.data).toEqual({ rttMs: RTT, jitterMs: 0 });
 	await trusting.close();
 	const plain = new Agent();
-	await expect(get(plain, '/_sandbox/link')).rejects.toThrow(/certificate/i);
+	await expect(getLink(plain)).rejects.toThrow(/certificate/i);
 	await plain.close();
 });
 
 test('a new connection costs TCP + TLS + request round trips; a kept-alive one only the request', async () => {
 	const agent = new Agent({ connect: { ca: sb.tls!.ca }, connections: 1 });
-	const fresh = await get(agent, '/_sandbox/link');
-	const reused = await get(agent, '/_sandbox/link');
+	const fresh = await getLink(agent);
+	const reused = await getLink(agent);
 	// Lower bounds only (1 ms of timer granularity).
 	expect(fresh.ms).toBeGreaterThanOrEqual(3 * RTT - 1);
 	expect(reused.ms).toBeGreaterThanOrEqual(RTT - 1);
@@ -50,19 +51,12 @@ test('a new connection costs TCP + TLS + request round trips; a kept-alive one o
 
 test('PUT /_sandbox/link changes the delays of open connections; bad values are 400', async () => {
 	const agent = new Agent({ connect: { ca: sb.tls!.ca }, connections: 1 });
-	const put = async (body: unknown) =>
-		await request(`${sb.url}/_sandbox/link`, {
-			method: 'PUT',
-			dispatcher: agent,
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		});
-	const bad = await put({ rttMs: -1 });
-	expect(bad.statusCode).toBe(400);
-	await bad.body.dump();
-	const ok = await put({ rttMs: 2 * RTT, jitterMs: 5 });
-	expect(((await ok.body.json()) as { data: unknown }).data).toEqual({ rttMs: 2 * RTT, jitterMs: 5 });
-	const slower = await get(agent, '/_sandbox/link');
+	const control = new SandboxClient(sb.url, { dispatcher: agent });
+	const bad = await control.send('PUT', '/link', { rttMs: -1 });
+	expect(bad.status).toBe(400);
+	const ok = await control.send<{ data: unknown }>('PUT', '/link', { rttMs: 2 * RTT, jitterMs: 5 });
+	expect(ok.body.data).toEqual({ rttMs: 2 * RTT, jitterMs: 5 });
+	const slower = await getLink(agent);
 	expect(slower.ms).toBeGreaterThanOrEqual(2 * RTT - 5 - 1);
 	sb.link!.set({ rttMs: RTT, jitterMs: 0 });
 	await agent.close();
@@ -73,14 +67,16 @@ test('plain sandbox (no tls, no link): unchanged, and PUT /_sandbox/link is refu
 	try {
 		expect(plain.url).toMatch(/^http:\/\//);
 		expect(plain.link).toBeUndefined();
-		const res = await request(`${plain.url}/_sandbox/link`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
-		expect(res.statusCode).toBe(409);
-		await res.body.dump();
+		const res = await new SandboxClient(plain.url).send('PUT', '/link', {});
+		expect(res.status).toBe(409);
 	} finally {
 		await plain.stop();
 	}
 });
 
+// The two tests below call /_sandbox/link with raw clients on purpose: they check
+// how the link carries bytes for a client that closes (Connection: close) and
+// for n8n's own https agents, not the control API.
 test('a server that closes after answering (no keep-alive) still delivers the whole answer', async () => {
 	const agent = new Agent({ connect: { ca: sb.tls!.ca }, pipelining: 0 });
 	const results = await Promise.all(

@@ -1,7 +1,7 @@
 import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
 import { sandboxPerFile, customer, paidDynamic, receiver, ref, waitFor } from './helpers';
 
-const { c } = sandboxPerFile();
+const { c, sb } = sandboxPerFile();
 
 const card = (pan: string, exp = '12|30', cvv = '123') => Buffer.from(`${pan}|${exp}|${cvv}`).toString('base64');
 const cardBody = (pan: string, extra: Record<string, unknown> = {}) => ({
@@ -273,7 +273,8 @@ describe('mobile money', () => {
 
 	test('other numbers wait for the customer (control approve / decline)', async () => {
 		const r = await c.post('/api/v1/mobile-money/collection', momo('MPESA_KE', '+254711222333'));
-		await new Promise((res) => setTimeout(res, 60));
+		// Everything the sandbox would do on its own has happened (no timer approves this number).
+		await sb().sandbox.idle();
 		expect((await status(r.body.data.onusReference)).paymentStatus).toBe('PROCESSING');
 		expect((await c.control('POST', `/payins/${r.body.data.onusReference}/approve`)).body.data.paymentStatus).toBe('SUCCESSFUL');
 		const r2 = await c.post('/api/v1/mobile-money/collection', momo('MPESA_KE', '+254711222334'));

@@ -80,7 +80,8 @@ describe('bank transfers', () => {
 
 	test('9999991111 stays PENDING until settled by the control API', async () => {
 		const r = await c.post('/api/v1/transfer-requests/bank-transfer', bank('9999991111'));
-		await new Promise((res) => setTimeout(res, 60));
+		// Everything the sandbox would do on its own has happened (no timer settles a held transfer).
+		await sb().sandbox.idle();
 		expect((await find(r.body.data.onusReference)).paymentStatus).toBe('PENDING');
 		const s = await c.control('POST', `/transfers/${r.body.data.onusReference}/settle`, { outcome: 'SUCCESSFUL' });
 		expect(s.body.data.paymentStatus).toBe('SUCCESSFUL');
@@ -150,7 +151,7 @@ describe('bank transfers', () => {
 		expect(wrongNet.status).toBe(400);
 		const eft = await c.post('/api/v1/transfer-requests/bank-transfer', bank('62001111', { currency: 'ZAR', countryCode: 'ZA', transferType: 'WALLET_TO_EFT', eftBank: '632005' }));
 		expect(eft.body.data.fee).toBe(5);
-		await new Promise((res) => setTimeout(res, 60));
+		await sb().sandbox.idle();
 		expect(await find(eft.body.data.onusReference)).toMatchObject({ paymentChannel: 'EFT', paymentStatus: 'PENDING' });
 		const eftFail = await c.post('/api/v1/transfer-requests/bank-transfer', bank('62001114', { currency: 'ZAR', countryCode: 'ZA', transferType: 'WALLET_TO_EFT', eftBank: '632005' }));
 		await waitFor(async () => (await find(eftFail.body.data.onusReference)).responseMessage === 'INVALID_ACCOUNT');

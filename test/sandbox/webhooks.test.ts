@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { sandboxPerFile, paidDynamic, receiver, waitFor } from './helpers';
+import { ManualTimers } from '../../sandbox/timers';
+import { startSandbox, type SandboxHandle } from '../../sandbox/server';
+import { Client, sandboxPerFile, paidDynamic, receiver, waitFor } from './helpers';
 
-const { c } = sandboxPerFile();
+const { c, sb } = sandboxPerFile();
 let hook: Awaited<ReturnType<typeof receiver>>;
 beforeAll(async () => {
 	hook = await receiver();
@@ -20,7 +22,8 @@ test('nothing is sent until both URL and verification key are set', async () => 
 	await paidDynamic(c, 100);
 	await c.control('PUT', '/webhooks', { url: null, verificationKey: 'k' });
 	await paidDynamic(c, 100);
-	await new Promise((r) => setTimeout(r, 50));
+	// Everything the sandbox would do on its own has happened.
+	await sb().sandbox.idle();
 	expect(hook.got).toHaveLength(0);
 	expect((await c.control('GET', '/deliveries')).body.data).toHaveLength(0);
 });
@@ -50,12 +53,28 @@ test('duplicates deliver each event N times', async () => {
 	expect(new Set(hook.got.map((g) => g.json.onusReference))).toEqual(new Set([d.onusReference]));
 });
 
-test('delayMs holds deliveries back', async () => {
-	await c.control('PUT', '/webhooks', { url: hook.url, verificationKey: 'k', delayMs: 150 });
-	await paidDynamic(c, 100);
-	await new Promise((r) => setTimeout(r, 60));
-	expect(hook.got).toHaveLength(0);
-	await waitFor(() => hook.got.length === 1);
+describe('on timers the test moves (sandbox/timers.ts)', () => {
+	const timers = new ManualTimers();
+	let manual: SandboxHandle;
+	const mc = new Client('');
+	beforeAll(async () => {
+		manual = await startSandbox({ port: 0, timers });
+		mc.url = manual.url;
+	});
+	afterAll(async () => {
+		await manual.stop();
+	});
+
+	test('delayMs holds deliveries back', async () => {
+		await mc.control('PUT', '/webhooks', { url: hook.url, verificationKey: 'k', delayMs: 150 });
+		await paidDynamic(mc, 100);
+		timers.advance(149);
+		expect(hook.got).toHaveLength(0);
+		// Not sent at all yet (a delivery is stamped sentAt when it starts).
+		expect((await mc.control('GET', '/deliveries')).body.data.map((d: any) => d.sentAt)).toEqual([null]);
+		timers.advance(1);
+		await waitFor(() => hook.got.length === 1);
+	});
 });
 
 test('outOfOrder sends newer events first', async () => {

@@ -5,7 +5,9 @@
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
-import { resolveBaseUrl } from '../../nodes/shared/environments';
+import { ENVIRONMENT_BASE_URLS, resolveBaseUrl } from '../../nodes/shared/environments';
+import { checkRead } from '../../nodes/shared/token/check';
+import { TOKEN_FIELDS, tokenFields } from '../../nodes/shared/token/credential';
 
 const cred = new PayOnUsApi();
 const prop = (name: string) => cred.properties.find((p) => p.name === name);
@@ -82,5 +84,24 @@ describe('PayOnUs API credential', () => {
 		expect(() => resolveBaseUrl('custom', 'ftp://x')).toThrow(/must start with http/);
 		expect(() => resolveBaseUrl('custom', 'http://user:pw@x')).toThrow(/must not contain a user/);
 		expect(() => resolveBaseUrl('staging', '')).toThrow(/choose Sandbox, Production or Custom/);
+	});
+
+	it('declares as hidden fields exactly the token fields preAuthentication writes (one list)', () => {
+		expect(cred.properties.filter((p) => p.type === 'hidden').map((p) => p.name)).toEqual([...TOKEN_FIELDS]);
+		expect(Object.keys(tokenFields({ token: 't', issuedAt: 1, expiresAt: 2 }, 'f'))).toEqual([...TOKEN_FIELDS]);
+	});
+
+	it('tests at the addresses of environments.ts with the read of the token check', () => {
+		const req = cred.test.request as IHttpRequestOptions & { baseURL: string; url: string };
+		const evaluate = (expr: string, $credentials: ICredentialDataDecryptedObject) =>
+			new Function('$credentials', `return (${expr.slice(3, -2)});`)($credentials) as string;
+		for (const environment of ['sandbox', 'production'] as const) {
+			expect(evaluate(req.baseURL, { environment })).toBe(ENVIRONMENT_BASE_URLS[environment]);
+			expect(evaluate(req.baseURL, { environment })).toBe(resolveBaseUrl(environment));
+		}
+		for (const merchantId of ['MER-1001', ' MER 9/x ', '']) {
+			expect(evaluate(req.url, { merchantId })).toBe(checkRead(merchantId.trim()).path);
+		}
+		expect(req.qs).toEqual(checkRead('').qs);
 	});
 });

@@ -13,13 +13,12 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../nodes/shared/transport';
-import { tokenCache } from '../../nodes/shared/tokenCache';
-import { collectPages } from '../../nodes/shared/paging';
-import { findByReference, transfersOf } from '../../nodes/PayOnUs/resources/lookup';
-import { createTransferOperation as createTransfer } from '../../nodes/PayOnUs/resources/payout/createTransfer';
-import { bulkTransferOperation as bulkTransfer } from '../../nodes/PayOnUs/resources/payout/bulkTransfer';
+import { tokenCache } from '../../nodes/shared/token/cache';
+import { collectPages, findByReference, transfersOf } from '../../nodes/shared/api';
+import { createTransfer } from '../../nodes/PayOnUs/resources/payout/createTransfer';
+import { bulkTransfer } from '../../nodes/PayOnUs/resources/payout/bulkTransfer';
 import type { OperationContext } from '../../nodes/PayOnUs/resources/types';
-import { CredentialStore, FakeN8n, sandboxCredential } from './transport.fakeN8n';
+import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 
 interface Stub {
 	cap: number;

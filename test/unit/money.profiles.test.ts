@@ -9,7 +9,8 @@
  */
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { TEST_PROFILES } from '../../sandbox/profiles';
-import { control, FAULTS, MONEY_OPS, runCell } from '../harness/money';
+import { FAULTS, MONEY_OPS, runCell } from '../harness/money';
+import { SandboxClient } from '../../sandbox/client';
 
 jest.setTimeout(120_000);
 
@@ -25,7 +26,7 @@ afterAll(async () => {
 describe.each(TEST_PROFILES.map((p) => p.name))('profile %s', (name) => {
 	const profiles = TEST_PROFILES.find((p) => p.name === name)!.profiles;
 	beforeAll(async () => {
-		await control(sb.url, 'POST', '/profile', { profiles });
+		await new SandboxClient(sb.url).setProfiles(profiles);
 	});
 
 	// Titles only: jest formats every argument of .each (an operation with its zod schema is huge).

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { RequestOptions } from '../../nodes/shared/client';
-import { FakeClient, httpError } from './operations/payin/fakeClient';
-import { fakeExecuteContext, type Params } from './nodeContext';
+import { FakeClient } from './fakes';
+import { fakeExecuteContext, type Params } from './fakes';
 
 /**
  * How the node runs its items: read-only operations with up to
@@ -16,19 +16,67 @@ jest.mock('../../nodes/shared/transport', () => ({
 }));
 
 // eslint-disable-next-line import/first
-import { isReadOnly, PayOnUs, READ_CONCURRENCY, runBounded } from '../../nodes/PayOnUs/PayOnUs.node';
+import { PayOnUs, READ_CONCURRENCY } from '../../nodes/PayOnUs/PayOnUs.node';
 // eslint-disable-next-line import/first
 import { findOperation } from '../../nodes/PayOnUs/resources';
+// eslint-disable-next-line import/first
+import { runBounded } from '../../nodes/PayOnUs/run/bounded';
+// eslint-disable-next-line import/first
+import type { NodeOperation } from '../../nodes/PayOnUs/resources/types';
+
+/** Read-only by its own declaration: the node runs it concurrently, GET only. */
+const isReadOnly = (op: NodeOperation) => op.effect === 'read';
 
 /** The node's context for `count` input items `{ i }`, with per-item parameters. */
 const fakeContext = (count: number, params: (i: number) => Params, continueOnFail = false) =>
 	fakeExecuteContext(Array.from({ length: count }, (_, i) => ({ i })), params, continueOnFail);
 
 const node = new PayOnUs();
-const tick = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Counts calls in flight; each answer takes `delay(ref)` ms. */
-function tracked(answer: (req: RequestOptions) => unknown, delay: (ref: string) => number = () => 2) {
+/**
+ * No wall clock: every call waits at a gate until the test releases it, one
+ * at a time, whenever nothing else can move (every started item waits on a
+ * call). `pick` chooses which waiting call answers next, so "later items
+ * answer faster" or "item 3 fails last" are orders, not timing margins.
+ */
+class Gate {
+	readonly waiting: Array<{ key: string; release: () => void }> = [];
+
+	async wait(key: string): Promise<void> {
+		await new Promise<void>((release) => this.waiting.push({ key, release }));
+	}
+}
+
+/** One turn of the event loop: every promise reaction queued so far has run (no timers are involved). */
+const settle = async () => await new Promise((resolve) => setImmediate(resolve));
+
+/** Runs `work` to its end, releasing the waiting call `pick` chooses (default: the first to wait) each time all wait. */
+async function drive<T>(gate: Gate, work: Promise<T>, pick: (keys: string[]) => number = () => 0): Promise<T> {
+	let finished = false;
+	const ended = work.then(
+		() => (finished = true),
+		() => (finished = true),
+	);
+	for (let idle = 0; !finished; ) {
+		await settle();
+		if (finished) break;
+		if (gate.waiting.length === 0) {
+			if (++idle > 100) throw new Error('the run waits on something other than its calls');
+			continue;
+		}
+		idle = 0;
+		const [next] = gate.waiting.splice(pick(gate.waiting.map((w) => w.key)), 1);
+		next.release();
+	}
+	await ended;
+	return await work;
+}
+
+/** Later items answer first: the waiting call of the highest item number. */
+const latestFirst = (keys: string[]) => keys.indexOf(keys.reduce((a, b) => (Number(b.split('-')[1]) > Number(a.split('-')[1]) ? b : a)));
+
+/** Counts calls in flight; each call waits at `gate` until released. */
+function tracked(gate: Gate, answer: (req: RequestOptions) => unknown) {
 	const t = { inFlight: 0, peak: 0, order: [] as string[], peaks: [] as number[] };
 	const fn = async (req: RequestOptions) => {
 		const ref = String((req.qs ?? req.body ?? {}).onusReference ?? '');
@@ -37,7 +85,7 @@ function tracked(answer: (req: RequestOptions) => unknown, delay: (ref: string) 
 		t.peaks.push(t.inFlight);
 		t.order.push(ref);
 		try {
-			await tick(delay(ref));
+			await gate.wait(ref);
 			return answer(req);
 		} finally {
 			t.inFlight--;
@@ -57,13 +105,11 @@ const PATH = '/api/v1/payment-requests/businesses/BUS-2001';
 describe('PayOnUs node: read-only operations run concurrently', () => {
 	it('keeps at most READ_CONCURRENCY calls in flight, the first item alone, and the output in input order', async () => {
 		// Later items answer faster: completion order differs from input order.
-		const { t, fn } = tracked(
-			(req) => ({ onusReference: (req.qs as IDataObject).onusReference }),
-			(ref) => 30 - Number(ref.split('-')[1]),
-		);
+		const gate = new Gate();
+		const { t, fn } = tracked(gate, (req) => ({ onusReference: (req.qs as IDataObject).onusReference }));
 		client = new FakeClient().respond('GET', PATH, fn);
 		const ctx = fakeContext(25, (i) => getPayment(`ONUS-${i}`));
-		const [out] = (await node.execute.call(ctx)) as INodeExecutionData[][];
+		const [out] = (await drive(gate, node.execute.call(ctx), latestFirst)) as INodeExecutionData[][];
 		expect(READ_CONCURRENCY).toBe(8);
 		expect(t.peak).toBe(READ_CONCURRENCY);
 		expect(t.peaks[0]).toBe(1);
@@ -73,18 +119,17 @@ describe('PayOnUs node: read-only operations run concurrently', () => {
 	});
 
 	it('without continueOnFail throws the error of the FIRST failing item, starts nothing after a failure', async () => {
-		// Item 3 fails slowly, item 5 fails fast: a one-by-one run stops at item 3.
-		const { fn } = tracked(
-			(req) => {
-				const ref = String((req.qs as IDataObject).onusReference);
-				if (ref === 'ONUS-3' || ref === 'ONUS-5') throw httpError(404, `Payment ${ref} not found`);
-				return { onusReference: ref };
-			},
-			(ref) => (ref === 'ONUS-3' ? 40 : 2),
-		);
+		// Item 3 fails last, item 5 fails first: a one-by-one run stops at item 3.
+		const gate = new Gate();
+		const { fn } = tracked(gate, (req) => {
+			const ref = String((req.qs as IDataObject).onusReference);
+			if (ref === 'ONUS-3' || ref === 'ONUS-5') throw new Error(`Payment ${ref} not found`);
+			return { onusReference: ref };
+		});
 		client = new FakeClient().respond('GET', PATH, fn);
 		const ctx = fakeContext(200, (i) => getPayment(`ONUS-${i}`));
-		const error = (await node.execute.call(ctx).catch((e: unknown) => e)) as Error;
+		const slowLast = (keys: string[]) => (keys.length > 1 && keys[0] === 'ONUS-3' ? 1 : 0);
+		const error = (await drive(gate, node.execute.call(ctx), slowLast).catch((e: unknown) => e)) as Error;
 		expect(error.message).toBe('Item 4: Payment ONUS-3 not found');
 		// Started before the failures were known: a bounded handful, never the rest.
 		expect(client.requests.length).toBeLessThan(200);
@@ -92,14 +137,15 @@ describe('PayOnUs node: read-only operations run concurrently', () => {
 	});
 
 	it('with continueOnFail, failed items become error items in place, paired with their input', async () => {
-		const { fn } = tracked((req) => {
+		const gate = new Gate();
+		const { fn } = tracked(gate, (req) => {
 			const ref = String((req.qs as IDataObject).onusReference);
-			if (ref === 'ONUS-2') throw httpError(404, `Payment ${ref} not found`);
+			if (ref === 'ONUS-2') throw new Error(`Payment ${ref} not found`);
 			return { onusReference: ref };
 		});
 		client = new FakeClient().respond('GET', PATH, fn);
 		const ctx = fakeContext(12, (i) => getPayment(i === 6 ? 'bad ref' : `ONUS-${i}`), true);
-		const [out] = (await node.execute.call(ctx)) as INodeExecutionData[][];
+		const [out] = (await drive(gate, node.execute.call(ctx))) as INodeExecutionData[][];
 		expect(out).toHaveLength(12);
 		expect(out[2]).toEqual({ json: { error: 'Item 3: Payment ONUS-2 not found' }, pairedItem: { item: 2 } });
 		expect(out[6].pairedItem).toEqual({ item: 6 });
@@ -111,7 +157,8 @@ describe('PayOnUs node: read-only operations run concurrently', () => {
 
 describe('PayOnUs node: other operations with Money-Moving Concurrency 1 run one item after the other', () => {
 	it('runs a POST operation strictly sequentially, in order', async () => {
-		const { t, fn } = tracked(() => null);
+		const gate = new Gate();
+		const { t, fn } = tracked(gate, () => null);
 		client = new FakeClient().respond('POST', '/api/v1/fund-ngn-account', fn);
 		const ctx = fakeContext(10, (i) => ({
 			resource: 'payin',
@@ -123,7 +170,7 @@ describe('PayOnUs node: other operations with Money-Moving Concurrency 1 run one
 			forDynamicAccount: true,
 			options: { moneyMovingConcurrency: 1 },
 		}));
-		const [out] = (await node.execute.call(ctx)) as INodeExecutionData[][];
+		const [out] = (await drive(gate, node.execute.call(ctx))) as INodeExecutionData[][];
 		expect(out).toHaveLength(10);
 		expect(t.peak).toBe(1);
 		expect(t.order).toEqual(Array.from({ length: 10 }, (_, i) => `ONUS-NUB-${i}`));
@@ -169,13 +216,17 @@ describe('runBounded', () => {
 		let inFlight = 0;
 		let peak = 0;
 		const results: number[] = [];
-		await runBounded(2, 30, 4, results, async (i) => {
+		const gate = new Gate();
+		// Items finish out of order: the waiting one with the smallest (i * 7) % 5 first.
+		const order = (keys: string[]) => keys.map((k) => (Number(k) * 7) % 5).reduce((best, v, at, all) => (v < all[best] ? at : best), 0);
+		const run = runBounded(2, 30, 4, results, async (i) => {
 			inFlight++;
 			peak = Math.max(peak, inFlight);
-			await tick((i * 7) % 5);
+			await gate.wait(String(i));
 			inFlight--;
 			return i * 10;
 		});
+		await drive(gate, run, order);
 		expect(peak).toBe(4);
 		expect(results.slice(2)).toEqual(Array.from({ length: 28 }, (_, k) => (k + 2) * 10));
 		expect(results[0]).toBeUndefined();

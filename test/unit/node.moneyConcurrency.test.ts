@@ -2,8 +2,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { RequestOptions } from '../../nodes/shared/client';
 import type { ClientOptions } from '../../nodes/shared/transport';
-import { FakeClient, httpError } from './operations/payin/fakeClient';
-import { fakeExecuteContext, type Params } from './nodeContext';
+import { FakeClient } from './fakes';
+import { fakeExecuteContext, type Params } from './fakes';
 
 /**
  * Money-moving (state-changing) operations with Money-Moving Concurrency:
@@ -24,7 +24,7 @@ jest.mock('../../nodes/shared/transport', () => ({
 // eslint-disable-next-line import/first
 import { MONEY_MOVING_CONCURRENCY_DEFAULT, MONEY_MOVING_CONCURRENCY_MAX, PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
 // eslint-disable-next-line import/first
-import { backoffClock, gatedClient, moneyMovingConcurrency, SharedBackoff } from '../../nodes/PayOnUs/concurrency';
+import { backoffClock, gatedClient, moneyMovingConcurrency, SharedBackoff } from '../../nodes/PayOnUs/run/concurrency';
 
 /** A virtual clock: `wait` resolves when `run` moves time to its deadline (earliest first). */
 class VirtualClock {
@@ -172,7 +172,7 @@ describe('Money-Moving Concurrency', () => {
 		const { t, fn } = timed(
 			(ref) => (ref === 'ONUS-NUB-2' ? 50 : 10),
 			(req) => {
-				if (refOf(req) === 'ONUS-NUB-2') throw httpError(400, 'Invalid request: amount');
+				if (refOf(req) === 'ONUS-NUB-2') throw new Error('Invalid request: amount');
 				return { ref: refOf(req) };
 			},
 		);
@@ -192,7 +192,7 @@ describe('Money-Moving Concurrency', () => {
 		const { fn } = timed(
 			() => 10,
 			(req) => {
-				if (refOf(req) === 'ONUS-NUB-1') throw httpError(400, 'Invalid request: amount');
+				if (refOf(req) === 'ONUS-NUB-1') throw new Error('Invalid request: amount');
 				return { ref: refOf(req) };
 			},
 		);

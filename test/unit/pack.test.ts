@@ -16,7 +16,7 @@ const root = join(__dirname, '..', '..');
 // Measured at 0.1.0+: 83,458 bytes packed, 323,266 unpacked, 68 files;
 // with the Payment Page node (issue 15): 112,224 / 425,744 / 76.
 // About 30 % headroom; raise them on purpose when the package really grows.
-const BUDGET = { packedBytes: 200_000, unpackedBytes: 740_000, files: 110 }; // measured 153,522 / 567,091 / 86 with the payment page, dry run and limits
+const BUDGET = { packedBytes: 200_000, unpackedBytes: 740_000, files: 160 }; // measured 172,110 / 628,239 / 125 after the structure split (issue 17: one module per concern; the file count grew from 86, the byte budgets did not move)
 
 interface PackFile {
 	path: string;

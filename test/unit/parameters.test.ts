@@ -1,6 +1,6 @@
-import { containsExpression, ItemParameters } from '../../nodes/PayOnUs/parameters';
+import { containsExpression, ItemParameters } from '../../nodes/PayOnUs/run/parameters';
 
-/** Parameters without an expression are read once for all items (nodes/PayOnUs/parameters.ts). */
+/** Parameters without an expression are read once for all items (nodes/PayOnUs/run/parameters.ts). */
 describe('ItemParameters', () => {
 	const stored = {
 		amount: 100,

@@ -8,10 +8,12 @@
 import { constants, generateKeyPairSync, publicEncrypt } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient, RequestOptions } from '../../nodes/shared/client';
+import { httpError } from './fakes';
 import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
 import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/config';
 import { renderView } from '../../nodes/PayOnUsPaymentPage/html';
 import { deriveKey, newCheckoutId, open, seal, type CheckoutState } from '../../nodes/PayOnUsPaymentPage/token';
+import { SeenKeys } from '../../nodes/shared/dedupe';
 
 const KEY = deriveKey('secret-1', 'wf|node');
 
@@ -28,7 +30,7 @@ class FakePayOnUs implements PayOnUsClient {
 		const body = (opts.body ?? {}) as IDataObject;
 		if (opts.method === 'GET' && opts.path.startsWith('/api/v1/payment-requests/businesses/')) {
 			const p = this.payins.get(String(opts.qs?.onusReference));
-			if (!p) throw Object.assign(new Error('not found'), { httpCode: '404' });
+			if (!p) throw httpError(404, 'not found');
 			return { ...p } as T;
 		}
 		if (opts.method === 'GET' && opts.path === '/api/v1/payment-requests') {
@@ -39,10 +41,7 @@ class FakePayOnUs implements PayOnUsClient {
 		if (opts.method === 'POST') {
 			const ref = String(body.reference);
 			if (this.byRef.has(ref)) {
-				throw Object.assign(new Error('duplicate'), {
-					httpCode: '409',
-					context: { existingRecord: { ...this.payins.get(this.byRef.get(ref)!) } },
-				});
+				throw httpError(409, 'duplicate', { existingRecord: { ...this.payins.get(this.byRef.get(ref)!) } });
 			}
 			const onusReference = `ONUS-X-${++this.seq}`;
 			const channel = opts.path.includes('virtual-accounts') ? 'BANK_TRANSFER' : opts.path.includes('card') ? 'CARD' : 'OTHER';
@@ -273,19 +272,18 @@ describe('checkout: card', () => {
 	});
 });
 
-describe('emitted checkouts memory', () => {
-	it('claims once, releases after a failed run, merges what static data carried', async () => {
-		const { EmittedCheckouts } = await import('../../nodes/PayOnUsPaymentPage/emitted');
-		const m = new EmittedCheckouts({ ttlMs: 1000, maxEntries: 3 });
-		expect(m.claim('a', 0)).toBe(true);
-		expect(m.claim('a', 1)).toBe(false);
-		m.release('a');
-		expect(m.claim('a', 2)).toBe(true);
+describe('emitted checkouts memory (shared/dedupe.ts SeenKeys, as the page uses it)', () => {
+	it('claims once, releases after a failed run, merges what static data carried', () => {
+		const m = new SeenKeys({ ttlMs: 1000, maxEntries: 3 });
+		expect(m.checkAndAdd('a', 0)).toBe(true);
+		expect(m.checkAndAdd('a', 1)).toBe(false);
+		m.forget('a');
+		expect(m.checkAndAdd('a', 2)).toBe(true);
 		m.merge([['b', 3], ['c', 4]], 5);
-		expect(m.claim('b', 6)).toBe(false);
-		expect(m.claim('d', 7)).toBe(true);
+		expect(m.checkAndAdd('b', 6)).toBe(false);
+		expect(m.checkAndAdd('d', 7)).toBe(true);
 		expect(m.size).toBe(3);
 		expect(m.newest(2).map(([k]) => k)).toEqual(['c', 'd']);
-		expect(m.claim('c', 5000)).toBe(true); // past the window
+		expect(m.checkAndAdd('c', 5000)).toBe(true); // past the window
 	});
 });

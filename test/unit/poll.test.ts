@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { fakeClient } from './fakeTransport';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakeTransport'), { virtual: true });
+import { fakeClient } from './fakes/transport';
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'), { virtual: true });
 
-import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { PayOnUsPollTrigger, POLL_CLOCK } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
 import { addDays, advance, readFrom, readStream } from '../../nodes/PayOnUsPollTrigger/cursor';
 
 /** A tiny service: records with creation days, filtered by fromDate like the real one. */
@@ -38,7 +38,9 @@ function pollContext(params: IDataObject, staticData: IDataObject, mode = 'trigg
 	};
 }
 
-const TODAY = new Date().toISOString().slice(0, 10);
+/** The poll's clock is injected: "today" never moves under a test (no midnight race). */
+const TODAY = '2026-01-15';
+POLL_CLOCK.now = () => new Date(`${TODAY}T12:00:00Z`);
 const at = (day: string, time = '10:00:00') => `${day} ${time}`;
 
 async function poll(service: FakeService, staticData: IDataObject, params: IDataObject = {}, mode = 'trigger') {

@@ -5,10 +5,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { fakeClient } from './fakeTransport';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakeTransport'), { virtual: true });
+import { fakeClient } from './fakes/transport';
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'), { virtual: true });
 
-import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { PayOnUsPollTrigger, POLL_CLOCK } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
 import { addDays, advance, MAX_SEEN, type StreamState } from '../../nodes/PayOnUsPollTrigger/cursor';
 
 /** A service that ignores fromDate (and every other filter) and answers oldest first. */
@@ -27,7 +27,9 @@ class CarelessService {
 	};
 }
 
-const TODAY = new Date().toISOString().slice(0, 10);
+/** The poll's clock is injected: "today" never moves under a test (no midnight race). */
+const TODAY = '2026-01-15';
+POLL_CLOCK.now = () => new Date(`${TODAY}T12:00:00Z`);
 const at = (day: string, time = '10:00:00') => `${day} ${time}`;
 
 function ctx(staticData: IDataObject, params: IDataObject = {}) {

@@ -6,8 +6,10 @@
  */
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
-import { tokenCache, tokenFingerprint, TokenCallError } from '../../nodes/shared/tokenCache';
-import { CredentialStore, FakeN8n, sandboxCredential } from './transport.fakeN8n';
+import { tokenCache } from '../../nodes/shared/token/cache';
+import { tokenFingerprint } from '../../nodes/shared/token/credential';
+import { TokenCallError } from '../../nodes/shared/errors';
+import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 let sb: SandboxHandle;

@@ -1,18 +1,18 @@
 /**
  * Authentication through the transport, against the real sandbox, with
  * n8n-core's real httpRequestWithAuthentication and a credentials helper
- * that behaves like n8n 2.8.4's (transport.fakeN8n.ts). A "process" is a
+ * that behaves like n8n 2.8.4's (fakes/n8n.ts). A "process" is a
  * separate copy of the modules (jest.isolateModules): its own token cache,
  * sharing one credential store ("the database") with the other.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import type { PayOnUsClient } from '../../nodes/shared/client';
-import { CredentialStore, FakeN8n, sandboxCredential } from './transport.fakeN8n';
+import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 import { sandboxAccessToken } from '../harness/fixtures';
 
 type TransportModule = typeof import('../../nodes/shared/transport');
-type CacheModule = typeof import('../../nodes/shared/tokenCache');
+type CacheModule = typeof import('../../nodes/shared/token/cache');
 type CredModule = typeof import('../../credentials/PayOnUsApi.credentials');
 
 interface Proc {
@@ -30,7 +30,7 @@ function startProcess(store: CredentialStore): Proc {
 	jest.isolateModules(() => {
 		/* eslint-disable @typescript-eslint/no-require-imports */
 		transport = require('../../nodes/shared/transport');
-		cache = require('../../nodes/shared/tokenCache');
+		cache = require('../../nodes/shared/token/cache');
 		cred = require('../../credentials/PayOnUsApi.credentials');
 		/* eslint-enable @typescript-eslint/no-require-imports */
 	});

@@ -1,14 +1,14 @@
 /**
  * Issue 14, point 7: no request of this package follows a redirect, and no
  * credential is forwarded to another origin. Through n8n-core's real request
- * helpers (transport.fakeN8n.ts) against two local servers.
+ * helpers (fakes/n8n.ts) against two local servers.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../nodes/shared/transport';
-import { tokenCache } from '../../nodes/shared/tokenCache';
-import { CredentialStore, FakeN8n, sandboxCredential } from './transport.fakeN8n';
+import { tokenCache } from '../../nodes/shared/token/cache';
+import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 
 const TOKEN = 'redirect-test-token';
 let service: Server;

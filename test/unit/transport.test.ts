@@ -1,6 +1,6 @@
 /**
  * Transport behaviours through n8n-core's real request helpers (see
- * transport.fakeN8n.ts) against a small scripted HTTP server: envelope,
+ * fakes/n8n.ts) against a small scripted HTTP server: envelope,
  * error mapping, both pagination styles, money-moving lookup/resend and 409.
  * Token recovery across "processes" is in transport.auth.test.ts (sandbox).
  */
@@ -9,8 +9,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../nodes/shared/transport';
-import { tokenCache } from '../../nodes/shared/tokenCache';
-import { CredentialStore, FakeN8n, sandboxCredential } from './transport.fakeN8n';
+import { tokenCache } from '../../nodes/shared/token/cache';
+import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse, url: URL) => void | Promise<void>;
 
@@ -322,17 +322,19 @@ describe('money-moving calls', () => {
 	});
 
 	it('a timeout whose first attempt lands late: the resend gets 409 and returns our own record as recovered', async () => {
-		const srv = transferServer((attempt) => {
-			if (attempt === 1) {
-				setTimeout(() => srv.store(record), 600); // lands after lookup looked
-				return true; // never answers: timeout
-			}
-			return false;
-		});
-		const c = await client({ backoffMs: 400, sleep: async (ms: number) => await new Promise((r) => setTimeout(r, ms)) });
+		const srv = transferServer((attempt) => attempt === 1); // the first attempt never answers: timeout
+		// The injected clock: the first attempt lands during the backoff wait,
+		// i.e. after the lookup looked (and found nothing), before the resend.
+		const waits: number[] = [];
+		const landLate = async (ms: number) => {
+			waits.push(ms);
+			if (srv.attempts() === 1 && calls('/api/v1/transfer-requests').length === 1) srv.store(record);
+		};
+		const c = await client({ backoffMs: 400, sleep: landLate });
 		const out = await transfer(c);
 		expect(out).toEqual({ ...record, recoveredByLookup: true });
 		expect(srv.attempts()).toBe(2);
+		expect(waits).toEqual([400]); // one backoff (backoffMs x 2^0) before the resend
 	});
 
 	it('gives up after three resends when nothing lands, saying nothing was created', async () => {

@@ -7,8 +7,9 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { fakeClient } from './fakeTransport';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakeTransport'), { virtual: true });
+import { fakeClient } from './fakes/transport';
+import { httpError } from './fakes/errors';
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'), { virtual: true });
 
 import { CONFIRM_TIMING, PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { resetSeenKeys } from '../../nodes/shared/dedupe';
@@ -76,7 +77,7 @@ async function service(opts: { path: string; qs?: IDataObject }): Promise<unknow
 		return { content: record ? [{ ...record }] : [], lastPage: 1, totalNumberOfItems: record ? 1 : 0 };
 	}
 	if (opts.path.startsWith('/api/v1/payment-requests/businesses/')) {
-		throw Object.assign(new Error('Payment request not found'), { httpCode: '404' });
+		throw httpError(404, 'Payment request not found');
 	}
 	throw new Error(`unexpected ${opts.path}`);
 }

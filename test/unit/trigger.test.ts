@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { fakeClient } from './fakeTransport';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakeTransport'), { virtual: true });
+import { fakeClient } from './fakes/transport';
+import { httpError } from './fakes/errors';
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'), { virtual: true });
 
 import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { resetSeenKeys } from '../../nodes/shared/dedupe';
@@ -114,7 +115,7 @@ async function service(opts: { path: string; qs?: IDataObject }): Promise<unknow
 		return { content: record ? [{ ...record }] : [], lastPage: 1, totalNumberOfItems: record ? 1 : 0 };
 	}
 	if (opts.path.startsWith('/api/v1/payment-requests/businesses/')) {
-		if (!record) throw Object.assign(new Error('404 not found'), { httpCode: '404' });
+		if (!record) throw httpError(404, '404 not found');
 		return { ...record };
 	}
 	throw new Error(`unexpected call ${opts.path}`);

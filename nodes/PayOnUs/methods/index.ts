@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { createClient } from '../../shared/transport';
 import type { PayOnUsClient } from '../../shared/client';
+import * as api from '../../shared/api';
 
 /**
  * Dropdowns loaded from the service, so users pick instead of typing codes
@@ -67,11 +68,7 @@ async function merchantWallets(ctx: ILoadOptionsFunctions, client: PayOnUsClient
 			'Set a Merchant ID in the node or a Default Merchant ID in the PayOnUs credential to load this list',
 		);
 	}
-	const wallets = await client.request<WalletRecord[]>({
-		method: 'GET',
-		path: `/api/v1/merchants/${encodeURIComponent(merchantId)}/wallets`,
-	});
-	return Array.isArray(wallets) ? wallets : [];
+	return (await api.listWallets(client, merchantId)) as WalletRecord[];
 }
 
 function byName(a: INodePropertyOptions, b: INodePropertyOptions): number {
@@ -79,8 +76,8 @@ function byName(a: INodePropertyOptions, b: INodePropertyOptions): number {
 }
 
 /** Bank options "Name (code)", by name; the value is the code. */
-function bankOptions(banks: CodeName[] | null): INodePropertyOptions[] {
-	return (Array.isArray(banks) ? banks : [])
+function bankOptions(banks: CodeName[]): INodePropertyOptions[] {
+	return banks
 		.filter((b) => b.code)
 		.map((b) => ({ name: `${b.name ?? b.code} (${b.code})`, value: b.code as string }))
 		.sort(byName);
@@ -117,23 +114,19 @@ export const loadOptions = {
 		// Said in the dropdown, rather than an empty "No data".
 		if (!currency) throw new Error('Choose a Currency first: the banks are listed per currency');
 		const client = await createClient(this);
-		return bankOptions(await client.request<CodeName[]>({ method: 'GET', path: '/api/v1/banks', qs: { key: currency } }));
+		return bankOptions(await api.listBanks(client, currency));
 	},
 
 	async getEftBanks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const client = await createClient(this);
-		return bankOptions(await client.request<CodeName[]>({ method: 'GET', path: '/api/v1/eft-payment/banks' }));
+		return bankOptions(await api.listEftBanks(client));
 	},
 
 	async getMobileMoneyNetworks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const client = await createClient(this);
 		const currency = current(this, 'currency');
-		const networks = await client.request<NetworkRecord[]>({
-			method: 'GET',
-			path: '/api/v1/mobile-money/networks',
-			qs: currency ? { currency } : undefined,
-		});
-		return (Array.isArray(networks) ? networks : [])
+		const networks = (await api.listMobileMoneyNetworks(client, { currency })) as NetworkRecord[];
+		return networks
 			.filter((n) => n.code)
 			.map((n) => {
 				const notes = [n.otpRequired ? 'OTP' : '', n.initiatingCodeRequired ? 'initiating code' : '']

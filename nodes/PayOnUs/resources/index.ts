@@ -1,62 +1,43 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import type { PayOnUsOperation } from './types';
-import { operations as payin } from './payin';
-import { operations as wallet } from './wallet';
-import { operations as payout } from './payout';
-import { operations as cardTokenization } from './cardTokenization';
-import { operations as reconciliation } from './reconciliation';
+import { movesMoney, type NodeOperation, type PayOnUsOperation } from './types';
+import * as payin from './payin';
+import * as wallet from './wallet';
+import * as payout from './payout';
+import * as cardTokenization from './cardTokenization';
+import * as reconciliation from './reconciliation';
+import { concurrencyOptions } from '../run/concurrency';
 import { dryRunProperty } from '../safeguards/dryRun';
-import { movesMoney } from '../safeguards/moneyRequest';
 import { toolLimitProperties } from '../safeguards/toolLimits';
 
 /**
- * The router: collects every resource's `operations` array and builds the
- * node's properties from them.
+ * The resources, each declared once here, with the operations its folder's
+ * index.ts exports; builds the node's properties from them.
  *
  * To add an operation: write resources/<resource>/<operation>.ts exporting a
- * `PayOnUsOperation` and append it to resources/<resource>/index.ts. Nothing
- * else changes: the resource and operation dropdowns, the displayOptions of
- * the operation's fields and the dispatch in execute() all come from here.
+ * `PayOnUsOperation` (description, schema, handler and traits) and add one
+ * line to resources/<resource>/index.ts. Nothing else changes: the resource
+ * and operation dropdowns, the displayOptions of the operation's fields, Dry
+ * Run and Options by its traits, and the dispatch all come from here.
  */
 
 export interface ResourceDefinition {
 	value: string;
 	name: string;
 	description: string;
-	operations: PayOnUsOperation[];
+	operations: NodeOperation[];
+}
+
+/** A resource with the operations its folder exports, each told its resource. */
+function resource(value: string, name: string, description: string, operations: Record<string, PayOnUsOperation>): ResourceDefinition {
+	return { value, name, description, operations: Object.values(operations).map((op) => ({ ...op, resource: value })) };
 }
 
 export const resources: ResourceDefinition[] = [
-	{
-		value: 'payin',
-		name: 'Payin',
-		description: 'Collect money: virtual accounts, cards, mobile money, EFT',
-		operations: payin,
-	},
-	{
-		value: 'payout',
-		name: 'Payout',
-		description: 'Pay money out of a wallet to a bank, mobile money or EFT account',
-		operations: payout,
-	},
-	{
-		value: 'cardTokenization',
-		name: 'Card Tokenization',
-		description: 'Store cards through a consent link and manage card tokens',
-		operations: cardTokenization,
-	},
-	{
-		value: 'reconciliation',
-		name: 'Reconciliation',
-		description: "Compare your records with the service's payins or payouts",
-		operations: reconciliation,
-	},
-	{
-		value: 'wallet',
-		name: 'Wallet',
-		description: 'Wallet balances of the merchant',
-		operations: wallet,
-	},
+	resource('payin', 'Payin', 'Collect money: virtual accounts, cards, mobile money, EFT', payin),
+	resource('payout', 'Payout', 'Pay money out of a wallet to a bank, mobile money or EFT account', payout),
+	resource('cardTokenization', 'Card Tokenization', 'Store cards through a consent link and manage card tokens', cardTokenization),
+	resource('reconciliation', 'Reconciliation', "Compare your records with the service's payins or payouts", reconciliation),
+	resource('wallet', 'Wallet', 'Wallet balances of the merchant', wallet),
 ];
 
 /** Resources that have at least one operation (the others stay hidden). */
@@ -65,7 +46,7 @@ function activeResources(): ResourceDefinition[] {
 }
 
 /** Finds the operation for a resource/operation pair, or undefined. */
-export function findOperation(resource: string, operation: string): PayOnUsOperation | undefined {
+export function findOperation(resource: string, operation: string): NodeOperation | undefined {
 	return resources.find((r) => r.value === resource)?.operations.find((o) => o.value === operation);
 }
 
@@ -90,7 +71,9 @@ export function buildSubtitle(): string {
 /**
  * Every property of the node: the resource dropdown, one operation dropdown
  * per resource, then each operation's fields shown only for that
- * resource/operation (a field's own displayOptions are kept and merged).
+ * resource/operation (a field's own displayOptions are kept and merged),
+ * Dry Run for money-moving ones, the AI-tool limits, and the Options
+ * collection of the operations that are not read only.
  */
 export function buildProperties(): INodeProperties[] {
 	const active = activeResources();
@@ -143,5 +126,10 @@ export function buildProperties(): INodeProperties[] {
 	}
 	// Shown only on the AI-tool version of the node (../safeguards/toolLimits.ts).
 	properties.push(...toolLimitProperties());
+	// Options > Money-Moving Concurrency, for every operation that is not read only (../run/concurrency.ts).
+	for (const r of resources) {
+		const ops = r.operations.filter((o) => o.effect !== 'read').map((o) => o.value);
+		if (ops.length > 0) properties.push(concurrencyOptions(r.value, ops));
+	}
 	return properties;
 }

@@ -1,14 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
-import type { PaginateOptions, PayOnUsClient } from '../../shared/client';
 import * as v from '../../shared/validation';
 import { filtersField, returnAllFields } from './fields';
 import { PayOnUsInputError } from './types';
 
 /**
  * The pattern every list/search operation shares: Return All + Limit, a
- * Filters collection, the filters given sent as the query, and the pages
- * walked by the client (one output item per record).
+ * Filters collection, and the filters given sent as the query. The pages are
+ * walked by shared/api (readList; one output item per record).
  */
 
 /** Return All + Limit, then the Filters collection. */
@@ -45,20 +44,4 @@ export function checkDateRange(filters: Record<string, unknown>, from: string, t
 	if (typeof start === 'string' && typeof end === 'string' && start > end) {
 		throw new PayOnUsInputError(`filters.${to}`, `must be on or after "filters.${from}"`);
 	}
-}
-
-/** Walks the pages of a list with the query, all of them or up to Limit. */
-export async function search(
-	client: PayOnUsClient,
-	list: { path: string; style: PaginateOptions['style']; qs: IDataObject },
-	paging: { returnAll?: boolean; limit?: number },
-): Promise<IDataObject[]> {
-	const returnAll = paging.returnAll === true;
-	return await client.paginate<IDataObject>({
-		path: list.path,
-		qs: list.qs,
-		style: list.style,
-		returnAll,
-		limit: returnAll ? undefined : paging.limit,
-	});
 }

@@ -22,12 +22,42 @@ export interface OperationContext {
 }
 
 /**
- * One operation = one file: its description, its input schema and its handler.
+ * What running an operation does to the service. The node runs it by this
+ * declaration (../run/):
+ * - 'read': every call is a GET and none moves money. Items run
+ *   concurrently (READ_CONCURRENCY) through a client that refuses anything
+ *   but a GET.
+ * - 'write': anything else that moves no money (creates, deletes, a name
+ *   enquiry's POST). Items run one after the other (or Options >
+ *   Money-Moving Concurrency at once), with one back-off for the run.
+ * - 'movesMoney': a call that moves money (or starts moving it: charges,
+ *   collections, payouts). Run as 'write', plus Dry Run and the AI-tool
+ *   spending limits (../safeguards/), which read `money`.
+ */
+export type Effect = 'read' | 'write' | 'movesMoney';
+
+/** What the safeguards (Dry Run, AI-tool limits) need of a money-moving operation. */
+export interface MoneyMovement<I = unknown> {
+	/** 'out' pays from a wallet (wallet balance checked, beneficiaries listed); 'in' collects from a customer. */
+	direction: 'in' | 'out';
+	/**
+	 * The input a dry run runs the handler with, when it differs (e.g. Create
+	 * Transfer: without its own name check, which the dry run reports as a
+	 * check of its own instead of stopping).
+	 */
+	dryRunInput?(input: I): I;
+}
+
+/**
+ * One operation = one file: its description, its input schema, its handler
+ * and its traits. Nothing about an operation is listed anywhere else: its
+ * resource's index.ts puts it in the resource's list (and gives it its
+ * resource), and the node reads the rest from here.
  * `properties` carry no displayOptions for resource/operation: the resource
- * index adds them.
+ * index adds them. test/unit/operations/declarations.test.ts checks that the
+ * schema's keys and the properties agree, and that the traits are declared.
  */
 export interface PayOnUsOperation<S extends z.ZodTypeAny = z.ZodTypeAny> {
-	resource: string;
 	/** Operation value, e.g. 'createDynamicAccount'. */
 	value: string;
 	name: string;
@@ -44,13 +74,38 @@ export interface PayOnUsOperation<S extends z.ZodTypeAny = z.ZodTypeAny> {
 	 * item per record). Never returns secrets or card data.
 	 */
 	execute(ctx: OperationContext, input: z.infer<S>): Promise<IDataObject | IDataObject[]>;
+	/** Trait: what its calls do (see Effect). */
+	effect: Effect;
+	/** Trait, money-moving operations only (required for them): what the safeguards need. */
+	money?: MoneyMovement<z.infer<S>>;
+	/** Trait: true when it has Return All + Limit (a list walked page by page). */
+	paging: boolean;
 	/**
-	 * Optional. Given the validated input of item 0, returns true when this
+	 * Trait: given the validated input of item 0, true when this
 	 * run handles ALL input items at once (e.g. a bulk transfer built from the
 	 * items): the node then calls `execute` once, with `ctx.items` set and
 	 * `itemIndex` 0, and pairs every output item with every input item.
 	 */
-	aggregatesItems?(input: z.infer<S>): boolean;
+	aggregatesItems(input: z.infer<S>): boolean;
+}
+
+/** `aggregatesItems` of an operation that runs item by item (most). */
+export const itemByItem = (): boolean => false;
+
+/** `aggregatesItems` of an operation that always runs once with every item. */
+export const allItemsAtOnce = (): boolean => true;
+
+/** An operation as the node runs it: with the resource whose list holds it. */
+export type NodeOperation = PayOnUsOperation & { resource: string };
+
+/** 'payout:createTransfer': how reports and refusals name an operation. */
+export function operationId(op: NodeOperation): string {
+	return `${op.resource}:${op.value}`;
+}
+
+/** Whether the node offers Dry Run and applies the AI-tool limits (money-moving operations). */
+export function movesMoney(op: Pick<PayOnUsOperation, 'effect'>): boolean {
+	return op.effect === 'movesMoney';
 }
 
 /** Thrown by a handler for a bad input that the schema alone cannot see. */

@@ -1,20 +1,19 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/client';
-import { findByReference, PAYMENT_REQUESTS, transfersOf } from '../resources/lookup';
-import { batchLookup } from '../resources/payout/bulkTransfer';
-import { nameEnquiry } from '../resources/payout/nameEnquiry';
-import { namesMatch } from '../resources/payout/shared';
-import type { OperationContext, PayOnUsOperation } from '../resources/types';
 import {
-	addMoney,
-	BANK_TRANSFER_PATH,
-	BULK_TRANSFER_PATH,
-	HeldRequest,
-	isMoneyRequest,
-	MOBILE_MONEY_COLLECTION_PATH,
-	readAsk,
-	type MoneyAsk,
-} from './moneyRequest';
+	enquireName,
+	findByReference,
+	listBanks,
+	listEftBanks,
+	listWallets,
+	PATHS,
+	PAYMENT_REQUESTS,
+	transfersOf,
+} from '../../shared/api';
+import { batchLookup } from '../resources/payout/bulkTransfer';
+import { namesMatch } from '../resources/payout/shared';
+import { operationId, type NodeOperation, type OperationContext } from '../resources/types';
+import { addMoney, HeldRequest, isMoneyRequest, moneyOf, readAsk, type MoneyAsk } from './moneyRequest';
 
 /**
  * Dry Run: runs a money-moving operation up to the one request that would
@@ -98,10 +97,11 @@ export class DryRunSession {
 		};
 	}
 
-	async item(op: PayOnUsOperation, ctx: OperationContext, input: IDataObject): Promise<IDataObject> {
-		const operation = `${op.resource}:${op.value}`;
-		// The name check is one of the dry run's own checks (reported, not thrown).
-		const runInput = op.value === 'createTransfer' ? { ...input, verifyBeneficiaryName: false } : input;
+	async item(op: NodeOperation, ctx: OperationContext, input: IDataObject): Promise<IDataObject> {
+		const operation = operationId(op);
+		const money = moneyOf(op);
+		// E.g. a name check the operation makes is one of the dry run's own checks (reported, not thrown).
+		const runInput = money.dryRunInput ? (money.dryRunInput(input) as IDataObject) : input;
 		let held: RequestOptions | undefined;
 		try {
 			await op.execute({ ...ctx, client: holdingClient(this.client) }, runInput);
@@ -111,7 +111,7 @@ export class DryRunSession {
 		}
 		if (!held) return this.invalid(operation, 'the operation built no money-moving request');
 
-		const ask = await readAsk(held, this.client);
+		const ask = await readAsk(held, this.client, money);
 		const checks: Check[] = [{ check: 'validation', passed: true, detail: 'every input is valid' }];
 		const currency = ask.currency ?? 'UNKNOWN';
 		if (Number.isFinite(ask.amount)) this.runTotals[currency] = addMoney(this.runTotals[currency] ?? 0, ask.amount);
@@ -120,7 +120,7 @@ export class DryRunSession {
 		if (ask.direction === 'out') {
 			checks.push(await this.guard('walletBalance', async () => await this.walletCheck(ask)));
 		}
-		if (held.path === BANK_TRANSFER_PATH && held.body?.transferType === 'WALLET_TO_BANK_ACCOUNT') {
+		if (held.path === PATHS.bankTransfer && held.body?.transferType === 'WALLET_TO_BANK_ACCOUNT') {
 			const body = held.body;
 			checks.push(await this.guard('bankCode', async () => await this.bankCheck(currency, [String(body.beneficiaryBankCode)])));
 			checks.push(
@@ -135,11 +135,11 @@ export class DryRunSession {
 				),
 			);
 		}
-		if (held.path === BANK_TRANSFER_PATH && held.body?.transferType === 'WALLET_TO_EFT') {
+		if (held.path === PATHS.bankTransfer && held.body?.transferType === 'WALLET_TO_EFT') {
 			const code = String(held.body.eftBank);
 			checks.push(await this.guard('bankCode', async () => await this.bankCheck('EFT', [code])));
 		}
-		if (held.path === BULK_TRANSFER_PATH && ask.rows) {
+		if (held.path === PATHS.bulkBankTransfer && ask.rows) {
 			const rows = ask.rows;
 			checks.push(await this.guard('bankCode', async () => await this.bankCheck(currency, rows.map((r) => r.beneficiaryBankCode))));
 			checks.push(
@@ -151,7 +151,7 @@ export class DryRunSession {
 				),
 			);
 		}
-		if (held.path === MOBILE_MONEY_COLLECTION_PATH) {
+		if (held.path === PATHS.mobileMoneyCollection) {
 			checks.push({
 				check: 'network',
 				passed: ask.currency !== undefined,
@@ -190,7 +190,7 @@ export class DryRunSession {
 		const reference = ask.reference ?? '';
 		const businessId = ask.businessId ?? '';
 		let found: IDataObject | undefined;
-		if (held.path === BULK_TRANSFER_PATH) {
+		if (held.path === PATHS.bulkBankTransfer) {
 			found = await batchLookup(this.client, this.merchant(), businessId, reference, ask.rows ?? [])();
 		} else if (ask.direction === 'out') {
 			found = await findByReference(this.client, transfersOf(this.merchant()), businessId, reference);
@@ -204,9 +204,7 @@ export class DryRunSession {
 
 	private async walletCheck(ask: MoneyAsk): Promise<Outcome> {
 		const merchantId = this.merchant();
-		this.wallets ??= this.client
-			.request<IDataObject[] | null>({ method: 'GET', path: `/api/v1/merchants/${encodeURIComponent(merchantId)}/wallets` })
-			.then((w) => (Array.isArray(w) ? w : []));
+		this.wallets ??= listWallets(this.client, merchantId);
 		const wallets = await this.wallets;
 		const key = `${ask.businessId ?? ''}|${ask.currency ?? ''}`;
 		const before = this.spent.get(key) ?? 0;
@@ -228,13 +226,8 @@ export class DryRunSession {
 		let list = this.banks.get(currency);
 		if (!list) {
 			// 'EFT': the South African banks of EFT transfers.
-			const request: RequestOptions =
-				currency === 'EFT'
-					? { method: 'GET', path: '/api/v1/eft-payment/banks' }
-					: { method: 'GET', path: '/api/v1/banks', qs: { key: currency } };
-			list = this.client
-				.request<IDataObject[] | null>(request)
-				.then((banks) => new Set((Array.isArray(banks) ? banks : []).map((b) => String(b.code))));
+			const banks = currency === 'EFT' ? listEftBanks(this.client) : listBanks(this.client, currency);
+			list = banks.then((found) => new Set(found.map((b) => String(b.code))));
 			this.banks.set(currency, list);
 		}
 		return await list;
@@ -255,7 +248,7 @@ export class DryRunSession {
 		const results: IDataObject[] = [];
 		const problems: string[] = [];
 		for (const [i, a] of accounts.slice(0, DRY_RUN_MAX_NAME_ENQUIRIES).entries()) {
-			const found = await nameEnquiry(this.client, {
+			const found = await enquireName(this.client, {
 				institutionCode: a.bank,
 				accountNumber: a.account,
 				businessId: ask.businessId ?? '',
@@ -282,14 +275,14 @@ export class DryRunSession {
 
 /** The dry run of a whole node run: one report per item (or one for an aggregating run). */
 export async function dryRunItems(
-	op: PayOnUsOperation,
+	op: NodeOperation,
 	client: PayOnUsClient,
 	inputs: Array<{ ok: true; data: IDataObject } | { ok: false; message: string }>,
 	context: (itemIndex: number) => OperationContext,
 	aggregate: boolean,
 ): Promise<IDataObject[]> {
 	const session = new DryRunSession(client);
-	const operation = `${op.resource}:${op.value}`;
+	const operation = operationId(op);
 	const reports: IDataObject[] = [];
 	const targets = aggregate ? [0] : inputs.map((_, i) => i);
 	for (const i of targets) {

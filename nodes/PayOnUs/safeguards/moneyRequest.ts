@@ -1,38 +1,29 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient, RequestOptions } from '../../shared/client';
+import { listMobileMoneyNetworks, PATHS } from '../../shared/api';
 import { readCsvRows, validateRows, type BulkRow } from '../resources/payout/csv';
-import type { PayOnUsOperation } from '../resources/types';
+import { operationId, type MoneyMovement, type NodeOperation } from '../resources/types';
 
 /**
  * Safeguards shared by the dry run (./dryRun.ts) and the AI-tool limits
- * (./toolLimits.ts): which operations move money, and what a money-moving
- * request is about to do (amount, currency, beneficiaries), read from the
- * request itself just before it would be sent. Reading the final request,
- * not the node's parameters, means every operation is covered the same way
- * and nothing an operation adds on its own is missed.
+ * (./toolLimits.ts): what a money-moving request is about to do (amount,
+ * currency, beneficiaries), read from the request itself just before it
+ * would be sent. Reading the final request, not the node's parameters, means
+ * every operation is covered the same way and nothing an operation adds on
+ * its own is missed. Which operations move money, and which way, each
+ * operation declares (`effect: 'movesMoney'`, `money`).
  */
 
-/** Operations that move money (or start moving it: charges, collections). */
-export const MONEY_MOVING_OPERATIONS = new Set([
-	'payout:createTransfer',
-	'payout:bulkTransfer',
-	'payin:chargeCard',
-	'payin:chargeTokenizedCard',
-	'payin:mobileMoneyCollection',
-	'payin:eftPayment',
-]);
-
-export function movesMoney(op: Pick<PayOnUsOperation, 'resource' | 'value'>): boolean {
-	return MONEY_MOVING_OPERATIONS.has(`${op.resource}:${op.value}`);
+/** The money-moving declaration of an operation (every money-moving operation has one). */
+export function moneyOf(op: NodeOperation): MoneyMovement {
+	if (!op.money) throw new Error(`${operationId(op)} declares no money movement`);
+	return op.money as MoneyMovement;
 }
 
-/** Calls that never move money and may pass while money-moving calls are held. */
-export const NAME_ENQUIRY_PATH = '/api/v1/transfer-requests/name-enquiry';
-
-/** True for a request that must not be sent in a dry run / without a limit check. */
+/** True for a request that must not be sent in a dry run / without a limit check (the name enquiry's POST passes). */
 export function isMoneyRequest(opts: RequestOptions): boolean {
 	if (opts.method === 'GET') return false;
-	if (opts.method === 'POST' && opts.path === NAME_ENQUIRY_PATH && !opts.moneyMoving) return false;
+	if (opts.method === 'POST' && opts.path === PATHS.nameEnquiry && !opts.moneyMoving) return false;
 	return true;
 }
 
@@ -43,12 +34,6 @@ export class HeldRequest extends Error {
 		this.name = 'HeldRequest';
 	}
 }
-
-export const BANK_TRANSFER_PATH = '/api/v1/transfer-requests/bank-transfer';
-export const BULK_TRANSFER_PATH = '/api/v1/transfer-requests/bulk/bank-transfer';
-export const MOBILE_MONEY_COLLECTION_PATH = '/api/v1/mobile-money/collection';
-export const STORED_CARD_CHARGE_PATH = '/api/v1/card-payments/with-token';
-const EFT_PAYMENT_PATH = '/api/v1/eft-payment';
 
 /** Fields never shown in a dry run or a refusal (secrets, card data). */
 const SECRET_KEYS = new Set(['cardData', 'cardTokenId', 'pin', 'otp', 'cvv', 'pan', 'cardNumber', 'password', 'token']);
@@ -105,16 +90,18 @@ function bulkRows(opts: RequestOptions): BulkRow[] {
  * gives it. Read-only call through the given client.
  */
 export async function networkCurrency(client: PayOnUsClient, network: string): Promise<string | undefined> {
-	const networks = await client.request<IDataObject[] | null>({ method: 'GET', path: '/api/v1/mobile-money/networks' });
-	const found = (Array.isArray(networks) ? networks : []).find((n) => n.code === network);
+	const found = (await listMobileMoneyNetworks(client)).find((n) => n.code === network);
 	return str(found?.currency);
 }
 
-/** What the request asks for. `client` is used read-only (network currency). */
-export async function readAsk(opts: RequestOptions, client: PayOnUsClient): Promise<MoneyAsk> {
+/**
+ * What the request of a money-moving operation asks for; `money` is the
+ * operation's declaration. `client` is used read-only (network currency).
+ */
+export async function readAsk(opts: RequestOptions, client: PayOnUsClient, money: MoneyMovement): Promise<MoneyAsk> {
 	const body = opts.body ?? {};
 	const base = { method: opts.method, path: opts.path };
-	if (opts.path === BULK_TRANSFER_PATH && opts.form) {
+	if (opts.path === PATHS.bulkBankTransfer && opts.form) {
 		const rows = bulkRows(opts);
 		return {
 			amount: rows.reduce((sum, r) => addMoney(sum, r.amount), 0),
@@ -128,16 +115,16 @@ export async function readAsk(opts: RequestOptions, client: PayOnUsClient): Prom
 		};
 	}
 	let currency = str(body.currency);
-	if (opts.path === STORED_CARD_CHARGE_PATH) currency = currency ?? 'NGN'; // tokenized cards: the NGN card gateway
-	if (opts.path === EFT_PAYMENT_PATH) currency = currency ?? 'ZAR';
-	if (opts.path === MOBILE_MONEY_COLLECTION_PATH && !currency && str(body.momoNetwork)) {
+	if (opts.path === PATHS.storedCardCharge) currency = currency ?? 'NGN'; // tokenized cards: the NGN card gateway
+	if (opts.path === PATHS.eftPayment) currency = currency ?? 'ZAR';
+	if (opts.path === PATHS.mobileMoneyCollection && !currency && str(body.momoNetwork)) {
 		currency = await networkCurrency(client, body.momoNetwork as string);
 	}
-	const out = opts.path === BANK_TRANSFER_PATH;
+	const out = money.direction === 'out';
 	return {
 		amount: num(body.amount),
 		currency,
-		direction: out ? 'out' : 'in',
+		direction: money.direction,
 		beneficiaries: out && str(body.beneficiaryAccountNumber) ? [body.beneficiaryAccountNumber as string] : [],
 		businessId: str(body.businessId),
 		reference: str(body.reference),

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/client';
 import { CURRENCIES } from '../../shared/validation';
-import type { OperationContext, PayOnUsOperation } from '../resources/types';
-import { addMoney, isMoneyRequest, readAsk, type MoneyAsk } from './moneyRequest';
+import { operationId, type NodeOperation, type OperationContext } from '../resources/types';
+import { addMoney, isMoneyRequest, moneyOf, readAsk, type MoneyAsk } from './moneyRequest';
 
 /**
  * Spending limits when the node runs as an AI agent's tool.
@@ -242,12 +242,13 @@ function askedOf(ask: MoneyAsk): IDataObject {
  * operation's output.
  */
 export function limitedOperation(
-	op: PayOnUsOperation,
+	op: NodeOperation,
 	limits: ToolLimits,
 	executionId: string,
 	totals: ExecutionTotals = EXECUTION_TOTALS,
-): PayOnUsOperation {
-	const operation = `${op.resource}:${op.value}`;
+): NodeOperation {
+	const operation = operationId(op);
+	const money = moneyOf(op);
 	return {
 		...op,
 		execute: async (ctx: OperationContext, input: unknown) => {
@@ -267,7 +268,7 @@ export function limitedOperation(
 				defaults: inner.defaults,
 				request: async <T = IDataObject>(opts: RequestOptions): Promise<T> => {
 					if (!isMoneyRequest(opts)) return await inner.request<T>(opts);
-					const ask = await readAsk(opts, inner);
+					const ask = await readAsk(opts, inner, money);
 					const currency = ask.currency ?? '';
 					const refusal = checkAsk(ask, limits, totals.get(executionId, currency));
 					if (refusal) throw new ToolRefusal(refusalOutput(operation, refusal, askedOf(ask)));

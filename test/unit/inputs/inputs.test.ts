@@ -5,13 +5,14 @@
 import { NodeHelpers, type INodeParameters } from 'n8n-workflow';
 import { z } from 'zod';
 import { PayOnUs } from '../../../nodes/PayOnUs/PayOnUs.node';
-import { createTransferOperation } from '../../../nodes/PayOnUs/resources/payout/createTransfer';
-import { bulkTransferOperation } from '../../../nodes/PayOnUs/resources/payout/bulkTransfer';
+import { createTransfer } from '../../../nodes/PayOnUs/resources/payout/createTransfer';
+import { bulkTransfer } from '../../../nodes/PayOnUs/resources/payout/bulkTransfer';
 import { readCsvRows, validateRows, describeProblems, type RawRow } from '../../../nodes/PayOnUs/resources/payout/csv';
 import { resolveBaseUrl } from '../../../nodes/shared/environments';
-import { amount, currency, describeIssue, MAX_AMOUNT, parseAmount, text, tokenizedAmount } from '../../../nodes/shared/validation';
+import { amount, currency, describeIssue, text, tokenizedAmount } from '../../../nodes/shared/validation';
+import { MAX_AMOUNT, parseAmount } from '../../../nodes/shared/money';
 import { chargeCard as chargeCardOperation } from '../../../nodes/PayOnUs/resources/payin/chargeCard';
-import { context, fakeClient } from '../operations/payout/fakeClient';
+import { context, fakeClient } from '../fakes';
 
 const problem = (schema: z.ZodTypeAny, raw: unknown): string | undefined => {
 	const r = schema.safeParse(raw);
@@ -81,7 +82,7 @@ describe('amounts are read exactly', () => {
 	});
 
 	it('a transfer item with a digit-losing amount is refused with its item number before anything is sent', async () => {
-		const r = createTransferOperation.schema.safeParse({ ...bank, amount: '12345678901234567.89' });
+		const r = createTransfer.schema.safeParse({ ...bank, amount: '12345678901234567.89' });
 		expect(r.success).toBe(false);
 		if (!r.success) expect(describeIssue(r.error).message).toBe('"amount" must be at most 999999999999.99');
 	});
@@ -103,10 +104,10 @@ describe('currencies only from the documented list', () => {
 
 describe('free text is bounded and must be text', () => {
 	it('refuses a 100,000-character name and narration on a transfer', () => {
-		expect(problem(createTransferOperation.schema, { ...bank, beneficiaryAccountName: 'A'.repeat(100_000) })).toBe(
+		expect(problem(createTransfer.schema, { ...bank, beneficiaryAccountName: 'A'.repeat(100_000) })).toBe(
 			'"beneficiaryAccountName" must be at most 100 characters (got 100000)',
 		);
-		expect(problem(createTransferOperation.schema, { ...bank, narration: 'n'.repeat(100_000) })).toBe(
+		expect(problem(createTransfer.schema, { ...bank, narration: 'n'.repeat(100_000) })).toBe(
 			'"narration" must be at most 255 characters (got 100000)',
 		);
 	});
@@ -115,11 +116,11 @@ describe('free text is bounded and must be text', () => {
 		expect(problem(z.object({ t: text() }), { t: 'x'.repeat(255) })).toBeUndefined();
 	});
 	it('refuses an object or a list where text is expected', () => {
-		expect(problem(createTransferOperation.schema, { ...bank, beneficiaryAccountName: { first: 'Ada' } })).toBe(
+		expect(problem(createTransfer.schema, { ...bank, beneficiaryAccountName: { first: 'Ada' } })).toBe(
 			'"beneficiaryAccountName" must be text, not an object',
 		);
-		expect(problem(createTransferOperation.schema, { ...bank, narration: ['a'] })).toBe('"narration" must be text, not a list');
-		expect(problem(createTransferOperation.schema, { ...bank, reference: { r: 1 } })).toBe('"reference" must be text, not an object');
+		expect(problem(createTransfer.schema, { ...bank, narration: ['a'] })).toBe('"narration" must be text, not a list');
+		expect(problem(createTransfer.schema, { ...bank, reference: { r: 1 } })).toBe('"reference" must be text, not an object');
 	});
 });
 
@@ -174,10 +175,10 @@ describe('bulk rows', () => {
 
 	it('the operation sends nothing for a CSV with duplicate rows', async () => {
 		const csv = [HEADER, '9999991112,Ada Obi,044,100,', '9999991112,Ada Obi,044,100,'].join('\n');
-		const input = bulkTransferOperation.schema.parse({ source: 'binary', binaryPropertyName: 'data', businessId: 'BUS-2001', currency: 'NGN', reference: 'batch-9' });
+		const input = bulkTransfer.schema.parse({ source: 'binary', binaryPropertyName: 'data', businessId: 'BUS-2001', currency: 'NGN', reference: 'batch-9' });
 		const client = fakeClient();
 		const ctx = context(client, { getBinary: async () => ({ data: Buffer.from(csv, 'utf8'), fileName: 'pay.csv' }) });
-		await expect(bulkTransferOperation.execute(ctx, input)).rejects.toThrow(/duplicate rows: line 2, line 3/);
+		await expect(bulkTransfer.execute(ctx, input)).rejects.toThrow(/duplicate rows: line 2, line 3/);
 		expect(client.calls).toEqual([]);
 	});
 });

@@ -1,17 +1,26 @@
 import type { IDataObject } from 'n8n-workflow';
-import { createTransferOperation } from '../../../nodes/PayOnUs/resources/payout/createTransfer';
-import { bulkTransferOperation } from '../../../nodes/PayOnUs/resources/payout/bulkTransfer';
-import { chargeCard } from '../../../nodes/PayOnUs/resources/payin/chargeCard';
-import { chargeTokenizedCard } from '../../../nodes/PayOnUs/resources/payin/chargeTokenizedCard';
-import { mobileMoneyCollection } from '../../../nodes/PayOnUs/resources/payin/mobileMoneyCollection';
-import { buildProperties } from '../../../nodes/PayOnUs/resources';
+import { buildProperties, findOperation } from '../../../nodes/PayOnUs/resources';
 import { dryRunItems } from '../../../nodes/PayOnUs/safeguards/dryRun';
-import { MONEY_MOVING_OPERATIONS } from '../../../nodes/PayOnUs/safeguards/moneyRequest';
-import type { PayOnUsOperation } from '../../../nodes/PayOnUs/resources/types';
+import type { NodeOperation } from '../../../nodes/PayOnUs/resources/types';
 import type { RequestOptions } from '../../../nodes/shared/client';
-import { context, fakeClient, type FakeClient } from '../operations/payout/fakeClient';
+import { context, fakeClient, type FakeClient } from '../fakes';
 
 const CARD = 'QUJD'.repeat(24);
+
+/** The money-moving operations, as the node runs them (with their resource). */
+const MONEY_MOVING_OPERATIONS = [
+	'payout:createTransfer',
+	'payout:bulkTransfer',
+	'payin:chargeCard',
+	'payin:chargeTokenizedCard',
+	'payin:mobileMoneyCollection',
+	'payin:eftPayment',
+];
+const createTransfer = findOperation('payout', 'createTransfer')!;
+const bulkTransfer = findOperation('payout', 'bulkTransfer')!;
+const chargeCard = findOperation('payin', 'chargeCard')!;
+const chargeTokenizedCard = findOperation('payin', 'chargeTokenizedCard')!;
+const mobileMoneyCollection = findOperation('payin', 'mobileMoneyCollection')!;
 
 const bank = {
 	transferType: 'WALLET_TO_BANK_ACCOUNT',
@@ -49,7 +58,7 @@ function service(opts: { balance?: number; used?: IDataObject[]; accountName?: s
 	});
 }
 
-async function dry(op: PayOnUsOperation, client: FakeClient, inputs: IDataObject[], aggregate = false, items?: IDataObject[]) {
+async function dry(op: NodeOperation, client: FakeClient, inputs: IDataObject[], aggregate = false, items?: IDataObject[]) {
 	const parsed = inputs.map((raw) => {
 		const r = op.schema.safeParse(raw);
 		return r.success ? { ok: true as const, data: r.data as IDataObject } : { ok: false as const, message: r.error.issues[0].message };
@@ -71,7 +80,7 @@ describe('dry run', () => {
 
 	it('bank transfer: sends nothing, reports what would be sent and every check passing', async () => {
 		const client = service();
-		const [report] = await dry(createTransferOperation, client, [bank]);
+		const [report] = await dry(createTransfer, client, [bank]);
 		expect(moneyCalls(client)).toEqual([]);
 		expect(report).toMatchObject({ operation: 'payout:createTransfer', passed: true, moneyMoved: false, amount: 1500.5, currency: 'NGN' });
 		expect(report.wouldSend).toMatchObject({ method: 'POST', path: '/api/v1/transfer-requests/bank-transfer', body: { amount: 1500.5, beneficiaryBankCode: '044', reference: 'pay-001' } });
@@ -88,7 +97,7 @@ describe('dry run', () => {
 
 	it('reports failing checks with why: name mismatch, unknown bank, used reference, balance over the run', async () => {
 		const client = service({ balance: 2000, accountName: 'Somebody Else', used: [{ merchantReference: 'pay-002', businessId: 'BUS-2001', onusReference: 'ONUS-TRNF-1', paymentStatus: 'SUCCESSFUL' }] });
-		const reports = await dry(createTransferOperation, client, [
+		const reports = await dry(createTransfer, client, [
 			bank,
 			{ ...bank, reference: 'pay-002', beneficiaryBankCode: '999' },
 		]);
@@ -106,7 +115,7 @@ describe('dry run', () => {
 
 	it('reports an invalid item as a failed validation check, the other items still checked', async () => {
 		const client = service();
-		const reports = await dry(createTransferOperation, client, [{ ...bank, amount: 0 }, bank]);
+		const reports = await dry(createTransfer, client, [{ ...bank, amount: 0 }, bank]);
 		expect(reports[0]).toMatchObject({ passed: false, wouldSend: null, checks: [{ check: 'validation', passed: false }] });
 		expect(reports[1].passed).toBe(true);
 		expect(reports[0].runTotals).toEqual({ NGN: 1500.5 });
@@ -114,7 +123,7 @@ describe('dry run', () => {
 
 	it('mobile money transfer: wallet not allowed to pay out is a failed check; no bank checks', async () => {
 		const client = service();
-		const [report] = await dry(createTransferOperation, client, [
+		const [report] = await dry(createTransfer, client, [
 			{ ...bank, transferType: 'WALLET_TO_MOMO', currency: 'KES', countryCode: 'KE', momoNetwork: 'MPESA_KE', beneficiaryPhoneNumber: '254700000000', amount: 10 },
 		]);
 		expect(moneyCalls(client)).toEqual([]);
@@ -126,7 +135,7 @@ describe('dry run', () => {
 	it('EFT transfer: the bank is checked against the EFT bank list', async () => {
 		const client = service();
 		const eft = { ...bank, transferType: 'WALLET_TO_EFT', currency: 'NGN', countryCode: 'ZA', beneficiaryBankCode: '' };
-		const [good, bad] = await dry(createTransferOperation, client, [
+		const [good, bad] = await dry(createTransfer, client, [
 			{ ...eft, eftBank: '632005' },
 			{ ...eft, eftBank: '999999', reference: 'pay-009' },
 		]);
@@ -143,7 +152,7 @@ describe('dry run', () => {
 			{ beneficiaryAccountNumber: '9999991113', beneficiaryAccountName: 'Row Person', beneficiaryBankCode: '058', amount: 250.25, narration: 'b' },
 		];
 		const input = { source: 'items', businessId: 'BUS-2001', currency: 'NGN', reference: 'batch-1', allowDuplicateRows: false };
-		const reports = await dry(bulkTransferOperation, client, [input, input], true, rows);
+		const reports = await dry(bulkTransfer, client, [input, input], true, rows);
 		expect(reports).toHaveLength(1);
 		expect(moneyCalls(client)).toEqual([]);
 		expect(reports[0]).toMatchObject({ passed: true, amount: 350.25, runTotals: { NGN: 350.25 } });

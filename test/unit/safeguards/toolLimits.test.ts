@@ -1,7 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { createTransferOperation } from '../../../nodes/PayOnUs/resources/payout/createTransfer';
-import { bulkTransferOperation } from '../../../nodes/PayOnUs/resources/payout/bulkTransfer';
-import { chargeTokenizedCard } from '../../../nodes/PayOnUs/resources/payin/chargeTokenizedCard';
+import { findOperation } from '../../../nodes/PayOnUs/resources';
 import {
 	ExecutionTotals,
 	limitedOperation,
@@ -10,9 +8,9 @@ import {
 	TOOL_DEFAULTS,
 	type ToolLimits,
 } from '../../../nodes/PayOnUs/safeguards/toolLimits';
-import type { PayOnUsOperation } from '../../../nodes/PayOnUs/resources/types';
+import type { NodeOperation } from '../../../nodes/PayOnUs/resources/types';
 import type { RequestOptions } from '../../../nodes/shared/client';
-import { context, fakeClient, type FakeClient } from '../operations/payout/fakeClient';
+import { context, fakeClient, type FakeClient } from '../fakes';
 
 let nodeClient: FakeClient;
 jest.mock('../../../nodes/shared/transport', () => ({
@@ -21,6 +19,10 @@ jest.mock('../../../nodes/shared/transport', () => ({
 
 // eslint-disable-next-line import/first
 import { PayOnUs } from '../../../nodes/PayOnUs/PayOnUs.node';
+
+const createTransfer = findOperation('payout', 'createTransfer')!;
+const bulkTransfer = findOperation('payout', 'bulkTransfer')!;
+const chargeTokenizedCard = findOperation('payin', 'chargeTokenizedCard')!;
 
 const transfer = {
 	transferType: 'WALLET_TO_BANK_ACCOUNT',
@@ -56,7 +58,7 @@ function service(): FakeClient {
 	});
 }
 
-async function call(op: PayOnUsOperation, limits: ToolLimits, input: IDataObject, totals: ExecutionTotals, executionId = 'exec-1', client = service(), items?: IDataObject[]) {
+async function call(op: NodeOperation, limits: ToolLimits, input: IDataObject, totals: ExecutionTotals, executionId = 'exec-1', client = service(), items?: IDataObject[]) {
 	const parsed = op.schema.parse(input);
 	const out = (await limitedOperation(op, limits, executionId, totals).execute(context(client, { items }), parsed)) as IDataObject;
 	return { out, sent: client.calls.filter((c) => c.method !== 'GET') };
@@ -70,37 +72,37 @@ describe('AI tool spending limits', () => {
 	});
 
 	it('refuses every money-moving call by default, sending nothing at all', async () => {
-		const { out, sent } = await call(createTransferOperation, readToolLimits((_n, f) => f), transfer, new ExecutionTotals());
+		const { out, sent } = await call(createTransfer, readToolLimits((_n, f) => f), transfer, new ExecutionTotals());
 		expect(sent).toEqual([]);
 		expect(out).toMatchObject({ refused: true, nothingSent: true, limit: 'allowMoneyMovement', operation: 'payout:createTransfer', asked: { amount: 100, currency: 'NGN' } });
 		expect(String(out.reason)).toMatch(/^Refused, nothing was sent: money-moving operations are not allowed/);
 	});
 
 	it('sends a call within every limit', async () => {
-		const { out, sent } = await call(createTransferOperation, allowed, transfer, new ExecutionTotals());
+		const { out, sent } = await call(createTransfer, allowed, transfer, new ExecutionTotals());
 		expect(out.refused).toBeUndefined();
 		expect(out.onusReference).toBe('ONUS-agent-1');
 		expect(sent.map((c) => c.path)).toEqual(['/api/v1/transfer-requests/bank-transfer']);
 	});
 
 	it('max amount per call', async () => {
-		const { out, sent } = await call(createTransferOperation, allowed, { ...transfer, amount: 1000.01 }, new ExecutionTotals());
+		const { out, sent } = await call(createTransfer, allowed, { ...transfer, amount: 1000.01 }, new ExecutionTotals());
 		expect(sent).toEqual([]);
 		expect(out).toMatchObject({ refused: true, limit: 'maxAmountPerCall', asked: { amount: 1000.01, currency: 'NGN', beneficiaries: ['9999991112'], reference: 'agent-1' } });
 		expect(String(out.reason)).toContain('NGN 1000.01 is over the maximum of 1000 per call');
-		expect((await call(createTransferOperation, allowed, { ...transfer, amount: 1000 }, new ExecutionTotals())).sent).toHaveLength(1);
+		expect((await call(createTransfer, allowed, { ...transfer, amount: 1000 }, new ExecutionTotals())).sent).toHaveLength(1);
 	});
 
 	it('max total per execution: counts per execution id, other executions unaffected', async () => {
 		const totals = new ExecutionTotals();
-		expect((await call(createTransferOperation, allowed, { ...transfer, amount: 800, reference: 'a1' }, totals)).out.refused).toBeUndefined();
-		expect((await call(createTransferOperation, allowed, { ...transfer, amount: 700, reference: 'a2' }, totals)).out.refused).toBeUndefined();
-		const third = await call(createTransferOperation, allowed, { ...transfer, amount: 0.01, reference: 'a3' }, totals);
+		expect((await call(createTransfer, allowed, { ...transfer, amount: 800, reference: 'a1' }, totals)).out.refused).toBeUndefined();
+		expect((await call(createTransfer, allowed, { ...transfer, amount: 700, reference: 'a2' }, totals)).out.refused).toBeUndefined();
+		const third = await call(createTransfer, allowed, { ...transfer, amount: 0.01, reference: 'a3' }, totals);
 		expect(third.sent).toEqual([]);
 		expect(third.out).toMatchObject({ refused: true, limit: 'maxTotalPerExecution' });
 		expect(String(third.out.reason)).toContain("would bring this execution's total to 1500.01, over the maximum of 1500 (1500 already sent)");
 		expect(totals.get('exec-1', 'NGN')).toBe(1500);
-		expect((await call(createTransferOperation, allowed, { ...transfer, amount: 800, reference: 'b1' }, totals, 'exec-2')).out.refused).toBeUndefined();
+		expect((await call(createTransfer, allowed, { ...transfer, amount: 800, reference: 'b1' }, totals, 'exec-2')).out.refused).toBeUndefined();
 	});
 
 	it('keeps the totals of a bounded number of executions, least recently used forgotten first', () => {
@@ -114,11 +116,11 @@ describe('AI tool spending limits', () => {
 	});
 
 	it('allowed currencies: none chosen refuses, another currency refuses', async () => {
-		const none = await call(createTransferOperation, { ...allowed, allowedCurrencies: [] }, transfer, new ExecutionTotals());
+		const none = await call(createTransfer, { ...allowed, allowedCurrencies: [] }, transfer, new ExecutionTotals());
 		expect(none.out).toMatchObject({ refused: true, limit: 'allowedCurrencies' });
 		expect(String(none.out.reason)).toContain('NGN is not an allowed currency (allowed: none)');
 		const kes = await call(
-			createTransferOperation,
+			createTransfer,
 			allowed,
 			{ ...transfer, transferType: 'WALLET_TO_MOMO', currency: 'KES', countryCode: 'KE', momoNetwork: 'MPESA_KE', beneficiaryPhoneNumber: '254700000000' },
 			new ExecutionTotals(),
@@ -129,18 +131,18 @@ describe('AI tool spending limits', () => {
 
 	it('beneficiary allow-list: accounts and phone numbers (+ ignored); every bulk row', async () => {
 		const list = { ...allowed, allowedCurrencies: ['NGN', 'KES'], allowedBeneficiaries: parseBeneficiaries('9999991112,\n+254700000000') };
-		expect((await call(createTransferOperation, list, transfer, new ExecutionTotals())).sent).toHaveLength(1);
-		const other = await call(createTransferOperation, list, { ...transfer, beneficiaryAccountNumber: '1234567890' }, new ExecutionTotals());
+		expect((await call(createTransfer, list, transfer, new ExecutionTotals())).sent).toHaveLength(1);
+		const other = await call(createTransfer, list, { ...transfer, beneficiaryAccountNumber: '1234567890' }, new ExecutionTotals());
 		expect(other.out).toMatchObject({ refused: true, limit: 'allowedBeneficiaries' });
 		expect(String(other.out.reason)).toContain('1234567890 is not on the list of allowed beneficiaries');
 		const momo = { ...transfer, transferType: 'WALLET_TO_MOMO', currency: 'KES', countryCode: 'KE', momoNetwork: 'MPESA_KE', beneficiaryPhoneNumber: '+254700000000' };
-		expect((await call(createTransferOperation, list, momo, new ExecutionTotals())).sent).toHaveLength(1);
+		expect((await call(createTransfer, list, momo, new ExecutionTotals())).sent).toHaveLength(1);
 		const rows = [
 			{ beneficiaryAccountNumber: '9999991112', beneficiaryAccountName: 'A', beneficiaryBankCode: '044', amount: 10, narration: '' },
 			{ beneficiaryAccountNumber: '5555555555', beneficiaryAccountName: 'B', beneficiaryBankCode: '044', amount: 10, narration: '' },
 		];
 		const bulk = await call(
-			bulkTransferOperation,
+			bulkTransfer,
 			list,
 			{ source: 'items', businessId: 'BUS-2001', currency: 'NGN', reference: 'batch-1' },
 			new ExecutionTotals(),
@@ -155,7 +157,7 @@ describe('AI tool spending limits', () => {
 
 	it('a bulk batch counts its total against the per-call limit', async () => {
 		const rows = [600, 600].map((amount, i) => ({ beneficiaryAccountNumber: `999999111${i}`, beneficiaryAccountName: 'A', beneficiaryBankCode: '044', amount, narration: '' }));
-		const bulk = await call(bulkTransferOperation, allowed, { source: 'items', businessId: 'BUS-2001', currency: 'NGN', reference: 'batch-2' }, new ExecutionTotals(), 'exec-1', service(), rows);
+		const bulk = await call(bulkTransfer, allowed, { source: 'items', businessId: 'BUS-2001', currency: 'NGN', reference: 'batch-2' }, new ExecutionTotals(), 'exec-1', service(), rows);
 		expect(bulk.out).toMatchObject({ refused: true, limit: 'maxAmountPerCall', asked: { amount: 1200 } });
 	});
 

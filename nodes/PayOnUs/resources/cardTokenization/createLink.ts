@@ -1,11 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
+import { getLinkByReference, PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { additionalFields, businessIdField } from '../fields';
 import { buildCustomer, customerProperty } from '../payin/customer';
-import type { OperationContext, PayOnUsOperation } from '../types';
-import { explain, statusOf } from '../errors';
-import { LINKS_PATH, notEnabled, withoutCardData } from './shared';
+import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
+import { explain, statusOf } from '../../../shared/errors';
+import { notEnabled, withoutCardData } from './shared';
 
 /**
  * Create Link: a hosted consent page where the customer stores a card.
@@ -46,8 +47,7 @@ const schema = z.object({
 
 type Input = z.infer<typeof schema>;
 
-export const createLinkOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'cardTokenization',
+export const createLink: PayOnUsOperation<typeof schema> = {
 	value: 'createLink',
 	name: 'Create Link',
 	action: 'Create a card tokenization link',
@@ -81,6 +81,9 @@ export const createLinkOperation: PayOnUsOperation<typeof schema> = {
 		]),
 	],
 	schema,
+	effect: 'write',
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input: Input) {
 		const { client } = ctx;
 		const extra = input.additionalFields;
@@ -91,18 +94,14 @@ export const createLinkOperation: PayOnUsOperation<typeof schema> = {
 		};
 		if (extra.expiryMinutes !== undefined) body.expiryMinutes = extra.expiryMinutes;
 		try {
-			const link = await client.request<IDataObject>({ method: 'POST', path: LINKS_PATH, body });
+			const link = await client.request<IDataObject>({ method: 'POST', path: PATHS.links, body });
 			return withoutCardData(link);
 		} catch (error) {
 			if (statusOf(error) === 409) {
 				// Show which link holds the reference (any status), when it can be read.
 				let holder = '';
 				try {
-					const existing = await client.request<IDataObject>({
-						method: 'GET',
-						path: `${LINKS_PATH}/by-reference/${encodeURIComponent(input.merchantReference)}`,
-						qs: { businessId: input.businessId },
-					});
+					const existing = await getLinkByReference(client, input.businessId, input.merchantReference);
 					if (existing?.id) holder = ` by link ${String(existing.id)} (status ${String(existing.status)})`;
 				} catch {
 					// The explanation stays without the holder.

@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import type { Envelope } from '../../../shared/client';
+import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { businessIdField } from '../fields';
-import type { OperationContext, PayOnUsOperation } from '../types';
-import { explain } from '../errors';
-import { STORED_CARDS_PATH } from './shared';
+import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
+import { explain } from '../../../shared/errors';
 
 /**
  * Delete Card Token: DELETE /api/v1/card-tokens/{id}?businessId=...
@@ -23,8 +23,7 @@ const schema = z.object({
 
 type Input = z.infer<typeof schema>;
 
-export const deleteTokenOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'cardTokenization',
+export const deleteToken: PayOnUsOperation<typeof schema> = {
 	value: 'deleteToken',
 	name: 'Delete Card Token',
 	action: 'Delete a card token',
@@ -44,12 +43,15 @@ export const deleteTokenOperation: PayOnUsOperation<typeof schema> = {
 		},
 	],
 	schema,
+	effect: 'write',
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input: Input) {
 		let answer: Envelope<unknown>;
 		try {
 			answer = await ctx.client.request<Envelope<unknown>>({
 				method: 'DELETE',
-				path: `${STORED_CARDS_PATH}/${encodeURIComponent(input.cardTokenId)}`,
+				path: PATHS.storedCard(input.cardTokenId),
 				qs: { businessId: input.businessId },
 				envelope: true,
 			});

@@ -1,10 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
+import * as api from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { businessIdField } from '../fields';
-import type { OperationContext, PayOnUsOperation } from '../types';
-import { explain } from '../errors';
-import { LINKS_PATH, notEnabled, withoutCardData } from './shared';
+import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
+import { explain } from '../../../shared/errors';
+import { notEnabled, withoutCardData } from './shared';
 
 /**
  * Get Link: one tokenization link with its current status, by its id or by
@@ -27,8 +27,7 @@ const schema = z
 
 type Input = z.infer<typeof schema>;
 
-export const getLinkOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'cardTokenization',
+export const getLink: PayOnUsOperation<typeof schema> = {
 	value: 'getLink',
 	name: 'Get Link',
 	action: 'Get a card tokenization link',
@@ -66,14 +65,16 @@ export const getLinkOperation: PayOnUsOperation<typeof schema> = {
 		},
 	],
 	schema,
+	effect: 'read',
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input: Input) {
 		const byId = input.by === 'id';
 		const key = byId ? (input.linkId as string) : (input.merchantReference as string);
-		const path = byId
-			? `${LINKS_PATH}/${encodeURIComponent(key)}`
-			: `${LINKS_PATH}/by-reference/${encodeURIComponent(key)}`;
 		try {
-			const link = await ctx.client.request<IDataObject>({ method: 'GET', path, qs: { businessId: input.businessId } });
+			const link = byId
+				? await api.getLink(ctx.client, input.businessId, key)
+				: await api.getLinkByReference(ctx.client, input.businessId, key);
 			return withoutCardData(link);
 		} catch (error) {
 			throw explain(error, {

@@ -1,15 +1,10 @@
-import type { PayOnUsOperation } from '../types';
-import { createLinkOperation } from './createLink';
-import { deleteTokenOperation } from './deleteToken';
-import { getLinkOperation } from './getLink';
-import { searchLinksOperation } from './searchLinks';
-import { searchTokensOperation } from './searchTokens';
-
-/** Operations of the "cardTokenization" resource, in the order the node lists them. */
-export const operations: PayOnUsOperation[] = [
-	createLinkOperation,
-	getLinkOperation,
-	searchLinksOperation,
-	searchTokensOperation,
-	deleteTokenOperation,
-];
+/**
+ * The operations of the Card Tokenization resource: one line each,
+ * alphabetical by file. (The node lists them alphabetically by name in its
+ * dropdown, whatever this order; the resource itself is declared in ../index.ts.)
+ */
+export { createLink } from './createLink';
+export { deleteToken } from './deleteToken';
+export { getLink } from './getLink';
+export { searchLinks } from './searchLinks';
+export { searchTokens } from './searchTokens';

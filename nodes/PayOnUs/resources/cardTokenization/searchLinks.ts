@@ -2,8 +2,9 @@ import { z } from 'zod';
 import * as v from '../../../shared/validation';
 import { merchantIdField, statusFilter } from '../fields';
 import { limitWhenNotAll, pagingShape, searchProperties } from '../search';
-import type { OperationContext, PayOnUsOperation } from '../types';
-import { commonFilterOptions, commonFilterShape, LINK_STATUSES, LINKS_PATH, searchMerchantRecords } from './shared';
+import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
+import { LISTS } from '../../../shared/api';
+import { commonFilterOptions, commonFilterShape, LINK_STATUSES, searchMerchantRecords } from './shared';
 
 /** Search Links: GET /api/v1/card-tokenization-links, pageNo from 1. */
 
@@ -23,8 +24,7 @@ const schema = z
 
 type Input = z.infer<typeof schema>;
 
-export const searchLinksOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'cardTokenization',
+export const searchLinks: PayOnUsOperation<typeof schema> = {
 	value: 'searchLinks',
 	name: 'Search Links',
 	action: 'Search card tokenization links',
@@ -47,7 +47,10 @@ export const searchLinksOperation: PayOnUsOperation<typeof schema> = {
 		]),
 	],
 	schema,
+	effect: 'read',
+	paging: true,
+	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input: Input) {
-		return await searchMerchantRecords(ctx.client, LINKS_PATH, 'tokenization links', input);
+		return await searchMerchantRecords(ctx.client, LISTS.links, 'tokenization links', input);
 	},
 };

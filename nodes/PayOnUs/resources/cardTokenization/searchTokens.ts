@@ -2,8 +2,9 @@ import { z } from 'zod';
 import * as v from '../../../shared/validation';
 import { merchantIdField } from '../fields';
 import { limitWhenNotAll, pagingShape, searchProperties } from '../search';
-import type { OperationContext, PayOnUsOperation } from '../types';
-import { commonFilterOptions, commonFilterShape, searchMerchantRecords, STORED_CARDS_PATH } from './shared';
+import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
+import { LISTS } from '../../../shared/api';
+import { commonFilterOptions, commonFilterShape, searchMerchantRecords } from './shared';
 
 /**
  * Search Card Tokens: GET /api/v1/card-tokens, pageNo from 1. Deleted tokens
@@ -26,8 +27,7 @@ const schema = z
 
 type Input = z.infer<typeof schema>;
 
-export const searchTokensOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'cardTokenization',
+export const searchTokens: PayOnUsOperation<typeof schema> = {
 	value: 'searchTokens',
 	name: 'Search Card Tokens',
 	action: 'Search card tokens',
@@ -67,7 +67,10 @@ export const searchTokensOperation: PayOnUsOperation<typeof schema> = {
 		]),
 	],
 	schema,
+	effect: 'read',
+	paging: true,
+	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input: Input) {
-		return await searchMerchantRecords(ctx.client, STORED_CARDS_PATH, 'card tokens', input);
+		return await searchMerchantRecords(ctx.client, LISTS.storedCards, 'card tokens', input);
 	},
 };

@@ -1,19 +1,16 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
+import { readList, type PagedList } from '../../../shared/api';
 import type { PayOnUsClient } from '../../../shared/client';
 import * as v from '../../../shared/validation';
-import { explain } from '../errors';
+import { explain } from '../../../shared/errors';
 import { dateFilter } from '../fields';
-import { checkDateRange, givenFilters, search } from '../search';
+import { checkDateRange, givenFilters } from '../search';
 
 /**
- * Pieces shared by the card tokenization operations: the paths, the search
- * filters, the removal of anything card-like from output, and the
+ * Pieces shared by the card tokenization operations: the search filters, the removal of anything card-like from output, and the
  * "not enabled" sentence of this area (statuses are read by ../errors).
  */
-
-export const LINKS_PATH = '/api/v1/card-tokenization-links';
-export const STORED_CARDS_PATH = '/api/v1/card-tokens';
 
 export const LINK_STATUSES = ['PENDING', 'COMPLETED', 'EXPIRED', 'CANCELLED'] as const;
 
@@ -91,17 +88,13 @@ export const commonFilterShape = {
  */
 export async function searchMerchantRecords(
 	client: PayOnUsClient,
-	path: string,
+	list: PagedList,
 	what: string,
 	input: { merchantId: string; returnAll?: boolean; limit?: number; filters: { createdFrom?: string; createdTo?: string } },
 ): Promise<IDataObject[]> {
 	checkDateRange(input.filters, 'createdFrom', 'createdTo');
 	try {
-		const records = await search(
-			client,
-			{ path, style: 'fromOne', qs: { merchantId: input.merchantId, ...givenFilters(input.filters) } },
-			input,
-		);
+		const records = await readList(client, list, { merchantId: input.merchantId, ...givenFilters(input.filters) }, input);
 		return withoutCardData(records);
 	} catch (error) {
 		throw explain(error, {

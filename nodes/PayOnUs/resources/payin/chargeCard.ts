@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import {
 	additionalFields,
@@ -8,7 +9,7 @@ import {
 	narrationField,
 	referenceField,
 } from '../fields';
-import type { PayOnUsOperation } from '../types';
+import { itemByItem, type PayOnUsOperation } from '../types';
 import { customerBlock } from './customer';
 import { cardNextStep } from './nextStep';
 import { postPayin } from './shared';
@@ -41,7 +42,6 @@ const schema = z.object({
 type Input = z.infer<typeof schema>;
 
 export const chargeCard: PayOnUsOperation<typeof schema> = {
-	resource: 'payin',
 	value: 'chargeCard',
 	name: 'Charge Card',
 	action: 'Charge a card',
@@ -77,9 +77,13 @@ export const chargeCard: PayOnUsOperation<typeof schema> = {
 		]),
 	],
 	schema,
+	effect: 'movesMoney',
+	money: { direction: 'in' },
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
-		const data = await postPayin(client, '/api/v1/card-payments', {
+		const data = await postPayin(client, PATHS.cardPayments, {
 			cardData: input.cardData,
 			amount: input.amount,
 			currency: input.currency,

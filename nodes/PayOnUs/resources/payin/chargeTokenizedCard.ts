@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
+import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
-import { statusOf } from '../errors';
+import { statusOf } from '../../../shared/errors';
 import { additionalFields, businessIdField, narrationField, referenceField } from '../fields';
-import { PayOnUsInputError, type PayOnUsOperation } from '../types';
+import { itemByItem, PayOnUsInputError, type PayOnUsOperation } from '../types';
 import { postPayin } from './shared';
 
 /**
@@ -82,7 +83,6 @@ export function explainTokenChargeError(error: unknown, input: Input): PayOnUsIn
 }
 
 export const chargeTokenizedCard: PayOnUsOperation<typeof schema> = {
-	resource: 'payin',
 	value: 'chargeTokenizedCard',
 	name: 'Charge Tokenized Card',
 	action: 'Charge a tokenized card',
@@ -123,10 +123,14 @@ export const chargeTokenizedCard: PayOnUsOperation<typeof schema> = {
 		]),
 	],
 	schema,
+	effect: 'movesMoney',
+	money: { direction: 'in' },
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
 		try {
-			return await postPayin(client, '/api/v1/card-payments/with-token', {
+			return await postPayin(client, PATHS.storedCardCharge, {
 				businessId: input.businessId,
 				cardTokenId: input.cardTokenId,
 				amount: input.amount,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { additionalFields, amountField, businessIdField, referenceField } from '../fields';
-import type { PayOnUsOperation } from '../types';
+import { itemByItem, type PayOnUsOperation } from '../types';
 import { customerBlock } from './customer';
 import { postPayin } from './shared';
 
@@ -26,7 +27,6 @@ const schema = z.object({
 type Input = z.infer<typeof schema>;
 
 export const createDynamicAccount: PayOnUsOperation<typeof schema> = {
-	resource: 'payin',
 	value: 'createDynamicAccount',
 	name: 'Create Dynamic Account',
 	action: 'Create a dynamic account',
@@ -40,8 +40,12 @@ export const createDynamicAccount: PayOnUsOperation<typeof schema> = {
 		additionalFields(customer.options),
 	],
 	schema,
+	// Sets up a collection: no money moves until the customer pays (no Dry Run).
+	effect: 'write',
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		const data = await postPayin(client, '/api/v1/virtual-accounts/dynamic', {
+		const data = await postPayin(client, PATHS.dynamicAccount, {
 			amount: input.amount,
 			reference: input.reference,
 			businessId: input.businessId,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { additionalFields, businessIdField, referenceField } from '../fields';
-import type { PayOnUsOperation } from '../types';
+import { itemByItem, type PayOnUsOperation } from '../types';
 import { customerBlock } from './customer';
 import { postPayin } from './shared';
 
@@ -28,7 +29,6 @@ const schema = z.object({
 type Input = z.infer<typeof schema>;
 
 export const createFixedAccount: PayOnUsOperation<typeof schema> = {
-	resource: 'payin',
 	value: 'createFixedAccount',
 	name: 'Create Fixed Account',
 	action: 'Create a fixed account',
@@ -50,8 +50,11 @@ export const createFixedAccount: PayOnUsOperation<typeof schema> = {
 		additionalFields(customer.options),
 	],
 	schema,
+	effect: 'write',
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		return await postPayin(client, '/api/v1/virtual-accounts/fixed-account', {
+		return await postPayin(client, PATHS.fixedAccount, {
 			customer: customer.build(input),
 			dob: input.dob,
 			reference: input.reference,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { additionalFields, amountField, businessIdField, narrationField, referenceField } from '../fields';
-import type { PayOnUsOperation } from '../types';
+import { itemByItem, type PayOnUsOperation } from '../types';
 import { customerBlock } from './customer';
 import { postPayin } from './shared';
 
@@ -27,7 +28,6 @@ const schema = z.object({
 type Input = z.infer<typeof schema>;
 
 export const eftPayment: PayOnUsOperation<typeof schema> = {
-	resource: 'payin',
 	value: 'eftPayment',
 	name: 'EFT Payment',
 	action: 'Collect an EFT payment',
@@ -51,8 +51,12 @@ export const eftPayment: PayOnUsOperation<typeof schema> = {
 		additionalFields([narrationField(), ...customer.options]),
 	],
 	schema,
+	effect: 'movesMoney',
+	money: { direction: 'in' },
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		const data = await postPayin(client, '/api/v1/eft-payment', {
+		const data = await postPayin(client, PATHS.eftPayment, {
 			amount: input.amount,
 			reference: input.reference,
 			narration: input.additionalFields.narration ?? '',

@@ -1,8 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
+import * as api from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { businessIdField, onusReferenceField } from '../fields';
-import type { PayOnUsOperation } from '../types';
+import { itemByItem, type PayOnUsOperation } from '../types';
 import { toPayin } from '../../../shared/records';
 
 /**
@@ -18,7 +18,6 @@ const schema = z.object({
 type Input = z.infer<typeof schema>;
 
 export const getPayment: PayOnUsOperation<typeof schema> = {
-	resource: 'payin',
 	value: 'getPayment',
 	name: 'Get Payment',
 	action: 'Get a payment',
@@ -29,12 +28,10 @@ export const getPayment: PayOnUsOperation<typeof schema> = {
 		onusReferenceField({ description: 'The reference PayOnUs gave the payin' }),
 	],
 	schema,
+	effect: 'read',
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		const data = await client.request<IDataObject>({
-			method: 'GET',
-			path: `/api/v1/payment-requests/businesses/${encodeURIComponent(input.businessId)}`,
-			qs: { onusReference: input.onusReference },
-		});
-		return toPayin(data ?? {});
+		return toPayin((await api.getPayment(client, input.businessId, input.onusReference)) ?? {});
 	},
 };

@@ -1,25 +1,16 @@
-import type { PayOnUsOperation } from '../types';
-import { chargeCard } from './chargeCard';
-import { chargeTokenizedCard } from './chargeTokenizedCard';
-import { createDynamicAccount } from './createDynamicAccount';
-import { createFixedAccount } from './createFixedAccount';
-import { eftPayment } from './eftPayment';
-import { getPayment } from './getPayment';
-import { listEftBanks } from './listEftBanks';
-import { listPayments } from './listPayments';
-import { mobileMoneyCollection } from './mobileMoneyCollection';
-import { simulatePayment } from './simulatePayment';
-
-/** Operations of the "payin" resource, in the order the node lists them. */
-export const operations: PayOnUsOperation[] = [
-	chargeCard,
-	chargeTokenizedCard,
-	createDynamicAccount,
-	createFixedAccount,
-	eftPayment,
-	getPayment,
-	listEftBanks,
-	listPayments,
-	mobileMoneyCollection,
-	simulatePayment,
-] as PayOnUsOperation[];
+/**
+ * The operations of the Payin resource: one line each, alphabetical by file.
+ * (The node lists them alphabetically by name in its dropdown, whatever this
+ * order; the resource itself is declared in ../index.ts.)
+ */
+export { chargeCard } from './chargeCard';
+export { chargeTokenizedCard } from './chargeTokenizedCard';
+export { createDynamicAccount } from './createDynamicAccount';
+export { createFixedAccount } from './createFixedAccount';
+export { eftPayment } from './eftPayment';
+export { getPayment } from './getPayment';
+export { listEftBanks } from './listEftBanks';
+export { listMobileMoneyNetworks } from './listMobileMoneyNetworks';
+export { listPayments } from './listPayments';
+export { mobileMoneyCollection } from './mobileMoneyCollection';
+export { simulatePayment } from './simulatePayment';

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { LISTS, readList } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { businessIdFilter, dateFilter, statusFilter } from '../fields';
-import { givenFilters, limitWhenNotAll, pagingShape, search, searchProperties } from '../search';
-import type { PayOnUsOperation } from '../types';
+import { givenFilters, limitWhenNotAll, pagingShape, searchProperties } from '../search';
+import { itemByItem, type PayOnUsOperation } from '../types';
 import { toPayin } from '../../../shared/records';
 
 /**
@@ -38,7 +39,6 @@ const schema = z
 type Input = z.infer<typeof schema>;
 
 export const listPayments: PayOnUsOperation<typeof schema> = {
-	resource: 'payin',
 	value: 'listPayments',
 	name: 'List Payments',
 	action: 'List payments',
@@ -65,12 +65,11 @@ export const listPayments: PayOnUsOperation<typeof schema> = {
 		dateFilter('toDate', 'To Date', 'Created on or before this day (YYYY-MM-DD, UTC)'),
 	]),
 	schema,
+	effect: 'read',
+	paging: true,
+	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		const records = await search(
-			client,
-			{ path: '/api/v1/payment-requests', style: 'zeroBased', qs: givenFilters(input.filters) },
-			input,
-		);
+		const records = await readList(client, LISTS.payments, givenFilters(input.filters), input);
 		return records.map(toPayin);
 	},
 };

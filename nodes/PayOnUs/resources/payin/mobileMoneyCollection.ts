@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
+import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { additionalFields, amountField, businessIdField, narrationField, referenceField } from '../fields';
-import type { PayOnUsOperation } from '../types';
+import { itemByItem, type PayOnUsOperation } from '../types';
 import { customerBlock } from './customer';
 import { postPayin } from './shared';
 
@@ -40,7 +41,6 @@ export function mobileMoneyNextStep(data: IDataObject): string {
 }
 
 export const mobileMoneyCollection: PayOnUsOperation<typeof schema> = {
-	resource: 'payin',
 	value: 'mobileMoneyCollection',
 	name: 'Mobile Money Collection',
 	action: 'Collect a mobile money payment',
@@ -82,9 +82,13 @@ export const mobileMoneyCollection: PayOnUsOperation<typeof schema> = {
 		]),
 	],
 	schema,
+	effect: 'movesMoney',
+	money: { direction: 'in' },
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
-		const data = await postPayin(client, '/api/v1/mobile-money/collection', {
+		const data = await postPayin(client, PATHS.mobileMoneyCollection, {
 			amount: input.amount,
 			reference: input.reference,
 			businessId: input.businessId,

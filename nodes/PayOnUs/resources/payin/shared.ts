@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../../shared/client';
-import { moneyMoving, PAYMENT_REQUESTS } from '../lookup';
+import { moneyMoving, PAYMENT_REQUESTS } from '../../../shared/api';
 
 /**
  * The request every money-moving payin makes: a POST carrying the merchant
  * reference, never resent blindly: after a lost answer the transport first
- * looks the reference up among the payment requests (../lookup.ts).
+ * looks the reference up among the payment requests (shared/api/lookup.ts).
  * Returns the answer's `data` ({} when the service sends none).
  */
 export async function postPayin(

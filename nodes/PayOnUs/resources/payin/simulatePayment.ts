@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
+import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { amountField, onusReferenceField } from '../fields';
-import { PayOnUsInputError, type PayOnUsOperation } from '../types';
+import { itemByItem, PayOnUsInputError, type PayOnUsOperation } from '../types';
 
 /**
  * Simulate dynamic account payment (sandbox only): pretends the customer paid
@@ -26,7 +27,6 @@ const schema = z.object({
 type Input = z.infer<typeof schema>;
 
 export const simulatePayment: PayOnUsOperation<typeof schema> = {
-	resource: 'payin',
 	value: 'simulatePayment',
 	name: 'Simulate Dynamic Account Payment',
 	action: 'Simulate a dynamic account payment',
@@ -64,6 +64,9 @@ export const simulatePayment: PayOnUsOperation<typeof schema> = {
 		},
 	],
 	schema,
+	effect: 'write',
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
 		if (client.environment === 'production') {
 			throw new PayOnUsInputError(
@@ -78,7 +81,7 @@ export const simulatePayment: PayOnUsOperation<typeof schema> = {
 			paymentStatus: input.paymentStatus,
 			forDynamicAccount: input.forDynamicAccount,
 		};
-		const data = await client.request<IDataObject | null>({ method: 'POST', path: '/api/v1/fund-ngn-account', body });
+		const data = await client.request<IDataObject | null>({ method: 'POST', path: PATHS.fundNgnAccount, body });
 		// The spec does not show the response body: echo what was simulated.
 		return { ...body, simulated: true, ...(data && typeof data === 'object' ? data : {}) };
 	},

@@ -14,8 +14,7 @@ import {
 	type RawRow,
 } from './csv';
 import { businessIdField, currencyField } from '../fields';
-import { LOOKUP_MAX_PAGES, LOOKUP_PAGE_SIZE, transfersOf } from '../lookup';
-import { walkPages } from '../../../shared/paging';
+import { LOOKUP_MAX_PAGES, LOOKUP_PAGE_SIZE, PATHS, transfersOf, walkPages } from '../../../shared/api';
 import { resolveMerchantId } from './shared';
 import { toTransfer } from '../../../shared/records';
 
@@ -35,8 +34,6 @@ import { toTransfer } from '../../../shared/records';
  * Every row is checked before anything is sent; one bad row stops the whole
  * batch with a per-row report.
  */
-
-export const BULK_TRANSFER_PATH = '/api/v1/transfer-requests/bulk/bank-transfer';
 
 const properties: INodeProperties[] = [
 	{
@@ -247,8 +244,7 @@ export function batchLookup(
 	};
 }
 
-export const bulkTransferOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'payout',
+export const bulkTransfer: PayOnUsOperation<typeof schema> = {
 	value: 'bulkTransfer',
 	name: 'Bulk Transfer',
 	action: 'Create a bulk transfer',
@@ -256,6 +252,9 @@ export const bulkTransferOperation: PayOnUsOperation<typeof schema> = {
 		'Pay many bank accounts in one batch from a CSV file or from the input items (moves money). Every row is checked before anything is sent. Returns the batch: reference, count, total amount, total fee and one transfer record per row.',
 	properties,
 	schema,
+	effect: 'movesMoney',
+	money: { direction: 'out' },
+	paging: false,
 	aggregatesItems: (input) => input.source === 'items',
 	async execute(ctx: OperationContext, input) {
 		const { client } = ctx;
@@ -276,7 +275,7 @@ export const bulkTransferOperation: PayOnUsOperation<typeof schema> = {
 		const csv = buildCsv(rows);
 		const result = await client.request<IDataObject>({
 			method: 'POST',
-			path: BULK_TRANSFER_PATH,
+			path: PATHS.bulkBankTransfer,
 			form: {
 				fields: { reference: input.reference, businessId, currency: input.currency },
 				files: [

@@ -16,11 +16,10 @@ import {
 	text,
 	TEXT_LIMITS,
 } from '../../../shared/validation';
-import type { OperationContext, PayOnUsOperation } from '../types';
+import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
-import { nameEnquiry } from './nameEnquiry';
 import { amountField, businessIdField, currencyField, narrationField, referenceField } from '../fields';
-import { moneyMoving, transfersOf } from '../lookup';
+import { enquireName, moneyMoving, PATHS, transfersOf } from '../../../shared/api';
 import { namesMatch, resolveMerchantId } from './shared';
 import { toTransfer } from '../../../shared/records';
 
@@ -30,8 +29,6 @@ import { toTransfer } from '../../../shared/records';
  * merchant reference and a lookup by that reference, so the transport never
  * resends it blindly (see DESIGN.md, transport contract).
  */
-
-export const BANK_TRANSFER_PATH = '/api/v1/transfer-requests/bank-transfer';
 
 const BANK = 'WALLET_TO_BANK_ACCOUNT';
 const MOMO = 'WALLET_TO_MOMO';
@@ -238,8 +235,7 @@ const schema = z
 				: (accountNumber().parse(v.beneficiaryAccountNumber) as string),
 	}));
 
-export const createTransferOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'payout',
+export const createTransfer: PayOnUsOperation<typeof schema> = {
 	value: 'createTransfer',
 	name: 'Create Transfer',
 	action: 'Create a transfer',
@@ -247,6 +243,14 @@ export const createTransferOperation: PayOnUsOperation<typeof schema> = {
 		'Pay money out of a business wallet to a bank account, a mobile money number or a South African bank by EFT (moves money). Needs a reference unique for the business. Returns the transfer (onusReference, paymentStatus, amount, fee), usually PENDING until the bank settles it.',
 	properties,
 	schema,
+	effect: 'movesMoney',
+	money: {
+		direction: 'out',
+		// The dry run reports the name check as a check of its own (not a stop).
+		dryRunInput: (input) => ({ ...input, verifyBeneficiaryName: false }),
+	},
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input) {
 		const { client } = ctx;
 		const { businessId } = input;
@@ -256,7 +260,7 @@ export const createTransferOperation: PayOnUsOperation<typeof schema> = {
 
 		let nameCheck: IDataObject | undefined;
 		if (input.transferType === BANK && input.verifyBeneficiaryName === true) {
-			const found = await nameEnquiry(client, {
+			const found = await enquireName(client, {
 				institutionCode: input.beneficiaryBankCode as string,
 				accountNumber: input.beneficiaryAccountNumber,
 				businessId,
@@ -296,7 +300,7 @@ export const createTransferOperation: PayOnUsOperation<typeof schema> = {
 
 		const result = await client.request<IDataObject>({
 			method: 'POST',
-			path: BANK_TRANSFER_PATH,
+			path: PATHS.bankTransfer,
 			body,
 			moneyMoving: moneyMoving(
 				client,

@@ -5,7 +5,8 @@
  * comma, a quote, a line break or edge spaces is quoted, quotes doubled.
  */
 
-import { parseAmount, TEXT_LIMITS, type AmountParse } from '../../../shared/validation';
+import { parseAmount, type AmountParse } from '../../../shared/money';
+import { TEXT_LIMITS } from '../../../shared/validation';
 
 export const CSV_COLUMNS = [
 	'beneficiaryAccountNumber',

@@ -1,10 +1,11 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 import { identifier, onusReference, optional } from '../../../shared/validation';
 import { merchantIdField, onusReferenceField } from '../fields';
-import type { OperationContext, PayOnUsOperation } from '../types';
+import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
-import { resolveMerchantId, TRANSFERS_PATH } from './shared';
+import { findTransfer } from '../../../shared/api';
+import { resolveMerchantId } from './shared';
 import { toTransfer } from '../../../shared/records';
 
 /** Get Transfer: one transfer by its service reference (onusReference). */
@@ -22,8 +23,7 @@ const schema = z.object({
 	merchantId: optional(identifier('MER-1001')),
 });
 
-export const getTransferOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'payout',
+export const getTransfer: PayOnUsOperation<typeof schema> = {
 	value: 'getTransfer',
 	name: 'Get Transfer',
 	action: 'Get a transfer',
@@ -31,15 +31,13 @@ export const getTransferOperation: PayOnUsOperation<typeof schema> = {
 		'Get one transfer (payout) by its onusReference. Returns the transfer with its status (PENDING, SUCCESSFUL or FAILED), amount, currency, fee and merchant reference (read only).',
 	properties,
 	schema,
+	effect: 'read',
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input) {
 		const merchantId = resolveMerchantId(ctx.client, input.merchantId, 'to query transfers');
-		const page = await ctx.client.request<{ content?: IDataObject[] } | null>({
-			method: 'GET',
-			path: TRANSFERS_PATH,
-			qs: { merchantId, onusReference: input.onusReference },
-		});
-		// Checked here rather than trusting the filter.
-		const record = (page?.content ?? []).find((r) => r.onusReference === input.onusReference);
+		// The filter is checked, not trusted (shared/api/reads.ts).
+		const record = await findTransfer(ctx.client, merchantId, input.onusReference);
 		if (!record) {
 			throw new PayOnUsInputError(
 				'onusReference',

@@ -1,12 +1,11 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
+import * as api from '../../../shared/api';
 import { currency } from '../../../shared/validation';
 import { currencyField } from '../fields';
-import type { OperationContext, PayOnUsOperation } from '../types';
+import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
 
 /** List Banks: the bank codes valid for payouts in a currency. */
-
-export const BANKS_PATH = '/api/v1/banks';
 
 const properties: INodeProperties[] = [
 	currencyField({
@@ -18,8 +17,7 @@ const properties: INodeProperties[] = [
 
 const schema = z.object({ currency: currency() });
 
-export const listBanksOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'payout',
+export const listBanks: PayOnUsOperation<typeof schema> = {
 	value: 'listBanks',
 	name: 'List Banks',
 	action: 'List banks for a currency',
@@ -27,12 +25,10 @@ export const listBanksOperation: PayOnUsOperation<typeof schema> = {
 		'List the banks that can receive payouts in a currency. Returns one item per bank with its code (for Create Transfer and Name Enquiry) and name (read only).',
 	properties,
 	schema,
+	effect: 'read',
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input) {
-		const data = await ctx.client.request<IDataObject[] | null>({
-			method: 'GET',
-			path: BANKS_PATH,
-			qs: { key: input.currency },
-		});
-		return Array.isArray(data) ? data : [];
+		return await api.listBanks(ctx.client, input.currency);
 	},
 };

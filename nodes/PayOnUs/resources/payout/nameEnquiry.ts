@@ -1,13 +1,11 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
-import type { PayOnUsClient } from '../../../shared/client';
+import { enquireName } from '../../../shared/api';
 import { accountNumber, businessId, currency, text } from '../../../shared/validation';
-import type { OperationContext, PayOnUsOperation } from '../types';
+import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
 import { businessIdField, currencyField } from '../fields';
 
 /** Name enquiry: who owns a bank account, before paying it. */
-
-export const NAME_ENQUIRY_PATH = '/api/v1/transfer-requests/name-enquiry';
 
 const properties: INodeProperties[] = [
 	businessIdField(),
@@ -39,23 +37,7 @@ const schema = z.object({
 	accountNumber: accountNumber(),
 });
 
-export interface NameEnquiryResult extends IDataObject {
-	accountNumber?: string;
-	accountName?: string;
-	bankCode?: string;
-	bankName?: string;
-}
-
-/** Sends the name enquiry (also used by Create Transfer's name check). */
-export async function nameEnquiry(
-	client: PayOnUsClient,
-	body: { institutionCode: string; accountNumber: string; businessId: string; currency: string },
-): Promise<NameEnquiryResult> {
-	return await client.request<NameEnquiryResult>({ method: 'POST', path: NAME_ENQUIRY_PATH, body });
-}
-
-export const nameEnquiryOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'payout',
+export const nameEnquiry: PayOnUsOperation<typeof schema> = {
 	value: 'nameEnquiry',
 	name: 'Name Enquiry',
 	action: 'Look up the name on a bank account',
@@ -63,8 +45,12 @@ export const nameEnquiryOperation: PayOnUsOperation<typeof schema> = {
 		'Look up who owns a bank account before paying it (moves no money). Returns the account number, the account holder name, the bank code and the bank name.',
 	properties,
 	schema,
+	// A POST that moves no money: run one item after the other.
+	effect: 'write',
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input) {
-		return await nameEnquiry(ctx.client, {
+		return await enquireName(ctx.client, {
 			institutionCode: input.institutionCode,
 			accountNumber: input.accountNumber,
 			businessId: input.businessId,

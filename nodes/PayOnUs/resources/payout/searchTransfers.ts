@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { date, group, identifier, oneOf, optional, reference } from '../../../shared/validation';
 import { businessIdFilter, dateFilter, merchantIdField, statusFilter } from '../fields';
-import { checkDateRange, givenFilters, limitWhenNotAll, pagingShape, search, searchProperties } from '../search';
-import type { OperationContext, PayOnUsOperation } from '../types';
-import { resolveMerchantId, TRANSFERS_PATH } from './shared';
+import { LISTS, readList } from '../../../shared/api';
+import { checkDateRange, givenFilters, limitWhenNotAll, pagingShape, searchProperties } from '../search';
+import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
+import { resolveMerchantId } from './shared';
 import { toTransfer } from '../../../shared/records';
 
 /**
@@ -29,8 +30,7 @@ const schema = z
 	})
 	.superRefine(limitWhenNotAll);
 
-export const searchTransfersOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'payout',
+export const searchTransfers: PayOnUsOperation<typeof schema> = {
 	value: 'searchTransfers',
 	name: 'Search Transfers',
 	action: 'Search transfers',
@@ -54,15 +54,14 @@ export const searchTransfersOperation: PayOnUsOperation<typeof schema> = {
 		]),
 	],
 	schema,
+	effect: 'read',
+	paging: true,
+	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input) {
 		const merchantId = resolveMerchantId(ctx.client, input.merchantId, 'to search transfers');
 		const f = input.filters;
 		checkDateRange(f, 'fromDate', 'toDate');
-		const records = await search(
-			ctx.client,
-			{ path: TRANSFERS_PATH, style: 'fromOne', qs: { merchantId, ...givenFilters(f) } },
-			input,
-		);
+		const records = await readList(ctx.client, LISTS.transfers, { merchantId, ...givenFilters(f) }, input);
 		// The undocumented filters are checked here too.
 		return records
 			.map(toTransfer)

@@ -5,10 +5,8 @@ import { PayOnUsInputError } from '../types';
  * Pieces shared by the payout operations: the merchant the transfer list
  * needs (the credential's default when the operation has no Merchant ID
  * field) and the beneficiary-name comparison. The lookup of a transfer by
- * its reference is ../lookup.ts (the same for payins and payouts).
+ * its reference is shared/api/lookup.ts (the same for payins and payouts).
  */
-
-export { TRANSFERS_PATH } from '../lookup';
 
 export function resolveMerchantId(client: PayOnUsClient, given: string | undefined, why: string): string {
 	const id = given ?? client.defaults.merchantId;

@@ -1,4 +1,5 @@
-import type { PayOnUsOperation } from '../types';
-import { reconcileOperation } from './reconcile';
-
-export const operations: PayOnUsOperation[] = [reconcileOperation as PayOnUsOperation];
+/**
+ * The operations of the Reconciliation resource: one line each, alphabetical
+ * by file. (The resource itself is declared in ../index.ts.)
+ */
+export { reconcile } from './reconcile';

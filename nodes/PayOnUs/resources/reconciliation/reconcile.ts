@@ -1,11 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
-import { walkPages } from '../../../shared/paging';
+import { LISTS, pageQuery, walkPages } from '../../../shared/api';
 import { toPayin, toTransfer } from '../../../shared/records';
 import { date, identifier, oneOf, optional, text } from '../../../shared/validation';
-import { PAYMENT_REQUESTS, TRANSFERS_PATH } from '../lookup';
 import { resolveMerchantId } from '../payout/shared';
-import { PayOnUsInputError, type OperationContext, type PayOnUsOperation } from '../types';
+import { allItemsAtOnce, PayOnUsInputError, type OperationContext, type PayOnUsOperation } from '../types';
 
 /**
  * Reconcile: compares the input items (our records: reference, optional
@@ -18,7 +17,7 @@ import { PayOnUsInputError, type OperationContext, type PayOnUsOperation } from 
  * - missingAtService: our reference has no service record in the window
  * - missingOnOurSide: a service record in the window that no input item names
  *
- * The service list is walked page by page (../../../shared/paging.ts
+ * The service list is walked page by page (shared/api/paging.ts
  * walkPages): each page is compared and dropped, only the output is kept.
  * Records created outside the window are ignored here whatever the service's
  * filter did.
@@ -196,8 +195,7 @@ export function compareRecord(o: Ours, r: IDataObject): { category: Category; di
 
 const day = (r: IDataObject) => (typeof r.createdDate === 'string' ? r.createdDate.slice(0, 10) : undefined);
 
-export const reconcileOperation: PayOnUsOperation<typeof schema> = {
-	resource: 'reconciliation',
+export const reconcile: PayOnUsOperation<typeof schema> = {
 	value: 'reconcile',
 	name: 'Reconcile',
 	action: 'Reconcile records with the service',
@@ -205,13 +203,18 @@ export const reconcileOperation: PayOnUsOperation<typeof schema> = {
 		"Compare the input items (reference, optional amount, currency and status) with the service's payins or payouts created in a window of days. Returns one item per record in one category: matched, amountDiffers, statusDiffers, missingAtService or missingOnOurSide (read only).",
 	properties,
 	schema,
-	aggregatesItems: () => true,
+	// Reads only, but declared 'write' as it has always run: it keeps the Options
+	// collection (Money-Moving Concurrency, without effect: it runs once) that
+	// saved workflows may hold. Making it 'read' drops that public parameter.
+	effect: 'write',
+	paging: false,
+	aggregatesItems: allItemsAtOnce,
 	async execute(ctx: OperationContext, input) {
 		const { client } = ctx;
 		const ours = readOurs(ctx.items ?? [ctx.item], input);
 		const payouts = input.records === 'payouts';
-		const path = payouts ? TRANSFERS_PATH : PAYMENT_REQUESTS.path;
-		const style = payouts ? 'fromOne' : 'zeroBased';
+		const list = payouts ? LISTS.transfers : LISTS.payments;
+		const { path, style } = list;
 		const qs: IDataObject = {
 			...(payouts ? { merchantId: resolveMerchantId(client, undefined, 'to list the transfers') } : {}),
 			...(input.businessId ? { businessId: input.businessId } : {}),
@@ -231,7 +234,7 @@ export const reconcileOperation: PayOnUsOperation<typeof schema> = {
 				await client.request<unknown>({
 					method: 'GET',
 					path,
-					qs: { ...qs, ...(style === 'zeroBased' ? { page, size } : { pageNo: page, pageSize: size }) },
+					qs: { ...qs, ...pageQuery(list, page, size) },
 				}),
 			onPage: (records) => {
 				for (const raw of records) {

@@ -1,5 +1,5 @@
-import type { PayOnUsOperation } from '../types';
-import { listWallets } from './listWallets';
-
-/** Operations of the "wallet" resource, in the order the node lists them. */
-export const operations: PayOnUsOperation[] = [listWallets] as PayOnUsOperation[];
+/**
+ * The operations of the Wallet resource: one line each, alphabetical by file.
+ * (The resource itself is declared in ../index.ts.)
+ */
+export { listWallets } from './listWallets';

@@ -1,8 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
+import * as api from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { businessIdFilter, currencyField, filtersField, merchantIdField } from '../fields';
-import type { PayOnUsOperation } from '../types';
+import { itemByItem, type PayOnUsOperation } from '../types';
 
 /**
  * List wallets: GET /api/v1/merchants/{merchantId}/wallets, one item per
@@ -21,7 +21,6 @@ const schema = z.object({
 type Input = z.infer<typeof schema>;
 
 export const listWallets: PayOnUsOperation<typeof schema> = {
-	resource: 'wallet',
 	value: 'listWallets',
 	name: 'List Wallets',
 	action: 'List wallets',
@@ -42,12 +41,11 @@ export const listWallets: PayOnUsOperation<typeof schema> = {
 		]),
 	],
 	schema,
+	effect: 'read',
+	paging: false,
+	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		const data = await client.request<IDataObject[] | null>({
-			method: 'GET',
-			path: `/api/v1/merchants/${encodeURIComponent(input.merchantId)}/wallets`,
-		});
-		const wallets = Array.isArray(data) ? data : [];
+		const wallets = await api.listWallets(client, input.merchantId);
 		const { businessId, currency } = input.filters;
 		return wallets.filter(
 			(w) => (!businessId || w.entityId === businessId) && (!currency || w.currency === currency),

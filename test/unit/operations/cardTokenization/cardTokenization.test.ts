@@ -1,13 +1,13 @@
-import { createLinkOperation } from '../../../../nodes/PayOnUs/resources/cardTokenization/createLink';
-import { deleteTokenOperation } from '../../../../nodes/PayOnUs/resources/cardTokenization/deleteToken';
-import { getLinkOperation } from '../../../../nodes/PayOnUs/resources/cardTokenization/getLink';
-import { searchLinksOperation } from '../../../../nodes/PayOnUs/resources/cardTokenization/searchLinks';
-import { searchTokensOperation } from '../../../../nodes/PayOnUs/resources/cardTokenization/searchTokens';
+import { createLink } from '../../../../nodes/PayOnUs/resources/cardTokenization/createLink';
+import { deleteToken } from '../../../../nodes/PayOnUs/resources/cardTokenization/deleteToken';
+import { getLink } from '../../../../nodes/PayOnUs/resources/cardTokenization/getLink';
+import { searchLinks } from '../../../../nodes/PayOnUs/resources/cardTokenization/searchLinks';
+import { searchTokens } from '../../../../nodes/PayOnUs/resources/cardTokenization/searchTokens';
 import { withoutCardData } from '../../../../nodes/PayOnUs/resources/cardTokenization/shared';
-import { statusOf } from '../../../../nodes/PayOnUs/resources/errors';
+import { statusOf } from '../../../../nodes/shared/errors';
 import type { PayOnUsOperation } from '../../../../nodes/PayOnUs/resources/types';
 import type { RequestOptions } from '../../../../nodes/shared/client';
-import { context, fakeClient, httpError } from '../payout/fakeClient';
+import { context, fakeClient, httpError } from '../../fakes';
 import { parse } from '../payout/schemaHelpers';
 
 function input(op: PayOnUsOperation, raw: object) {
@@ -49,20 +49,20 @@ describe('createLink', () => {
 		[{ additionalFields: { expiryMinutes: 0 } }, '"additionalFields.expiryMinutes" must be at least 1 minute'],
 		[{ additionalFields: { expiryMinutes: 2.5 } }, '"additionalFields.expiryMinutes" must be a whole number of minutes'],
 	])('refuses %j', (patch, message) => {
-		const r = parse(createLinkOperation.schema, { ...raw, ...patch });
+		const r = parse(createLink.schema, { ...raw, ...patch });
 		expect(r.ok).toBe(false);
 		if (!r.ok) expect(r.message).toContain(message);
 	});
 
 	it('accepts exactly 100 characters and 1440 minutes', () => {
-		expect(parse(createLinkOperation.schema, { ...raw, merchantReference: 'r'.repeat(100), additionalFields: { expiryMinutes: 1440 } }).ok).toBe(true);
+		expect(parse(createLink.schema, { ...raw, merchantReference: 'r'.repeat(100), additionalFields: { expiryMinutes: 1440 } }).ok).toBe(true);
 	});
 
 	it('posts the link with the customer and returns it', async () => {
 		const client = fakeClient(() => link);
-		const out = await createLinkOperation.execute(
+		const out = await createLink.execute(
 			context(client),
-			input(createLinkOperation, {
+			input(createLink, {
 				...raw,
 				additionalFields: { customerPhone: '+2348012345678', customerExternalId: 'CUST-1', expiryMinutes: 60 },
 			}),
@@ -84,7 +84,7 @@ describe('createLink', () => {
 
 	it('leaves expiryMinutes out when not given (the service default applies)', async () => {
 		const client = fakeClient(() => link);
-		await createLinkOperation.execute(context(client), input(createLinkOperation, raw));
+		await createLink.execute(context(client), input(createLink, raw));
 		expect(client.calls[0].body).not.toHaveProperty('expiryMinutes');
 		expect(client.calls[0].body?.customer).toEqual({ name: 'Ada Obi', email: 'ada@example.com' });
 	});
@@ -94,7 +94,7 @@ describe('createLink', () => {
 			if (o.method === 'POST') throw httpError(409);
 			return { ...link, status: 'EXPIRED' };
 		});
-		await expect(createLinkOperation.execute(context(client), input(createLinkOperation, raw))).rejects.toThrow(
+		await expect(createLink.execute(context(client), input(createLink, raw))).rejects.toThrow(
 			'Merchant reference "card-1" is already used by link LNK-1 (status EXPIRED) for business BUS-2001; a tokenization reference can never be reused, even after the link expired or was cancelled: use a new reference (PayOnUs answered 409)',
 		);
 		expect(client.calls[1]).toEqual({
@@ -109,7 +109,7 @@ describe('createLink', () => {
 		const client = fakeClient(() => {
 			throw original;
 		});
-		const run = createLinkOperation.execute(context(client), input(createLinkOperation, { ...raw, businessId: 'BUS-2003' }));
+		const run = createLink.execute(context(client), input(createLink, { ...raw, businessId: 'BUS-2003' }));
 		await expect(run).rejects.toBe(original);
 		expect(original.message).toBe(
 			'Card tokenization is not enabled for business BUS-2003, or the API client may not use it: enable card tokenization for this business on the PayOnUs dashboard (same environment) (PayOnUs answered 403)',
@@ -121,10 +121,10 @@ describe('createLink', () => {
 describe('getLink', () => {
 	it('gets by id or by reference (path-encoded), with the business', async () => {
 		const client = fakeClient(() => link);
-		await getLinkOperation.execute(context(client), input(getLinkOperation, { businessId: 'BUS-2001', by: 'id', linkId: 'LNK-1' }));
-		await getLinkOperation.execute(
+		await getLink.execute(context(client), input(getLink, { businessId: 'BUS-2001', by: 'id', linkId: 'LNK-1' }));
+		await getLink.execute(
 			context(client),
-			input(getLinkOperation, { businessId: 'BUS-2001', by: 'merchantReference', merchantReference: 'ref/1?x' }),
+			input(getLink, { businessId: 'BUS-2001', by: 'merchantReference', merchantReference: 'ref/1?x' }),
 		);
 		expect(client.calls).toEqual([
 			{ method: 'GET', path: '/api/v1/card-tokenization-links/LNK-1', qs: { businessId: 'BUS-2001' } },
@@ -133,12 +133,12 @@ describe('getLink', () => {
 	});
 
 	it('requires the key of the chosen way', () => {
-		expect(parse(getLinkOperation.schema, { businessId: 'BUS-2001', by: 'id', linkId: '' })).toEqual({ ok: false, message: '"linkId" is required' });
-		expect(parse(getLinkOperation.schema, { businessId: 'BUS-2001', by: 'merchantReference' })).toEqual({
+		expect(parse(getLink.schema, { businessId: 'BUS-2001', by: 'id', linkId: '' })).toEqual({ ok: false, message: '"linkId" is required' });
+		expect(parse(getLink.schema, { businessId: 'BUS-2001', by: 'merchantReference' })).toEqual({
 			ok: false,
 			message: '"merchantReference" is required',
 		});
-		expect(parse(getLinkOperation.schema, { businessId: 'BUS-2001', by: 'id', linkId: 'a/b' })).toMatchObject({ ok: false });
+		expect(parse(getLink.schema, { businessId: 'BUS-2001', by: 'id', linkId: 'a/b' })).toMatchObject({ ok: false });
 	});
 
 	it('explains 404', async () => {
@@ -146,7 +146,7 @@ describe('getLink', () => {
 			throw httpError(404);
 		});
 		await expect(
-			getLinkOperation.execute(context(client), input(getLinkOperation, { businessId: 'BUS-2001', by: 'id', linkId: 'LNK-9' })),
+			getLink.execute(context(client), input(getLink, { businessId: 'BUS-2001', by: 'id', linkId: 'LNK-9' })),
 		).rejects.toThrow('No tokenization link with ID "LNK-9" for business BUS-2001 (PayOnUs answered 404)');
 	});
 });
@@ -155,9 +155,9 @@ describe('searchLinks', () => {
 	const raw = { merchantId: 'MER-1001', returnAll: false, limit: 10, filters: {} };
 	it('sends every filter of the spec, pageNo paging', async () => {
 		const client = fakeClient(undefined, undefined, () => [{ id: 'LNK-1', cardTokenId: null }]);
-		const out = await searchLinksOperation.execute(
+		const out = await searchLinks.execute(
 			context(client),
-			input(searchLinksOperation, {
+			input(searchLinks, {
 				...raw,
 				filters: {
 					businessIds: 'BUS-2001, BUS-2002',
@@ -200,16 +200,16 @@ describe('searchLinks', () => {
 		[{ filters: { hasCardToken: 'maybe' } }, '"filters.hasCardToken" must be true or false'],
 		[{ limit: 0 }, '"limit" must be at least 1'],
 	])('refuses %j', (patch, message) => {
-		const r = parse(searchLinksOperation.schema, { ...raw, ...patch });
+		const r = parse(searchLinks.schema, { ...raw, ...patch });
 		expect(r.ok).toBe(false);
 		if (!r.ok) expect(r.message).toContain(message);
 	});
 
 	it('refuses a reversed date range', async () => {
 		await expect(
-			searchLinksOperation.execute(
+			searchLinks.execute(
 				context(fakeClient()),
-				input(searchLinksOperation, { ...raw, filters: { createdFrom: '2024-06-01', createdTo: '2024-05-01' } }),
+				input(searchLinks, { ...raw, filters: { createdFrom: '2024-06-01', createdTo: '2024-05-01' } }),
 			),
 		).rejects.toThrow('must be on or after "filters.createdFrom"');
 	});
@@ -221,9 +221,9 @@ describe('searchTokens', () => {
 			{ id: 'TOK-1', maskedPan: '411111******1111', cardNumber: '4111111111111111', cvv: '123', accountNumber: '4111111111111111', tokenExpiry: '2027-01-31' },
 		];
 		const client = fakeClient(undefined, undefined, () => tokens);
-		const out = await searchTokensOperation.execute(
+		const out = await searchTokens.execute(
 			context(client),
-			input(searchTokensOperation, {
+			input(searchTokens, {
 				merchantId: 'MER-1001',
 				returnAll: true,
 				filters: { requestId: 'ONUS-CTOKEN-1', customerEmail: 'ada@example.com', merchantReference: 'card-1', id: 'TOK-1', businessIds: 'BUS-2001' },
@@ -247,7 +247,7 @@ describe('searchTokens', () => {
 	});
 
 	it('refuses a bad e-mail filter', () => {
-		expect(parse(searchTokensOperation.schema, { merchantId: 'MER-1001', filters: { customerEmail: 'x' } })).toMatchObject({
+		expect(parse(searchTokens.schema, { merchantId: 'MER-1001', filters: { customerEmail: 'x' } })).toMatchObject({
 			ok: false,
 			message: expect.stringContaining('"filters.customerEmail" must be an e-mail address'),
 		});
@@ -258,7 +258,7 @@ describe('deleteToken', () => {
 	const raw = { businessId: 'BUS-2001', cardTokenId: 'TOK-1' };
 	it('deletes and reports a first delete', async () => {
 		const client = fakeClient(() => ({ status: 200, message: 'Card token deleted', data: null }));
-		expect(await deleteTokenOperation.execute(context(client), input(deleteTokenOperation, raw))).toEqual({
+		expect(await deleteToken.execute(context(client), input(deleteToken, raw))).toEqual({
 			id: 'TOK-1',
 			businessId: 'BUS-2001',
 			deleted: true,
@@ -272,7 +272,7 @@ describe('deleteToken', () => {
 
 	it('reports a second delete as already deleted, not as an error', async () => {
 		const client = fakeClient(() => ({ status: 200, message: 'Card token already deleted', data: null }));
-		expect(await deleteTokenOperation.execute(context(client), input(deleteTokenOperation, raw))).toMatchObject({
+		expect(await deleteToken.execute(context(client), input(deleteToken, raw))).toMatchObject({
 			deleted: true,
 			alreadyDeleted: true,
 		});
@@ -286,21 +286,21 @@ describe('deleteToken', () => {
 			const client = fakeClient(() => {
 				throw httpError(status);
 			});
-			await expect(deleteTokenOperation.execute(context(client), input(deleteTokenOperation, raw))).rejects.toThrow(text);
+			await expect(deleteToken.execute(context(client), input(deleteToken, raw))).rejects.toThrow(text);
 		}
 	});
 
 	it('refuses an id with a slash and a missing id', () => {
-		expect(parse(deleteTokenOperation.schema, { ...raw, cardTokenId: '../x' })).toMatchObject({ ok: false });
-		expect(parse(deleteTokenOperation.schema, { ...raw, cardTokenId: '' })).toEqual({ ok: false, message: '"cardTokenId" is required' });
+		expect(parse(deleteToken.schema, { ...raw, cardTokenId: '../x' })).toMatchObject({ ok: false });
+		expect(parse(deleteToken.schema, { ...raw, cardTokenId: '' })).toEqual({ ok: false, message: '"cardTokenId" is required' });
 	});
 });
 
 describe('helpers', () => {
-	it('statusOf reads httpCode, status and statusCode', () => {
+	it('statusOf reads the typed status of the client\'s error, and guesses nothing from other shapes', () => {
 		expect(statusOf(httpError(410))).toBe(410);
-		expect(statusOf({ status: 422 })).toBe(422);
-		expect(statusOf({ statusCode: '409' })).toBe(409);
+		expect(statusOf({ status: 422 })).toBeUndefined();
+		expect(statusOf({ statusCode: '409' })).toBeUndefined();
 		expect(statusOf(new Error('x'))).toBeUndefined();
 	});
 

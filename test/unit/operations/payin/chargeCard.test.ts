@@ -1,5 +1,5 @@
 import { chargeCard as op } from '../../../../nodes/PayOnUs/resources/payin/chargeCard';
-import { context, ENCRYPTED_CARD, FakeClient } from './fakeClient';
+import { context, ENCRYPTED_CARD, FakeClient } from '../../fakes';
 import { parsed, problem } from './helpers';
 
 const good = {

@@ -1,6 +1,6 @@
 import { chargeTokenizedCard as op } from '../../../../nodes/PayOnUs/resources/payin/chargeTokenizedCard';
 import { PayOnUsInputError } from '../../../../nodes/PayOnUs/resources/types';
-import { context, FakeClient, httpError } from './fakeClient';
+import { context, FakeClient, httpError } from '../../fakes';
 import { parsed, problem } from './helpers';
 
 const good = {

@@ -1,5 +1,5 @@
 import { createFixedAccount as op } from '../../../../nodes/PayOnUs/resources/payin/createFixedAccount';
-import { context, FakeClient } from './fakeClient';
+import { context, FakeClient } from '../../fakes';
 import { parsed, problem } from './helpers';
 
 const good = {

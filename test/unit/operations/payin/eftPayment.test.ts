@@ -1,6 +1,6 @@
 import { eftPayment as op } from '../../../../nodes/PayOnUs/resources/payin/eftPayment';
 import { listEftBanks } from '../../../../nodes/PayOnUs/resources/payin/listEftBanks';
-import { context, FakeClient } from './fakeClient';
+import { context, FakeClient } from '../../fakes';
 import { parsed, problem } from './helpers';
 
 const good = {

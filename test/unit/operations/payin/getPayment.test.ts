@@ -1,5 +1,5 @@
 import { getPayment as op } from '../../../../nodes/PayOnUs/resources/payin/getPayment';
-import { context, FakeClient } from './fakeClient';
+import { context, FakeClient } from '../../fakes';
 import { parsed, problem } from './helpers';
 
 describe('payin: get payment', () => {

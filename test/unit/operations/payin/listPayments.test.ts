@@ -1,5 +1,5 @@
 import { listPayments as op } from '../../../../nodes/PayOnUs/resources/payin/listPayments';
-import { context, FakeClient } from './fakeClient';
+import { context, FakeClient } from '../../fakes';
 import { parsed, problem } from './helpers';
 
 describe('payin: list payments', () => {

@@ -1,5 +1,5 @@
 import { mobileMoneyCollection as op } from '../../../../nodes/PayOnUs/resources/payin/mobileMoneyCollection';
-import { context, FakeClient } from './fakeClient';
+import { context, FakeClient } from '../../fakes';
 import { parsed, problem } from './helpers';
 
 const good = {

@@ -1,6 +1,6 @@
 import { simulatePayment as op } from '../../../../nodes/PayOnUs/resources/payin/simulatePayment';
 import { PayOnUsInputError } from '../../../../nodes/PayOnUs/resources/types';
-import { context, FakeClient } from './fakeClient';
+import { context, FakeClient } from '../../fakes';
 import { parsed, problem } from './helpers';
 
 const good = {

@@ -1,7 +1,7 @@
-import { bulkTransferOperation as op } from '../../../../nodes/PayOnUs/resources/payout/bulkTransfer';
+import { bulkTransfer as op } from '../../../../nodes/PayOnUs/resources/payout/bulkTransfer';
 import { parseCsv } from '../../../../nodes/PayOnUs/resources/payout/csv';
 import type { RequestOptions } from '../../../../nodes/shared/client';
-import { context, fakeClient } from './fakeClient';
+import { context, fakeClient } from '../../fakes';
 import { parse } from './schemaHelpers';
 
 const HEADER = 'beneficiaryAccountNumber,beneficiaryAccountName,beneficiaryBankCode,amount,narration';

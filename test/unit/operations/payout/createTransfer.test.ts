@@ -1,7 +1,7 @@
-import { createTransferOperation as op } from '../../../../nodes/PayOnUs/resources/payout/createTransfer';
+import { createTransfer as op } from '../../../../nodes/PayOnUs/resources/payout/createTransfer';
 import { PayOnUsInputError } from '../../../../nodes/PayOnUs/resources/types';
 import type { RequestOptions } from '../../../../nodes/shared/client';
-import { context, fakeClient } from './fakeClient';
+import { context, fakeClient } from '../../fakes';
 import { parse } from './schemaHelpers';
 
 const bank = {

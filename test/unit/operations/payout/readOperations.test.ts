@@ -1,10 +1,10 @@
 import { withCredentialDefaults } from '../../../../nodes/PayOnUs/resources/fields';
-import { getTransferOperation } from '../../../../nodes/PayOnUs/resources/payout/getTransfer';
-import { listBanksOperation } from '../../../../nodes/PayOnUs/resources/payout/listBanks';
-import { nameEnquiryOperation } from '../../../../nodes/PayOnUs/resources/payout/nameEnquiry';
-import { searchTransfersOperation } from '../../../../nodes/PayOnUs/resources/payout/searchTransfers';
+import { getTransfer } from '../../../../nodes/PayOnUs/resources/payout/getTransfer';
+import { listBanks } from '../../../../nodes/PayOnUs/resources/payout/listBanks';
+import { nameEnquiry } from '../../../../nodes/PayOnUs/resources/payout/nameEnquiry';
+import { searchTransfers } from '../../../../nodes/PayOnUs/resources/payout/searchTransfers';
 import { namesMatch, normaliseName } from '../../../../nodes/PayOnUs/resources/payout/shared';
-import { context, fakeClient } from './fakeClient';
+import { context, fakeClient } from '../../fakes';
 import { parse } from './schemaHelpers';
 
 describe('nameEnquiry', () => {
@@ -15,15 +15,15 @@ describe('nameEnquiry', () => {
 		[{ accountNumber: '12345' }, '"accountNumber" must be 6 to 20 digits'],
 		[{ accountNumber: '' }, '"accountNumber" is required'],
 	])('refuses %j', (patch, message) => {
-		expect(parse(nameEnquiryOperation.schema, { ...raw, ...patch })).toEqual({ ok: false, message });
+		expect(parse(nameEnquiry.schema, { ...raw, ...patch })).toEqual({ ok: false, message });
 	});
 
 	it('posts the enquiry and returns the account', async () => {
 		const answer = { accountNumber: '9999991112', accountName: 'Ada', bankCode: '044', bankName: 'Access Bank' };
 		const client = fakeClient(() => answer);
-		const input = parse(nameEnquiryOperation.schema, raw);
+		const input = parse(nameEnquiry.schema, raw);
 		if (!input.ok) throw new Error(input.message);
-		expect(await nameEnquiryOperation.execute(context(client), input.data)).toEqual(answer);
+		expect(await nameEnquiry.execute(context(client), input.data)).toEqual(answer);
 		expect(client.calls).toEqual([
 			{ method: 'POST', path: '/api/v1/transfer-requests/name-enquiry', body: raw },
 		]);
@@ -32,9 +32,9 @@ describe('nameEnquiry', () => {
 	it('takes the business from the credential when none is given', async () => {
 		const client = fakeClient(() => ({}));
 		// The node fills the credential's default before validation (fields.ts).
-		const input = parse(nameEnquiryOperation.schema, withCredentialDefaults({ ...raw, businessId: '' }, client.defaults));
+		const input = parse(nameEnquiry.schema, withCredentialDefaults({ ...raw, businessId: '' }, client.defaults));
 		if (!input.ok) throw new Error(input.message);
-		await nameEnquiryOperation.execute(context(client), input.data);
+		await nameEnquiry.execute(context(client), input.data);
 		expect(client.calls[0].body?.businessId).toBe('BUS-2001');
 	});
 });
@@ -52,11 +52,11 @@ describe('listBanks', () => {
 	it('gets the banks of the currency, one item each', async () => {
 		const banks = [{ code: '044', name: 'Access Bank' }];
 		const client = fakeClient(() => banks);
-		const input = parse(listBanksOperation.schema, { currency: 'zar' });
+		const input = parse(listBanks.schema, { currency: 'zar' });
 		if (!input.ok) throw new Error(input.message);
-		expect(await listBanksOperation.execute(context(client), input.data)).toEqual(banks);
+		expect(await listBanks.execute(context(client), input.data)).toEqual(banks);
 		expect(client.calls).toEqual([{ method: 'GET', path: '/api/v1/banks', qs: { key: 'ZAR' } }]);
-		expect(parse(listBanksOperation.schema, { currency: '12' })).toEqual({
+		expect(parse(listBanks.schema, { currency: '12' })).toEqual({
 			ok: false,
 			message: '"currency" must be a 3-letter currency code such as NGN, KES or ZAR',
 		});
@@ -67,9 +67,9 @@ describe('getTransfer', () => {
 	it('queries by onusReference and checks the match', async () => {
 		const record = { onusReference: 'ONUS-TRNF-1', merchantReference: 'r' };
 		const client = fakeClient(() => ({ content: [{ onusReference: 'ONUS-TRNF-0' }, record] }));
-		const input = parse(getTransferOperation.schema, { onusReference: 'ONUS-TRNF-1', merchantId: '' });
+		const input = parse(getTransfer.schema, { onusReference: 'ONUS-TRNF-1', merchantId: '' });
 		if (!input.ok) throw new Error(input.message);
-		expect(await getTransferOperation.execute(context(client), input.data)).toEqual(record);
+		expect(await getTransfer.execute(context(client), input.data)).toEqual(record);
 		expect(client.calls[0]).toEqual({
 			method: 'GET',
 			path: '/api/v1/transfer-requests',
@@ -79,12 +79,12 @@ describe('getTransfer', () => {
 
 	it('reports a transfer that is not there', async () => {
 		const client = fakeClient(() => ({ content: [{ onusReference: 'ONUS-TRNF-0' }] }));
-		const input = parse(getTransferOperation.schema, { onusReference: 'ONUS-TRNF-1', merchantId: 'MER-1001' });
+		const input = parse(getTransfer.schema, { onusReference: 'ONUS-TRNF-1', merchantId: 'MER-1001' });
 		if (!input.ok) throw new Error(input.message);
-		await expect(getTransferOperation.execute(context(client), input.data)).rejects.toThrow(
+		await expect(getTransfer.execute(context(client), input.data)).rejects.toThrow(
 			'matches no transfer of merchant MER-1001 ("ONUS-TRNF-1")',
 		);
-		expect(parse(getTransferOperation.schema, { onusReference: 'a b' })).toMatchObject({ ok: false });
+		expect(parse(getTransfer.schema, { onusReference: 'a b' })).toMatchObject({ ok: false });
 	});
 });
 
@@ -96,12 +96,12 @@ describe('searchTransfers', () => {
 			{ merchantReference: 'b', onusReference: 'O2', paymentStatus: 'FAILED' },
 		];
 		const client = fakeClient(undefined, undefined, () => records);
-		const input = parse(searchTransfersOperation.schema, {
+		const input = parse(searchTransfers.schema, {
 			...raw,
 			filters: { status: 'PENDING', fromDate: '2024-05-01T00:00:00.000Z', toDate: '2024-05-31', businessId: 'BUS-2001' },
 		});
 		if (!input.ok) throw new Error(input.message);
-		expect(await searchTransfersOperation.execute(context(client), input.data)).toEqual([records[0]]);
+		expect(await searchTransfers.execute(context(client), input.data)).toEqual([records[0]]);
 		expect(client.pages).toEqual([
 			{
 				path: '/api/v1/transfer-requests',
@@ -115,9 +115,9 @@ describe('searchTransfers', () => {
 
 	it('returns all when asked', async () => {
 		const client = fakeClient(undefined, undefined, () => []);
-		const input = parse(searchTransfersOperation.schema, { ...raw, returnAll: true });
+		const input = parse(searchTransfers.schema, { ...raw, returnAll: true });
 		if (!input.ok) throw new Error(input.message);
-		await searchTransfersOperation.execute(context(client), input.data);
+		await searchTransfers.execute(context(client), input.data);
 		expect(client.pages[0]).toMatchObject({ returnAll: true, limit: undefined });
 	});
 
@@ -128,20 +128,20 @@ describe('searchTransfers', () => {
 		[{ filters: { fromDate: '2024-02-30' } }, '"filters.fromDate" must be a date written YYYY-MM-DD'],
 		[{ merchantId: 'M 1' }, '"merchantId" must be an identifier'],
 	])('refuses %j', (patch, message) => {
-		const r = parse(searchTransfersOperation.schema, { ...raw, ...patch });
+		const r = parse(searchTransfers.schema, { ...raw, ...patch });
 		expect(r.ok).toBe(false);
 		if (!r.ok) expect(r.message).toContain(message);
 	});
 
 	it('refuses a reversed date range and a missing merchant', async () => {
-		const input = parse(searchTransfersOperation.schema, { ...raw, filters: { fromDate: '2024-06-01', toDate: '2024-05-01' } });
+		const input = parse(searchTransfers.schema, { ...raw, filters: { fromDate: '2024-06-01', toDate: '2024-05-01' } });
 		if (!input.ok) throw new Error(input.message);
-		await expect(searchTransfersOperation.execute(context(fakeClient()), input.data)).rejects.toThrow(
+		await expect(searchTransfers.execute(context(fakeClient()), input.data)).rejects.toThrow(
 			'must be on or after "filters.fromDate"',
 		);
-		const plain = parse(searchTransfersOperation.schema, raw);
+		const plain = parse(searchTransfers.schema, raw);
 		if (!plain.ok) throw new Error(plain.message);
-		await expect(searchTransfersOperation.execute(context(fakeClient(undefined, {})), plain.data)).rejects.toThrow(
+		await expect(searchTransfers.execute(context(fakeClient(undefined, {})), plain.data)).rejects.toThrow(
 			'is required to search transfers',
 		);
 	});

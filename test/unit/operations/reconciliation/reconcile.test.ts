@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { reconcileOperation as op, RECONCILE_PAGE_SIZE } from '../../../../nodes/PayOnUs/resources/reconciliation/reconcile';
+import { reconcile as op, RECONCILE_PAGE_SIZE } from '../../../../nodes/PayOnUs/resources/reconciliation/reconcile';
 import type { RequestOptions } from '../../../../nodes/shared/client';
-import { context, fakeClient } from '../payout/fakeClient';
+import { context, fakeClient } from '../../fakes';
 
 const input = (over: IDataObject = {}) =>
 	op.schema.parse({

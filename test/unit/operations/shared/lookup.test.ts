@@ -1,16 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
-import { operations as payin } from '../../../../nodes/PayOnUs/resources/payin';
-import { operations as payout } from '../../../../nodes/PayOnUs/resources/payout';
-import { operations as cardTokenization } from '../../../../nodes/PayOnUs/resources/cardTokenization';
-import { operations as wallet } from '../../../../nodes/PayOnUs/resources/wallet';
-import {
-	findByReference,
-	LOOKUP_MAX_PAGES,
-	PAYMENT_REQUESTS,
-	transfersOf,
-} from '../../../../nodes/PayOnUs/resources/lookup';
+import * as payin from '../../../../nodes/PayOnUs/resources/payin';
+import * as payout from '../../../../nodes/PayOnUs/resources/payout';
+import * as cardTokenization from '../../../../nodes/PayOnUs/resources/cardTokenization';
+import * as wallet from '../../../../nodes/PayOnUs/resources/wallet';
+import { findByReference, LOOKUP_MAX_PAGES, PAYMENT_REQUESTS, transfersOf } from '../../../../nodes/shared/api';
 import type { RequestOptions } from '../../../../nodes/shared/client';
-import { fakeClient } from '../payout/fakeClient';
+import { fakeClient } from '../../fakes';
 
 /** A newest-first list of `total` records; `at` holds the one we look for. */
 function list(total: number, at: number, record: IDataObject) {
@@ -53,7 +48,7 @@ describe('lookup by reference (payins and transfers alike)', () => {
 });
 
 describe('operation descriptions (read by AI agents using the node as a tool)', () => {
-	const all = [...payin, ...payout, ...cardTokenization, ...wallet];
+	const all = [payin, payout, cardTokenization, wallet].flatMap((resource) => Object.values(resource));
 	const moneyMoving = ['chargeCard', 'chargeTokenizedCard', 'mobileMoneyCollection', 'eftPayment', 'createDynamicAccount', 'createFixedAccount', 'createTransfer', 'bulkTransfer'];
 
 	it('every money-moving operation says it moves money', () => {

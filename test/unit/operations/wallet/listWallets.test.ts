@@ -1,5 +1,5 @@
 import { listWallets as op } from '../../../../nodes/PayOnUs/resources/wallet/listWallets';
-import { context, FakeClient } from '../payin/fakeClient';
+import { context, FakeClient } from '../../fakes';
 import { parsed, problem } from '../payin/helpers';
 
 const wallets = [

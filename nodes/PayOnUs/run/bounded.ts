@@ -1,0 +1,57 @@
+import { UnexpectedError, type IDataObject } from 'n8n-workflow';
+import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/client';
+
+/** Items in flight at once: read-only operations (fixed), and the runner shared by every concurrent run. */
+
+/** Calls in flight at most when a read-only operation runs its items (fixed). */
+export const READ_CONCURRENCY = 8;
+
+/** The client handed to a read-only operation: GET only, nothing money-moving. */
+export function readOnlyClient(client: PayOnUsClient): PayOnUsClient {
+	return {
+		environment: client.environment,
+		defaults: client.defaults,
+		request: async <T = IDataObject>(opts: RequestOptions): Promise<T> => {
+			if (opts.method !== 'GET' || opts.moneyMoving) {
+				throw new UnexpectedError(`${opts.method} ${opts.path} refused: this operation is run as read only (GET)`);
+			}
+			return await client.request<T>(opts);
+		},
+		paginate: async <T = IDataObject>(opts: PaginateOptions): Promise<T[]> => await client.paginate<T>(opts),
+	};
+}
+
+/**
+ * Runs items [from, to) with at most `limit` in flight, storing each result at
+ * its index (so the output keeps the input order). A failure (thrown only
+ * without continueOnFail) stops new items from starting; the items already
+ * started finish, then the failure of the LOWEST failing item is thrown: the
+ * same error a one-by-one run would have stopped at.
+ */
+export async function runBounded<R>(
+	from: number,
+	to: number,
+	limit: number,
+	results: R[],
+	run: (index: number) => Promise<R>,
+): Promise<void> {
+	let next = from;
+	let failedAt = -1;
+	let failure: unknown;
+	const worker = async () => {
+		while (next < to && failedAt < 0) {
+			const index = next++;
+			try {
+				results[index] = await run(index);
+			} catch (error) {
+				if (failedAt < 0 || index < failedAt) {
+					failedAt = index;
+					failure = error;
+				}
+			}
+		}
+	};
+	const workers = Math.max(1, Math.min(limit, to - from));
+	await Promise.all(Array.from({ length: workers }, async () => await worker()));
+	if (failedAt >= 0) throw failure;
+}

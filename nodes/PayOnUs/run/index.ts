@@ -1,0 +1,159 @@
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { createClient } from '../../shared/transport';
+import type { PayOnUsClient } from '../../shared/client';
+import { describeIssue } from '../../shared/validation';
+import { findOperation } from '../resources';
+import { movesMoney, type NodeOperation } from '../resources/types';
+import { dryRunItems } from '../safeguards/dryRun';
+import { isToolNode, limitedOperation, readToolLimits } from '../safeguards/toolLimits';
+import { READ_CONCURRENCY, readOnlyClient, runBounded } from './bounded';
+import { gatedClient, MONEY_MOVING_CONCURRENCY_DEFAULT, moneyMovingConcurrency, SharedBackoff } from './concurrency';
+import { errorJson, errorMessage, noteSentAlongside, toNodeError } from './failures';
+import { inputReader, operationContext, validateItems, type ItemInput } from './input';
+
+/**
+ * The node's execute(): runs the chosen operation over the input items.
+ * 1. Dry Run (money-moving operations): every item checked and reported, nothing sent.
+ * 2. As an AI agent's tool, money-moving operations within the tool limits.
+ * 3. Every item validated before anything is sent.
+ * 4. An aggregating run: once, with every item.
+ * 5. Item by item: reads concurrently, the others by Money-Moving
+ *    Concurrency; continueOnFail, paired items and error items throughout.
+ */
+export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operation = ctx.getNodeParameter('operation', 0) as string;
+	const found = findOperation(resource, operation);
+	if (!found) {
+		throw new NodeOperationError(ctx.getNode(), `Unknown operation "${operation}" for resource "${resource}"`);
+	}
+	let op: NodeOperation = found;
+	// Operations that are not read only: one back-off for the whole execution (./concurrency.ts).
+	const backoff = op.effect === 'read' ? undefined : new SharedBackoff();
+	const client = await createClient(ctx, backoff ? { sleep: backoff.pause } : {});
+
+	// Dry Run (../safeguards/dryRun.ts): every item checked and reported,
+	// nothing that moves money sent; invalid items are reported, not thrown.
+	if (movesMoney(op) && ctx.getNodeParameter('dryRun', 0, false) === true) {
+		return [await dryRun(ctx, op, client, items)];
+	}
+
+	// As an AI agent's tool, money-moving calls obey the node's limits
+	// (../safeguards/toolLimits.ts): refused by default, a refusal is output.
+	if (movesMoney(op) && isToolNode(ctx.getNode().type)) {
+		const limits = readToolLimits((name, fallback) => ctx.getNodeParameter(name, 0, fallback as boolean) as unknown);
+		op = limitedOperation(op, limits, ctx.getExecutionId());
+	}
+
+	const continueOnFail = ctx.continueOnFail();
+	const errorOutput = (ctx.getNode() as { onError?: string }).onError === 'continueErrorOutput';
+	const inputs = validateItems(ctx, op, client, items.length, continueOnFail);
+
+	// An aggregating operation (e.g. a bulk transfer built from all the items)
+	// runs once with every item; each output item is paired with every input item.
+	const first = inputs[0];
+	if (first?.ok && op.aggregatesItems(first.data)) {
+		const pairedItem = items.map((_, item) => ({ item }));
+		try {
+			const result = await op.execute(operationContext(ctx, items, client, 0, true), first.data);
+			const records = Array.isArray(result) ? result : [result];
+			return [records.map((json) => ({ json, pairedItem }))];
+		} catch (error) {
+			const failure = toNodeError(ctx, error, 0);
+			if (!continueOnFail) throw failure;
+			return [[{ json: errorJson(failure, 0, errorOutput), pairedItem }]];
+		}
+	}
+
+	// Item by item, one output item per record.
+	const runItem = async (i: number, itemClient: PayOnUsClient): Promise<INodeExecutionData[]> => {
+		const pairedItem = { item: i };
+		const input = inputs[i];
+		if (!input.ok) return [{ json: errorJson(input.error, i, errorOutput), pairedItem }];
+		try {
+			const result = await op.execute(operationContext(ctx, items, itemClient, i), input.data);
+			const records = Array.isArray(result) ? result : [result];
+			return records.map((json) => ({ json, pairedItem }));
+		} catch (error) {
+			const failure = toNodeError(ctx, error, i);
+			if (!continueOnFail) throw failure;
+			return [{ json: errorJson(failure, i, errorOutput), pairedItem }];
+		}
+	};
+	const results: INodeExecutionData[][] = new Array(items.length);
+	if (!backoff) await runReads(inputs, results, client, runItem);
+	else await runWrites(ctx, inputs, results, gatedClient(client, backoff), runItem);
+	return [results.flat()];
+}
+
+type RunItem = (i: number, client: PayOnUsClient) => Promise<INodeExecutionData[]>;
+
+/**
+ * Reads: the items before and including the first valid one run alone (a
+ * missing token is minted once, a wrong credential fails once), then the
+ * rest with up to READ_CONCURRENCY calls in flight, through a GET-only client.
+ */
+async function runReads(inputs: ItemInput[], results: INodeExecutionData[][], client: PayOnUsClient, runItem: RunItem): Promise<void> {
+	if (inputs.length <= 1) {
+		// A single item of a read-only operation.
+		for (let i = 0; i < inputs.length; i++) results[i] = await runItem(i, client);
+		return;
+	}
+	const reader = readOnlyClient(client);
+	let i = 0;
+	for (let warm = false; i < inputs.length && !warm; i++) {
+		warm = inputs[i].ok;
+		results[i] = await runItem(i, reader);
+	}
+	await runBounded(i, inputs.length, READ_CONCURRENCY, results, async (k) => await runItem(k, reader));
+}
+
+/**
+ * Everything else (money-moving calls above all): Money-Moving Concurrency
+ * items at once (default 1 = strictly one after the other), output in input
+ * order, each item's reference looked up before any resend, one back-off for
+ * the run (./concurrency.ts).
+ */
+async function runWrites(
+	ctx: IExecuteFunctions,
+	inputs: ItemInput[],
+	results: INodeExecutionData[][],
+	gated: PayOnUsClient,
+	runItem: RunItem,
+): Promise<void> {
+	const options = (ctx.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;
+	const limit = moneyMovingConcurrency(options.moneyMovingConcurrency ?? MONEY_MOVING_CONCURRENCY_DEFAULT);
+	try {
+		await runBounded(0, inputs.length, limit, results, async (k) => await runItem(k, gated));
+	} catch (error) {
+		throw noteSentAlongside(error, results, limit);
+	}
+}
+
+/** The Dry Run of a money-moving operation: one report per item (one for an aggregating run). */
+async function dryRun(
+	ctx: IExecuteFunctions,
+	op: NodeOperation,
+	client: PayOnUsClient,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const read = inputReader(ctx, op, client);
+	const parsed = items.map((_, i) => {
+		try {
+			const r = op.schema.safeParse(read(i));
+			return r.success
+				? { ok: true as const, data: r.data as IDataObject }
+				: { ok: false as const, message: describeIssue(r.error).message };
+		} catch (error) {
+			return { ok: false as const, message: errorMessage(error) };
+		}
+	});
+	const first = parsed[0];
+	const aggregate = first?.ok === true && op.aggregatesItems(first.data) === true;
+	const reports = await dryRunItems(op, client, parsed, (i) => operationContext(ctx, items, client, i, aggregate), aggregate);
+	return reports.map((json, i) => ({
+		json,
+		pairedItem: aggregate ? items.map((_, item) => ({ item })) : { item: i },
+	}));
+}

@@ -1,0 +1,88 @@
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
+import type { PayOnUsClient } from '../shared/client';
+import { resolveBaseUrl } from '../shared/environments';
+import { readSandboxPublicKey } from './service';
+import { deriveKey } from './token';
+
+/** What the page reads from its credential, cached briefly (the secret itself is never kept). */
+
+export interface PageCredential {
+	at: number;
+	/** Token key: HMAC of the client secret, workflow and node ids (token.ts). */
+	key: Buffer;
+	merchantId?: string;
+	businessId?: string;
+	environment: string;
+	baseUrl: string;
+}
+
+/**
+ * What the page needs from the credential, kept a minute per (credential,
+ * workflow, node): reading a credential costs n8n several database queries
+ * and a decryption, and the start page needs nothing else. Only a derived
+ * key is kept, never the secret itself.
+ */
+const pageCredentials = new Map<string, PageCredential>();
+const CREDENTIAL_TTL_MS = 60_000;
+
+export async function pageCredential(
+	ctx: IWebhookFunctions,
+	scope: string,
+): Promise<PageCredential | string> {
+	const hit = pageCredentials.get(scope);
+	if (hit && Date.now() - hit.at < CREDENTIAL_TTL_MS) return hit;
+	const credentials =
+		(await ctx.getCredentials<ICredentialDataDecryptedObject>('payOnUsApi')) ?? {};
+	const secret = String(credentials.clientSecret ?? '');
+	if (!secret) return 'The PayOnUs credential has no Client Secret';
+	const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+	const [, workflowId, nodeId] = scope.split('|');
+	const entry: PageCredential = {
+		at: Date.now(),
+		key: deriveKey(secret, `${workflowId}|${nodeId}`),
+		merchantId: text(credentials.merchantId),
+		businessId: text(credentials.businessId),
+		environment: String(credentials.environment ?? 'sandbox'),
+		baseUrl:
+			credentials.environment === 'custom' ? resolveBaseUrl('custom', credentials.baseUrl) : '',
+	};
+	if (pageCredentials.size > 1000) pageCredentials.clear();
+	pageCredentials.set(scope, entry);
+	return entry;
+}
+
+/** A client created on its first call. */
+export function lazyClient(get: () => Promise<PayOnUsClient>, info: PageCredential): PayOnUsClient {
+	return {
+		environment:
+			info.environment === 'production' || info.environment === 'custom'
+				? info.environment
+				: 'sandbox',
+		defaults: {
+			...(info.merchantId ? { merchantId: info.merchantId } : {}),
+			...(info.businessId ? { businessId: info.businessId } : {}),
+		},
+		request: async (opts) => await (await get()).request(opts),
+		paginate: async (opts) => await (await get()).paginate(opts),
+	};
+}
+
+const sandboxKeys = new Map<string, { at: number; pem: string }>();
+
+/** With a Custom base URL (the local sandbox): its card encryption key, cached 5 minutes; '' otherwise or when unreadable. */
+export async function sandboxPublicKey(
+	info: PageCredential,
+	httpRequest: (options: IHttpRequestOptions) => Promise<unknown>,
+): Promise<string> {
+	if (info.environment !== 'custom') return '';
+	const base = info.baseUrl;
+	const hit = sandboxKeys.get(base);
+	if (hit && Date.now() - hit.at < 5 * 60 * 1000) return hit.pem;
+	try {
+		const pem = await readSandboxPublicKey(httpRequest, base);
+		sandboxKeys.set(base, { at: Date.now(), pem });
+		return pem;
+	} catch {
+		return '';
+	}
+}

@@ -1,0 +1,223 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { businessIdField } from '../PayOnUs/resources/fields';
+
+/** The node's parameters (names and defaults are public: saved workflows hold them). */
+export const paymentPageProperties: INodeProperties[] = [
+	{
+		displayName:
+			"Share the Production URL (GET) with your customers once the workflow is active. The workflow starts once per payment that PayOnUs confirms, never on the browser's word. The Test URL works while listening for a test event.",
+		name: 'urlNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Path',
+		name: 'path',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. pay-for-tickets',
+		description: 'Last part of the page URL. Leave empty for a random one.',
+	},
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Concert ticket',
+		description: 'Heading of the page: what the customer pays for',
+	},
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		typeOptions: { rows: 2 },
+		default: '',
+		description: 'Text under the title',
+	},
+	businessIdField({
+		description:
+			"The business that receives the money. Leave empty to use the credential's Default Business ID.",
+	}),
+	{
+		displayName: 'Currency',
+		name: 'currency',
+		type: 'options',
+		default: 'NGN',
+		description:
+			'Currency of the payment; the business needs a wallet in it. It decides which methods can be offered.',
+		options: [
+			{ name: 'GHS (Mobile Money)', value: 'GHS' },
+			{ name: 'KES (Mobile Money, Card)', value: 'KES' },
+			{ name: 'NGN (Bank Transfer, Card)', value: 'NGN' },
+			{ name: 'USD (Card)', value: 'USD' },
+			{ name: 'ZAR (EFT, Mobile Money, Card)', value: 'ZAR' },
+		],
+	},
+	{
+		displayName: 'Amount',
+		name: 'amountMode',
+		type: 'options',
+		default: 'fixed',
+		options: [
+			{
+				name: 'Fixed',
+				value: 'fixed',
+				description: 'The same amount for everyone',
+			},
+			{
+				name: 'Chosen by the Customer',
+				value: 'customer',
+				description: 'Within a minimum and a maximum',
+			},
+		],
+	},
+	{
+		displayName: 'Amount Value',
+		name: 'amount',
+		type: 'number',
+		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		default: 1000,
+		displayOptions: { show: { amountMode: ['fixed'] } },
+		description: 'Amount to pay, in the currency above',
+	},
+	{
+		displayName: 'Minimum Amount',
+		name: 'minAmount',
+		type: 'number',
+		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		default: 100,
+		displayOptions: { show: { amountMode: ['customer'] } },
+	},
+	{
+		displayName: 'Maximum Amount',
+		name: 'maxAmount',
+		type: 'number',
+		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		default: 100000,
+		displayOptions: { show: { amountMode: ['customer'] } },
+	},
+	{
+		displayName: 'Payment Methods',
+		name: 'methods',
+		type: 'multiOptions',
+		default: ['bank', 'card'],
+		description: 'Methods to offer; each is shown only where the currency allows it',
+		options: [
+			{
+				name: 'Bank Transfer',
+				value: 'bank',
+				description: 'A one-time NGN account for this checkout',
+			},
+			{
+				name: 'Card',
+				value: 'card',
+				description: 'Encrypted in the browser; PIN, OTP and 3-D Secure handled',
+			},
+			{
+				name: 'EFT',
+				value: 'eft',
+				description: 'ZAR: the customer authorises at their bank',
+			},
+			{
+				name: 'Mobile Money',
+				value: 'momo',
+				description: "A prompt on the customer's phone (OTP when the network asks)",
+			},
+		],
+	},
+	{
+		displayName: 'Card Encryption Public Key',
+		name: 'cardPublicKey',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		displayOptions: { show: { methods: ['card'] } },
+		placeholder: '-----BEGIN PUBLIC KEY-----',
+		description:
+			"PayOnUs's RSA public key for the credential's environment (PEM). The customer's browser encrypts the card details with it, so card numbers never reach n8n in clear. Empty with a Custom base URL: the local sandbox's key (GET /_sandbox/public-key) is used.",
+	},
+	{
+		displayName: 'Ask Name',
+		name: 'askName',
+		type: 'options',
+		default: 'optional',
+		options: [
+			{ name: 'No', value: 'no' },
+			{ name: 'Optional', value: 'optional' },
+			{ name: 'Required', value: 'required' },
+		],
+		description: "Whether the page asks the customer's name (the email is always asked)",
+	},
+	{
+		displayName: 'Ask Phone',
+		name: 'askPhone',
+		type: 'options',
+		default: 'no',
+		options: [
+			{ name: 'No', value: 'no' },
+			{ name: 'Optional', value: 'optional' },
+			{ name: 'Required', value: 'required' },
+		],
+		description: "Whether the page asks the customer's phone number",
+	},
+	{
+		displayName: 'After Payment',
+		name: 'onSuccess',
+		type: 'options',
+		default: 'message',
+		options: [
+			{ name: 'Show a Message', value: 'message' },
+			{ name: 'Redirect to a URL', value: 'redirect' },
+		],
+	},
+	{
+		displayName: 'Success Message',
+		name: 'successMessage',
+		type: 'string',
+		default: 'Thank you: your payment was received.',
+		displayOptions: { show: { onSuccess: ['message'] } },
+	},
+	{
+		displayName: 'Redirect URL',
+		name: 'redirectUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://shop.example.com/thanks',
+		displayOptions: { show: { onSuccess: ['redirect'] } },
+		description:
+			'Where the customer goes once the payment is confirmed (merchantCheckoutReference is added to it)',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Checkout Expiry (Minutes)',
+				name: 'expiryMinutes',
+				type: 'number',
+				typeOptions: { minValue: 0.05, maxValue: 1440, numberPrecision: 2 },
+				default: 30,
+				description: 'How long a checkout can be paid, from the moment the page is opened',
+			},
+			{
+				displayName: 'Not Paid Output',
+				name: 'notPaidOutput',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to add a second output for failed attempts (declined card, refused mobile money or EFT) and expired checkouts, each once, as far as a request of the page sees them (a checkout nobody opens again is not looked at)',
+			},
+			{
+				displayName: 'Narration',
+				name: 'narration',
+				type: 'string',
+				default: '',
+				description: 'Text sent with each payment (defaults to the title)',
+			},
+		],
+	},
+];

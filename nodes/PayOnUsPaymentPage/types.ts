@@ -1,0 +1,107 @@
+import type { IDataObject } from 'n8n-workflow';
+import type { PayOnUsClient } from '../shared/client';
+import type { Attempt, CheckoutState, Method } from './token';
+
+/** The shapes the checkout (checkout.ts), its payment steps (payments.ts) and the page (html.ts) share. */
+
+export type AskMode = 'no' | 'optional' | 'required';
+
+export interface PageConfig {
+	title: string;
+	description: string;
+	businessId: string;
+	currency: string;
+	amountMode: 'fixed' | 'customer';
+	amount: number;
+	minAmount: number;
+	maxAmount: number;
+	/** Methods the builder chose AND this business/currency can take. */
+	methods: Method[];
+	askName: AskMode;
+	askPhone: AskMode;
+	onSuccess: 'message' | 'redirect';
+	successMessage: string;
+	redirectUrl: string;
+	expiryMinutes: number;
+	/** PEM (SPKI) RSA public key for card data, '' when card is not offered. */
+	cardPublicKey: string;
+	/** Length of an RSA ciphertext under that key (its modulus in bytes). */
+	cardCipherBytes: number;
+	narration: string;
+	/** Mobile money networks of the currency (code, name, otpRequired). */
+	networks: Array<{
+		code: string;
+		name: string;
+		otpRequired?: boolean;
+		initiatingCodeRequired?: boolean;
+	}>;
+	/** EFT banks (code, name). */
+	eftBanks: Array<{ code: string; name: string }>;
+}
+
+export interface CheckoutEnv {
+	client: PayOnUsClient;
+	config: PageConfig;
+	now(): number;
+	/** Absolute URL of the page (production or test), for return addresses. */
+	pageUrl: string;
+	/** Seals a state into a token. */
+	seal(state: CheckoutState): string;
+	/**
+	 * Starts the workflow for a confirmed payment unless this checkout was
+	 * already emitted. Returns true when this call emitted it.
+	 */
+	emit(item: IDataObject, checkoutRef: string): boolean;
+	/**
+	 * Optional "Not Paid" output: a failed attempt or an expired checkout,
+	 * once per `key`. Absent when the option is off.
+	 */
+	emitNotPaid?(item: IDataObject, key: string): boolean;
+	warn(message: string): void;
+}
+
+export type ViewKind =
+	| 'start'
+	| 'details'
+	| 'bank'
+	| 'pin'
+	| 'otp'
+	| 'threeDs'
+	| 'momoOtp'
+	| 'momoWait'
+	| 'eft'
+	| 'processing'
+	| 'paid'
+	| 'expired'
+	| 'closed';
+
+export interface View {
+	kind: ViewKind;
+	state: CheckoutState;
+	/** Sealed state for the page's links and forms. */
+	token: string;
+	/** Message for the customer (error or notice). */
+	message?: string;
+	/** The attempt the view is about. */
+	attempt?: Attempt;
+	/** Customer-facing record values (amount, bank...). */
+	record?: IDataObject;
+	/** Where to send the browser (303) instead of rendering. */
+	redirect?: string;
+	/** Form values to show again after an input error. */
+	values?: Record<string, string>;
+	/** HTTP status of the page (200 unless the input was refused). */
+	status?: number;
+}
+
+/** Status summary for the page's own polling (GET ?c=..&poll=1). */
+export interface PollAnswer {
+	state: 'paid' | 'pending' | 'failed' | 'expired' | 'open';
+	message?: string;
+}
+
+/** An attempt with its payin as last read (record undefined: PayOnUs has none). */
+export interface Latest {
+	attempt: Attempt;
+	record?: IDataObject;
+}

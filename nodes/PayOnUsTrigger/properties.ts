@@ -1,0 +1,88 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { onlyBusinessIdsOption, onlyStatusesOption, PAYMENT_STATUS_OPTIONS } from '../shared/triggerOptions';
+import { EVENTS } from './delivery';
+
+/** The node's parameters (names and defaults are public: saved workflows hold them). */
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Paste the Production URL above into the PayOnUs dashboard as the Webhook URL (Test Mode ON for the sandbox, OFF for production), and set the Webhook Verification Key there to the one saved in this credential. PayOnUs sends nothing until both are set for that environment. PayOnUs has no API to register webhooks: activating this workflow changes nothing on the dashboard. Use the Test URL only while listening for a test event.',
+		name: 'setupNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: [],
+		description: 'Which notifications start the workflow; others are answered and ignored',
+		options: [
+			{
+				name: 'Card Tokenization Link Completed',
+				value: EVENTS.cardTokenizationLinkCompleted,
+				description: 'A customer stored a card through a consent link (not signed by PayOnUs)',
+			},
+			{
+				name: 'Collection',
+				value: EVENTS.collection,
+				description: 'A payin was confirmed (signed)',
+			},
+			{
+				name: 'Payout',
+				value: EVENTS.payout,
+				description: 'A payout reached its final status (signed)',
+			},
+			{
+				name: 'Refund Completed',
+				value: EVENTS.refund,
+				description: 'A bank transfer refund completed (signed like a payout)',
+			},
+		],
+	},
+	{
+		displayName: 'Confirm Tokenization Through the API',
+		name: 'confirmTokenization',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show: { events: [EVENTS.cardTokenizationLinkCompleted] } },
+		description:
+			'Whether to fetch the link from PayOnUs before starting the workflow (one API call per tokenization notification). PayOnUs does not sign these notifications; the workflow starts only if the link is COMPLETED for the same business (and the same card token when it can be read: with a Merchant ID). Turned off, anyone who knows the URL can start the workflow with a made-up link and card token.',
+	},
+	{
+		displayName: 'Confirm With the Service',
+		name: 'confirmWithService',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show: { events: [EVENTS.collection, EVENTS.payout] } },
+		description:
+			"Whether to re-read each Collection or Payout from PayOnUs by its onusReference (one or two API calls) and emit the service's amount, currency, business and status. PayOnUs signs only accountNumber, onusReference and paymentStatus: turned off, the amount, currency, business and type of the item are as received, unsigned. Events the service does not confirm (record missing, another status, service unreachable) go to the Not Confirmed output.",
+	},
+	{
+		displayName: 'Merchant ID',
+		name: 'merchantId',
+		type: 'string',
+		default: '',
+		placeholder: 'MER-1001',
+		displayOptions: { show: { events: [EVENTS.payout, EVENTS.cardTokenizationLinkCompleted] } },
+		description:
+			"Needed to read transfers (Payout confirmation) and to check the card token of a tokenization link. Empty: the credential's Default Merchant ID.",
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			onlyBusinessIdsOption(
+				"Comma-separated business IDs; notifications for other businesses are answered and ignored. With Confirm With the Service on, the business is the service's (the notification's businessId is not signed).",
+			),
+			onlyStatusesOption(
+				'Start only for these statuses (paymentStatus, or status for tokenization); others are answered and ignored',
+				[{ name: 'Completed (Tokenization)', value: 'COMPLETED' }, ...PAYMENT_STATUS_OPTIONS],
+			),
+		],
+	},
+];

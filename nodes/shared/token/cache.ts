@@ -1,0 +1,247 @@
+import { createHash } from 'crypto';
+import { sleep } from 'n8n-workflow';
+import { TokenCallError } from '../errors';
+
+/**
+ * Access tokens of the PayOnUs API, shared by every execution of this n8n
+ * process (module state: the credential and the nodes load this same file).
+ * No I/O here: the token call is passed in, time is injected.
+ *
+ * The service allows ONE valid token per API client (minting one kills the
+ * previous one, for every process) and 3 token calls a minute. So:
+ *  - single flight: concurrent callers that need a token share one token call;
+ *  - reuse after 401: a caller whose token failed takes a newer token known to
+ *    this process instead of minting (minting would kill that newer token);
+ *  - the transport (transport/session.ts) re-reads the stored credential
+ *    after a 401 and only asks for a mint when the stored token is the one
+ *    that failed (another process may have stored a newer one);
+ *  - rate guard: at most 3 token calls per client per sliding minute in this
+ *    process; waits (bounded) rather than exceed, and backs off once on 429.
+ *
+ * Tokens are never kept in clear beyond the live one: dead tokens are kept
+ * as one-way ids.
+ */
+
+export interface TokenRecord {
+	token: string;
+	/** ms since epoch, taken when the token call was sent (conservative). */
+	issuedAt: number;
+	/** ms since epoch, issuedAt + expires_in. */
+	expiresAt: number;
+}
+
+/** Refresh this long before the stored expiry. */
+export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
+export const TOKEN_CALLS_PER_WINDOW = 3;
+export const TOKEN_WINDOW_MS = 60 * 1000;
+/** Longest wait for the rate window before failing with a clear message. */
+export const MAX_TOKEN_WAIT_MS = 65 * 1000;
+
+export function sha256(text: string): string {
+	return createHash('sha256').update(text).digest('hex');
+}
+
+/** One-way id of a token (or of a token and a merchant, for the check cache). */
+export function tokenId(token: string): string {
+	return sha256(`payonus-dead\n${token}`).slice(0, 24);
+}
+
+export interface TokenCacheClock {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+}
+
+export interface TokenCacheLimits {
+	callsPerWindow: number;
+	windowMs: number;
+	maxWaitMs: number;
+	refreshMarginMs: number;
+}
+
+export interface ClientSlot {
+	current?: TokenRecord;
+	inflight?: Promise<TokenRecord>;
+	dead: string[];
+	/** Times of the token calls sent by this process (sliding window). */
+	calls: number[];
+	/** No token call before this time (after a 429). */
+	notBefore: number;
+	/** Token checks in flight (token/check.ts), shared by concurrent callers. */
+	probes: Map<string, { at: number; result: Promise<boolean> }>;
+	stats: TokenSlotStats;
+}
+
+export interface TokenSlotStats {
+	tokenCalls: number;
+	rateLimited: number;
+	waitedMs: number;
+	reusedAfterReject: number;
+	sharedMints: number;
+}
+
+export class TokenCache {
+	private slots = new Map<string, ClientSlot>();
+	private clock: TokenCacheClock = { now: () => Date.now(), sleep: async (ms) => await sleep(ms) };
+	limits: TokenCacheLimits = {
+		callsPerWindow: TOKEN_CALLS_PER_WINDOW,
+		windowMs: TOKEN_WINDOW_MS,
+		maxWaitMs: MAX_TOKEN_WAIT_MS,
+		refreshMarginMs: REFRESH_MARGIN_MS,
+	};
+
+	/** Tests only: another clock or limits. */
+	configure(opts: { clock?: Partial<TokenCacheClock>; limits?: Partial<TokenCacheLimits> }): void {
+		if (opts.clock) this.clock = { ...this.clock, ...opts.clock };
+		if (opts.limits) this.limits = { ...this.limits, ...opts.limits };
+	}
+
+	/** Tests only: forget everything (tokens, windows, stats). */
+	reset(): void {
+		this.slots.clear();
+	}
+
+	now(): number {
+		return this.clock.now();
+	}
+
+	/** Internal state of one client (used by the token check, token/check.ts). */
+	slot(key: string): ClientSlot {
+		let s = this.slots.get(key);
+		if (!s) {
+			s = {
+				dead: [],
+				calls: [],
+				notBefore: 0,
+				probes: new Map(),
+				stats: { tokenCalls: 0, rateLimited: 0, waitedMs: 0, reusedAfterReject: 0, sharedMints: 0 },
+			};
+			this.slots.set(key, s);
+		}
+		return s;
+	}
+
+	stats(key: string): TokenSlotStats {
+		return { ...this.slot(key).stats };
+	}
+
+	isDead(key: string, token: string): boolean {
+		return this.slot(key).dead.includes(tokenId(token));
+	}
+
+	markDead(key: string, token: string): void {
+		const s = this.slot(key);
+		const id = tokenId(token);
+		if (!s.dead.includes(id)) {
+			s.dead.push(id);
+			if (s.dead.length > 32) s.dead.shift();
+		}
+		if (s.current?.token === token) s.current = undefined;
+	}
+
+	/** Fresh enough to use without refreshing (not dead, not near its expiry). */
+	isFresh(rec: TokenRecord | undefined, key: string): rec is TokenRecord {
+		return !!rec && !this.isDead(key, rec.token) && rec.expiresAt - this.limits.refreshMarginMs > this.clock.now();
+	}
+
+	/** The token this process would use now for this client, if any. */
+	live(key: string): TokenRecord | undefined {
+		const cur = this.slot(key).current;
+		return this.isFresh(cur, key) ? cur : undefined;
+	}
+
+	/** Notes a token seen elsewhere (read from the stored credential) if newer. */
+	observe(key: string, rec: TokenRecord): void {
+		if (!rec.token || this.isDead(key, rec.token)) return;
+		const s = this.slot(key);
+		if (!s.current || rec.issuedAt > s.current.issuedAt) s.current = rec;
+	}
+
+	/**
+	 * A token this process knows that is newer than the one that failed (and
+	 * not itself known dead): the reuse-after-401 rule. `failedIssuedAt` 0
+	 * means unknown: then any other live token counts as newer.
+	 */
+	newerThan(key: string, failedToken: string, failedIssuedAt: number): TokenRecord | undefined {
+		const cur = this.live(key);
+		if (!cur || cur.token === failedToken) return undefined;
+		if (failedIssuedAt > 0 && cur.issuedAt < failedIssuedAt) return undefined;
+		this.slot(key).stats.reusedAfterReject++;
+		return cur;
+	}
+
+	/**
+	 * Gets a new token with `call`, sharing one call among concurrent callers
+	 * of the same client (single flight) and keeping the rate guard.
+	 */
+	async mint(key: string, call: () => Promise<TokenRecord>): Promise<TokenRecord> {
+		const s = this.slot(key);
+		if (s.inflight) {
+			s.stats.sharedMints++;
+			return await s.inflight;
+		}
+		const flight = (async () => {
+			const rec = await this.guardedCall(s, call);
+			s.current = rec;
+			return rec;
+		})();
+		s.inflight = flight;
+		try {
+			return await flight;
+		} finally {
+			if (s.inflight === flight) s.inflight = undefined;
+		}
+	}
+
+	private async waitForBudget(s: ClientSlot): Promise<void> {
+		const deadline = this.clock.now() + this.limits.maxWaitMs;
+		for (;;) {
+			const now = this.clock.now();
+			s.calls = s.calls.filter((t) => now - t < this.limits.windowMs);
+			let wait = Math.max(0, s.notBefore - now);
+			if (s.calls.length >= this.limits.callsPerWindow) {
+				wait = Math.max(wait, s.calls[0] + this.limits.windowMs - now + 50);
+			}
+			if (wait <= 0) return;
+			if (now + wait > deadline) {
+				throw new TokenCallError(
+					`Not asking PayOnUs for another access token now: the service allows ${this.limits.callsPerWindow} token requests a minute per API client and they are used up (the next is possible in ${Math.ceil(wait / 1000)} s). Try again in a minute.`,
+					'rateLimited',
+				);
+			}
+			s.stats.waitedMs += wait;
+			await this.clock.sleep(wait);
+		}
+	}
+
+	private async guardedCall(s: ClientSlot, call: () => Promise<TokenRecord>): Promise<TokenRecord> {
+		for (let attempt = 0; ; attempt++) {
+			await this.waitForBudget(s);
+			s.calls.push(this.clock.now());
+			s.stats.tokenCalls++;
+			let failure: unknown;
+			try {
+				return await call();
+			} catch (error) {
+				failure = error;
+			}
+			if (!(failure instanceof TokenCallError) || failure.kind !== 'rateLimited' || failure.httpStatus !== 429) {
+				throw failure;
+			}
+			s.stats.rateLimited++;
+			// Another process (or program using the same client) used the
+			// budget: wait for a full window (or Retry-After) and try once more.
+			const backoff = Math.min(failure.retryAfterMs ?? this.limits.windowMs, this.limits.maxWaitMs);
+			s.notBefore = this.clock.now() + backoff;
+			if (attempt >= 1) {
+				throw new TokenCallError(
+					`The service refused more token requests (3 per minute per API client): it answered 429 twice, after waiting ${Math.round(backoff / 1000)} s. Another n8n instance or program is probably using the same Client ID. Try again in a minute.`,
+					'rateLimited',
+					429,
+				);
+			}
+		}
+	}
+}
+
+/** The cache of this process (shared by the credential and the nodes). */
+export const tokenCache = new TokenCache();

@@ -1,0 +1,231 @@
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+import type { PaginateOptions, PayOnUsClient, PayOnUsEnvironment, RequestOptions } from '../client';
+import { isEnvironment, NO_REDIRECTS, resolveBaseUrl } from '../environments';
+import {
+	type Failure,
+	type MoneyOutcome,
+	outcomeError,
+	type PayOnUsApiError,
+	requestError,
+	setupError,
+} from '../errors';
+import { collectPages } from '../api/paging';
+import { tokenFingerprint } from '../token/credential';
+import { CREDENTIAL_TYPE, type PayOnUsContext } from './context';
+import { envelopeFailure, isEnvelope, parseBody } from './envelope';
+import { classifyFailure, isTransient } from './failure';
+import { type MoneyCaller, sendMoneyMoving } from './moneyMoving';
+import { buildMultipart } from './multipart';
+import { Session } from './session';
+
+/**
+ * The one place where the nodes talk HTTP to PayOnUs.
+ *
+ * - Authentication and the 401 recovery: session.ts (tokens: ../token/).
+ * - Envelope: returns `data` of `{ status, message, data }` (envelope.ts).
+ * - Errors: a PayOnUsApiError (../errors.ts) with a plain message (method,
+ *   path, status meaning), the typed status and the service's own words;
+ *   never the token, secret, key or card data. What n8n threw is read by
+ *   failure.ts.
+ * - Money-moving calls are never resent blindly: after a timeout, a dropped
+ *   connection or a 5xx, the record is looked up by reference first
+ *   (moneyMoving.ts).
+ * - Reads (GET, and the idempotent DELETE) are retried on transient failures.
+ */
+
+export { CREDENTIAL_TYPE, type PayOnUsContext } from './context';
+
+export interface ClientOptions {
+	/** Per-request timeout. Default 30 s. */
+	timeoutMs?: number;
+	/** Retries of a read (GET/DELETE) after a transient failure. Default 2. */
+	readRetries?: number;
+	/** Resends of a money-moving call, each only after a lookup by reference
+	 * found nothing (so each is safe). Default 3. */
+	moneyMovingResends?: number;
+	/** Attempts of a lookup by reference before giving up. Default 4. */
+	lookupAttempts?: number;
+	/** Base of the exponential backoff between attempts. Default 500 ms. */
+	backoffMs?: number;
+	/** Default page size of paginate(). Default 100. */
+	pageSize?: number;
+	/** Bound on the pages paginate() reads (an error when hit with more to read). Default 10,000. */
+	maxPages?: number;
+	/** Tests only: the wait between attempts (an injected clock). */
+	sleep?: (ms: number) => Promise<void>;
+}
+
+const DEFAULTS = {
+	timeoutMs: 30_000,
+	readRetries: 2,
+	moneyMovingResends: 3,
+	lookupAttempts: 4,
+	backoffMs: 500,
+	pageSize: 100,
+	maxPages: 10_000,
+};
+
+class Transport implements PayOnUsClient, MoneyCaller {
+	readonly environment: PayOnUsEnvironment;
+	readonly defaults: { merchantId?: string; businessId?: string };
+	readonly limits: typeof DEFAULTS;
+	private readonly wait: (ms: number) => Promise<void>;
+	private readonly baseUrl: string;
+	private readonly session: Session;
+
+	constructor(
+		private readonly ctx: PayOnUsContext,
+		credentials: ICredentialDataDecryptedObject,
+		options: ClientOptions,
+	) {
+		this.limits = { ...DEFAULTS };
+		for (const k of Object.keys(DEFAULTS) as Array<keyof typeof DEFAULTS>) {
+			if (options[k] !== undefined) this.limits[k] = options[k];
+		}
+		this.wait = options.sleep ?? (async (ms: number) => await sleep(ms));
+		this.environment = isEnvironment(credentials.environment) ? credentials.environment : 'sandbox';
+		try {
+			this.baseUrl = resolveBaseUrl(credentials.environment, credentials.baseUrl);
+		} catch (error) {
+			throw setupError(ctx.getNode(), (error as Error).message);
+		}
+		const merchantId = typeof credentials.merchantId === 'string' ? credentials.merchantId.trim() : '';
+		const businessId = typeof credentials.businessId === 'string' ? credentials.businessId.trim() : '';
+		this.defaults = {
+			...(merchantId ? { merchantId } : {}),
+			...(businessId ? { businessId } : {}),
+		};
+		const key = tokenFingerprint({
+			baseUrl: this.baseUrl,
+			clientId: String(credentials.clientId ?? '').trim(),
+			clientSecret: String(credentials.clientSecret ?? ''),
+		});
+		this.session = new Session(ctx, credentials, key, this.wait);
+	}
+
+	// ---- MoneyCaller (and the reads below)
+
+	async pause(ms: number): Promise<void> {
+		await this.wait(ms);
+	}
+
+	backoff(attempt: number): number {
+		return this.limits.backoffMs * 2 ** attempt;
+	}
+
+	secrets(): string[] {
+		return this.session.secrets();
+	}
+
+	async attempt(opts: RequestOptions): Promise<unknown> {
+		return await this.session.send(this.httpOptions(opts));
+	}
+
+	private failedCall(opts: RequestOptions) {
+		return {
+			method: opts.method,
+			path: opts.path,
+			baseUrl: this.baseUrl,
+			timeoutMs: this.limits.timeoutMs,
+			reference: opts.moneyMoving?.reference,
+			secrets: this.secrets(),
+		};
+	}
+
+	error(f: Failure, opts: RequestOptions, extra?: { description?: string; record?: IDataObject; outcome?: MoneyOutcome }): PayOnUsApiError {
+		return requestError(this.ctx.getNode(), f, this.failedCall(opts), extra);
+	}
+
+	outcomeError(
+		outcome: 'unknown' | 'differentOwner',
+		opts: RequestOptions,
+		text: { message: string; description: string; record?: IDataObject; httpCode?: string },
+	): PayOnUsApiError {
+		return outcomeError(this.ctx.getNode(), outcome, this.failedCall(opts), text);
+	}
+
+	unwrap<T>(body: unknown, opts: RequestOptions): T {
+		const parsed = parseBody(body);
+		if (parsed.failure) throw this.error(parsed.failure, opts);
+		const value = parsed.value;
+		if (!isEnvelope(value)) return value as T;
+		const inside = envelopeFailure(value);
+		if (inside) throw this.error(inside, opts);
+		// `envelope: true` (client.ts): the caller needs the message too.
+		return (opts.envelope ? value : value.data) as T;
+	}
+
+	// ---- requests
+
+	private httpOptions(opts: RequestOptions): IHttpRequestOptions {
+		const request: IHttpRequestOptions = {
+			method: opts.method,
+			url: `${this.baseUrl}${opts.path}`,
+			json: true,
+			timeout: this.limits.timeoutMs,
+			arrayFormat: 'repeat',
+			...NO_REDIRECTS,
+		};
+		if (opts.qs) {
+			const qs: IDataObject = {};
+			for (const [k, v] of Object.entries(opts.qs)) if (v !== undefined && v !== null && v !== '') qs[k] = v;
+			request.qs = qs;
+		}
+		if (opts.form) {
+			const { body, contentType } = buildMultipart(opts.form);
+			request.body = body;
+			request.headers = { 'Content-Type': contentType, Accept: 'application/json' };
+		} else if (opts.body !== undefined) {
+			request.body = opts.body;
+			request.headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+		}
+		return request;
+	}
+
+	/** Reads: retried a couple of times on transient failures. */
+	private async sendRead(opts: RequestOptions): Promise<unknown> {
+		const retryable = opts.method === 'GET' || opts.method === 'HEAD' || opts.method === 'DELETE';
+		for (let attempt = 0; ; attempt++) {
+			try {
+				return await this.attempt(opts);
+			} catch (error) {
+				const f = classifyFailure(error);
+				if (retryable && isTransient(f) && attempt < this.limits.readRetries) {
+					await this.pause(this.backoff(attempt));
+					continue;
+				}
+				throw this.error(f, opts);
+			}
+		}
+	}
+
+	async request<T = IDataObject>(opts: RequestOptions): Promise<T> {
+		if (opts.moneyMoving) return await sendMoneyMoving<T>(this, opts, opts.moneyMoving);
+		const body = await this.sendRead(opts);
+		return this.unwrap<T>(body, opts);
+	}
+
+	async paginate<T = IDataObject>(opts: PaginateOptions): Promise<T[]> {
+		const limit = opts.returnAll ? undefined : Math.max(0, Math.floor(opts.limit ?? 50));
+		return (await collectPages(async (path, qs) => await this.request<unknown>({ method: 'GET', path, qs }), {
+			path: opts.path,
+			qs: opts.qs,
+			style: opts.style,
+			limit,
+			pageSize: Math.max(1, Math.floor(opts.pageSize ?? this.limits.pageSize)),
+			maxPages: Math.max(1, Math.floor(opts.maxPages ?? this.limits.maxPages)),
+		})) as T[];
+	}
+}
+
+/**
+ * The client for a node context. Reads the `payOnUsApi` credential once for
+ * the environment and the defaults; each call then re-uses it, and re-reads
+ * it after a refused token.
+ */
+export async function createClient(ctx: PayOnUsContext, options: ClientOptions = {}): Promise<PayOnUsClient> {
+	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+	if (!credentials) throw setupError(ctx.getNode(), 'No PayOnUs API credential is set on this node');
+	return new Transport(ctx, credentials, options);
+}

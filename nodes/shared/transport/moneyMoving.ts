@@ -1,0 +1,206 @@
+import type { IDataObject } from 'n8n-workflow';
+import type { MoneyMovingOptions, RequestOptions } from '../client';
+import type { Failure, MoneyOutcome, PayOnUsApiError } from '../errors';
+import { describeRecord } from '../outcome';
+import { PageLimitError } from '../api/paging';
+import { redactText } from '../redact';
+import { envelopeFailure } from './envelope';
+import { classifyFailure, isUncertain } from './failure';
+
+/**
+ * Money-moving calls. Never resent blindly:
+ * - a lost answer (timeout, dropped connection, 5xx) is resolved by lookup
+ *   first: a record matching this request is returned (`recoveredByLookup`);
+ *   a record holding the reference that does not match means nothing was
+ *   sent for this item (error); nothing found (the lookup read the whole
+ *   list) allows a resend with the same reference, at most
+ *   `moneyMovingResends` times; a lookup that cannot tell, or a call whose
+ *   absence no lookup can prove (bulk), fails as "outcome unknown";
+ * - a 409 after a lost answer: resolved by lookup, else "outcome unknown";
+ * - a 409 on a first attempt: a duplicate reference (the reference was
+ *   already used), with the record holding it when the lookup finds it;
+ * - every answer is checked against the request (`check`).
+ */
+
+/** What a money-moving call needs of the transport. */
+export interface MoneyCaller {
+	/** One authenticated attempt; the raw body, or throws what n8n threw. */
+	attempt(opts: RequestOptions): Promise<unknown>;
+	/** The envelope's data (throws a PayOnUsApiError for an error inside it). */
+	unwrap<T>(body: unknown, opts: RequestOptions): T;
+	error(f: Failure, opts: RequestOptions, extra?: { description?: string; record?: IDataObject; outcome?: MoneyOutcome }): PayOnUsApiError;
+	outcomeError(
+		outcome: 'unknown' | 'differentOwner',
+		opts: RequestOptions,
+		text: { message: string; description: string; record?: IDataObject; httpCode?: string },
+	): PayOnUsApiError;
+	secrets(): string[];
+	pause(ms: number): Promise<void>;
+	backoff(attempt: number): number;
+	readonly limits: { lookupAttempts: number; moneyMovingResends: number };
+}
+
+function what(mm: MoneyMovingOptions): string {
+	return mm.describe ? ` (${mm.describe})` : '';
+}
+
+function differences(mm: MoneyMovingOptions, record: IDataObject, mode: 'answer' | 'record' = 'record'): string[] {
+	return mm.check ? mm.check(record, mode) : [];
+}
+
+/** "Unknown outcome": names the reference, what was checked and what to check before retrying. */
+function unknownOutcome(t: MoneyCaller, mm: MoneyMovingOptions, opts: RequestOptions, checked: string, httpCode?: string): PayOnUsApiError {
+	const noun = mm.noun ?? 'transaction';
+	return t.outcomeError('unknown', opts, {
+		httpCode,
+		message: `Outcome unknown for reference "${mm.reference}": the ${noun} may or may not have been made`,
+		description:
+			`The outcome is UNKNOWN for reference "${mm.reference}"${what(mm)}: ${checked}. Nothing more was sent. ` +
+			`Before retrying, check reference "${mm.reference}" in PayOnUs (Get Transfer / Search Transfers or List Payments by that reference, ` +
+			`the wallet ledger, or the PayOnUs dashboard). If it is not there and you retry, keep the SAME reference "${mm.reference}" so the service refuses a second payment.`,
+	});
+}
+
+/** A record holding the reference that is not this request: nothing was sent for this item. */
+function differentOwner(
+	t: MoneyCaller,
+	mm: MoneyMovingOptions,
+	opts: RequestOptions,
+	record: IDataObject,
+	diff: string[],
+	httpCode?: string,
+): PayOnUsApiError {
+	const noun = mm.noun ?? 'transaction';
+	const other = describeRecord(record);
+	return t.outcomeError('differentOwner', opts, {
+		httpCode,
+		record,
+		message: `Reference "${mm.reference}" belongs to an earlier, different ${noun} (${other}); nothing was sent for this item`,
+		description:
+			`An earlier, different ${noun} owns reference "${mm.reference}": ${other} (shown under existingRecord). ` +
+			`This item${what(mm)} was NOT made: the service keeps one ${noun} per reference. Differences: ${diff.join('; ')}. ` +
+			`Check that earlier ${noun} before doing anything else with this reference.`,
+	});
+}
+
+/** Runs the lookup with retries; `error` when it could not tell (failed each time, or hit its bound). */
+async function runLookup(t: MoneyCaller, mm: MoneyMovingOptions, attempts: number): Promise<{ record?: IDataObject; error?: string }> {
+	let why = 'unknown error';
+	for (let attempt = 0; attempt < attempts; attempt++) {
+		try {
+			return { record: (await mm.lookup()) ?? undefined };
+		} catch (error) {
+			why = error instanceof Error ? redactText(error.message, t.secrets()) : String(error);
+			if (error instanceof PageLimitError || (error as Error)?.name === 'PageLimitError') break;
+			if (attempt + 1 < attempts) await t.pause(t.backoff(attempt));
+		}
+	}
+	return { error: why };
+}
+
+/** A 409: after a lost answer our own attempt may have landed; on a first attempt, a duplicate reference. */
+async function onConflict<T>(
+	t: MoneyCaller,
+	opts: RequestOptions,
+	mm: MoneyMovingOptions,
+	failure: Failure,
+	lost: { before: boolean; how: string },
+): Promise<T> {
+	const { record, error } = await runLookup(t, mm, lost.before ? t.limits.lookupAttempts : 2);
+	const diff = record ? differences(mm, record) : [];
+	if (lost.before) {
+		if (record && diff.length === 0) return { ...record, recoveredByLookup: true } as T;
+		if (record) throw differentOwner(t, mm, opts, record, diff, '409');
+		throw unknownOutcome(
+			t,
+			mm,
+			opts,
+			`an earlier attempt's answer was lost (${lost.how}), the lookup by reference found nothing, then the resend was refused as a duplicate (409), and looking again ${
+				error ? `failed (${error})` : 'still found nothing'
+			}, so an earlier attempt may have been processed`,
+			'409',
+		);
+	}
+	if (record && diff.length === 0 && mm.onDuplicate === 'returnExisting') {
+		return { ...record, duplicateReference: true } as T;
+	}
+	if (record && diff.length > 0) {
+		throw t.error(failure, opts, {
+			description:
+				`Duplicate reference: "${mm.reference}" is already used by an existing transaction of this business (shown under existingRecord): ` +
+				`an earlier, different ${mm.noun ?? 'transaction'} (${describeRecord(record)}). Nothing was sent for this item${what(mm)}. Differences: ${diff.join('; ')}.`,
+			record,
+		});
+	}
+	throw t.error(failure, opts, {
+		description: record
+			? `Duplicate reference: "${mm.reference}" is already used by an existing transaction of this business (shown under existingRecord), which matches this request (${describeRecord(record)}): the reference was already used, this request was not sent again.`
+			: `Duplicate reference: "${mm.reference}" is already used for this business, and the lookup by reference ${
+					error ? `failed (${error})` : 'did not find the transaction holding it'
+				}. The reference was used before: check the outcome of that earlier use (Get Transfer / List Payments by reference, the ledger, or the PayOnUs dashboard) before doing anything else.`,
+		record,
+		outcome: record ? 'alreadyDone' : undefined,
+	});
+}
+
+export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, mm: MoneyMovingOptions): Promise<T> {
+	const lost = { before: false, how: '' };
+	for (let resends = 0; ; resends++) {
+		let failure: Failure | undefined;
+		let body: unknown;
+		try {
+			body = await t.attempt(opts);
+		} catch (error) {
+			failure = classifyFailure(error);
+		}
+		if (!failure) {
+			// An error inside a 200 envelope counts as that status (a 409 or a 5xx included; a 401 is unwrap's).
+			const inside = envelopeFailure(body);
+			if (inside && inside.kind !== 'auth') failure = inside;
+		}
+		if (!failure) {
+			const data = t.unwrap<IDataObject>(body, opts);
+			if (data && typeof data === 'object' && !Array.isArray(data)) {
+				const diff = differences(mm, data, 'answer');
+				if (diff.length > 0) throw differentOwner(t, mm, opts, data, diff);
+			}
+			return data as T;
+		}
+		if (failure.kind === 'http' && failure.status === 409) return await onConflict<T>(t, opts, mm, failure, lost);
+		if (!isUncertain(failure)) throw t.error(failure, opts);
+		const how = failure.kind === 'http' ? `HTTP ${failure.status}` : failure.kind === 'timeout' ? 'timeout' : 'connection dropped';
+		lost.how = lost.how ? `${lost.how}, ${how}` : how;
+		const httpCode = failure.status !== undefined ? String(failure.status) : undefined;
+		const { record, error } = await runLookup(t, mm, t.limits.lookupAttempts);
+		if (error !== undefined) {
+			throw unknownOutcome(
+				t,
+				mm,
+				opts,
+				`the answer was lost (${lost.how}) and looking it up by reference failed (${error}); the call may have been processed`,
+				httpCode,
+			);
+		}
+		if (record) {
+			const diff = differences(mm, record);
+			if (diff.length > 0) throw differentOwner(t, mm, opts, record, diff);
+			return { ...record, recoveredByLookup: true } as T;
+		}
+		if (mm.lookupProvesAbsence === false) {
+			throw unknownOutcome(
+				t,
+				mm,
+				opts,
+				`the answer was lost (${lost.how}); the lookup found no record of it, but nothing the service offers can prove it was NOT processed, so it was not resent`,
+				httpCode,
+			);
+		}
+		if (resends >= t.limits.moneyMovingResends) {
+			throw t.error(failure, opts, {
+				description: `Nothing was created for reference "${mm.reference}" (checked by lookup after each attempt; sent ${resends + 1} time(s)). If you retry, keep the same reference.`,
+			});
+		}
+		lost.before = true;
+		await t.pause(t.backoff(resends));
+	}
+}

@@ -1,0 +1,15 @@
+/**
+ * The test fakes of the unit tests, in one place:
+ *  - client.ts          FakeClient / fakeClient(): a scripted PayOnUsClient, and context()
+ *  - errors.ts          httpError(): the PayOnUsApiError the real client throws
+ *  - n8nErrors.ts       n8nHttpError() / n8nNetworkError() / n8nTimeout(): what n8n's
+ *                       request helpers throw (its own NodeApiError over an AxiosError)
+ *  - executeContext.ts  fakeExecuteContext(): a minimal IExecuteFunctions for the action node
+ * Imported by path, not from here:
+ *  - n8n.ts             a stand-in n8n over n8n-core's REAL request helpers (transport tests)
+ *  - transport.ts       a jest.mock stand-in for nodes/shared/transport (trigger tests)
+ */
+export * from './client';
+export * from './errors';
+export * from './n8nErrors';
+export * from './executeContext';

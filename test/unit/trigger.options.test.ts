@@ -1,0 +1,57 @@
+/**
+ * The filter options shared by the PayOnUs Trigger and the Poll Trigger
+ * (nodes/shared/triggerOptions.ts): public names and defaults, and how the
+ * values are read.
+ */
+import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
+import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { merchantIdOf, readFilters, splitList, statusSelected } from '../../nodes/shared/triggerOptions';
+
+function optionsOf(properties: Array<{ name: string; options?: unknown[] }>) {
+	return properties.find((p) => p.name === 'options')?.options as Array<Record<string, unknown>>;
+}
+
+describe('shared trigger options', () => {
+	it.each([
+		['PayOnUs Trigger', () => new PayOnUsTrigger().description, ['COMPLETED', 'FAILED', 'PENDING', 'PROCESSING', 'SUCCESSFUL']],
+		['PayOnUs Poll Trigger', () => new PayOnUsPollTrigger().description, ['FAILED', 'PENDING', 'PROCESSING', 'SUCCESSFUL']],
+	])('%s keeps the public names, types, defaults and status values', (_name, describe, values) => {
+		const options = optionsOf(describe().properties as never);
+		const business = options.find((o) => o.name === 'businessIds')!;
+		const statuses = options.find((o) => o.name === 'statuses')!;
+		expect(business).toMatchObject({ displayName: 'Only Business IDs', type: 'string', default: '', placeholder: 'BUS-2001, BUS-2002' });
+		expect(statuses).toMatchObject({ displayName: 'Only Statuses', type: 'multiOptions', default: [] });
+		expect((statuses.options as Array<{ value: string }>).map((o) => o.value)).toEqual(values);
+		expect(typeof business.description).toBe('string');
+		expect(typeof statuses.description).toBe('string');
+	});
+
+	it('splitList reads comma-separated text and lists, trimmed, without empties', () => {
+		expect(splitList(' BUS-1, ,BUS-2 ,')).toEqual(['BUS-1', 'BUS-2']);
+		expect(splitList(['a ', '', ' b'])).toEqual(['a', 'b']);
+		expect(splitList(undefined)).toEqual([]);
+		expect(splitList(42)).toEqual([]);
+	});
+
+	it('readFilters upper-cases statuses and keeps business IDs as entered', () => {
+		expect(readFilters({ statuses: ['successful', 'FAILED'], businessIds: 'bus-1, BUS-2' })).toEqual({
+			statuses: ['SUCCESSFUL', 'FAILED'],
+			businessIds: ['bus-1', 'BUS-2'],
+		});
+		expect(readFilters({})).toEqual({ statuses: [], businessIds: [] });
+	});
+
+	it('statusSelected: no filter passes everything, else a case-insensitive match', () => {
+		expect(statusSelected(undefined, [])).toBe(true);
+		expect(statusSelected('successful', ['SUCCESSFUL'])).toBe(true);
+		expect(statusSelected('SUCCESSFUL', ['successful'])).toBe(true);
+		expect(statusSelected('FAILED', ['SUCCESSFUL'])).toBe(false);
+		expect(statusSelected(undefined, ['SUCCESSFUL'])).toBe(false);
+	});
+
+	it("merchantIdOf: the node's own, else the credential's default", () => {
+		expect(merchantIdOf(' MER-1 ', { merchantId: 'MER-2' })).toBe('MER-1');
+		expect(merchantIdOf('', { merchantId: 'MER-2' })).toBe('MER-2');
+		expect(merchantIdOf(undefined, {})).toBeUndefined();
+	});
+});
