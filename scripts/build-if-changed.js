@@ -45,9 +45,14 @@ const TARGETS = {
 		// benches import the nodes' code); unit and sandbox tests run from the
 		// sources under ts-jest, so changing one does not rebuild build/
 		inputs: ['credentials', 'nodes', 'sandbox', 'scripts', 'bench', 'test/harness', 'test/e2e', 'tsconfig.json', 'tsconfig.dev.json', 'package.json'],
-		steps: [[process.execPath, tsc, '-p', 'tsconfig.dev.json'], ignoreBuildFolderInPackageLint],
+		steps: [emptyBuildFolder, [process.execPath, tsc, '-p', 'tsconfig.dev.json'], ignoreBuildFolderInPackageLint],
 	},
 };
+
+/** As `gulp clean` does for dist/: compiled files of renamed or deleted sources do not linger. */
+function emptyBuildFolder() {
+	fs.rmSync(path.join(root, 'build'), { recursive: true, force: true });
+}
 
 /**
  * `n8n-node lint` lints every folder but dist/, looking up the nearest
