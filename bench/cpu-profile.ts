@@ -70,8 +70,6 @@ export function summarize(file: string, topN = 25): ProfileSummary {
 		const dt = (profile.timeDeltas[i] ?? 0) / 1000;
 		self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + dt);
 	}
-	let total = 0;
-	for (const ms of self.values()) total += ms;
 	const key = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'}|${n.callFrame.url}:${n.callFrame.lineNumber + 1}`;
 	const fnSelf = new Map<string, number>();
 	const areas = new Map<string, number>();

@@ -45,6 +45,7 @@ export interface LedgerView {
 }
 
 /** A webhook delivery; `body` is the event's JSON as sent. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the event JSON as sent, read freely by tests
 export type DeliveryView = Omit<Delivery, 'body'> & { body: any };
 
 export interface StatsView {
@@ -147,11 +148,13 @@ export class SandboxClient {
 	}
 
 	/** A control call as answered (no throw on an error status): `path` is under /_sandbox. */
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of the control API are read freely by tests and benches
 	async send<T = any>(method: string, path: string, body?: unknown): Promise<RawAnswer<T>> {
 		return (await this.call(method, `/_sandbox${path}`, body)) as RawAnswer<T>;
 	}
 
 	/** A control call: the envelope's `data`; throws SandboxControlError on an error status. */
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of the control API are read freely by tests and benches
 	async control<T = any>(method: string, path: string, body?: unknown): Promise<T> {
 		const answer = await this.send<Envelope<T>>(method, path, body);
 		if (answer.status >= 400) throw new SandboxControlError(method, `/_sandbox${path}`, answer.status, messageOf(answer.body));
@@ -163,6 +166,7 @@ export class SandboxClient {
 	 * (test set-up only). The token is kept and taken again once when the
 	 * sandbox answers 401 (after a reset or a clock jump retired it).
 	 */
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of the control API are read freely by tests and benches
 	async api<T = any>(method: string, path: string, body?: unknown, query?: Record<string, string>): Promise<T> {
 		const target = query ? `${path}?${new URLSearchParams(query).toString()}` : path;
 		if (!this.token) await this.login();

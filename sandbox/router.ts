@@ -15,6 +15,7 @@ export interface Ctx {
 	params: Record<string, string>;
 	query: URLSearchParams;
 	/** Parsed JSON body (or form fields for urlencoded bodies), {} when empty. */
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a request's JSON as sent (anything); each area validates the fields it reads
 	body: any;
 	rawBody: Buffer;
 	contentType: string;

@@ -15,13 +15,9 @@ jest.mock('../../nodes/shared/transport', () => ({
 	createClient: async () => client,
 }));
 
-// eslint-disable-next-line import/first
 import { PayOnUs, READ_CONCURRENCY } from '../../nodes/PayOnUs/PayOnUs.node';
-// eslint-disable-next-line import/first
 import { findOperation } from '../../nodes/PayOnUs/resources';
-// eslint-disable-next-line import/first
 import { runBounded } from '../../nodes/PayOnUs/run/bounded';
-// eslint-disable-next-line import/first
 import type { NodeOperation } from '../../nodes/PayOnUs/resources/types';
 
 /** Read-only by its own declaration: the node runs it concurrently, GET only. */

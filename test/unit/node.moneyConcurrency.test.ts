@@ -21,9 +21,7 @@ jest.mock('../../nodes/shared/transport', () => ({
 	},
 }));
 
-// eslint-disable-next-line import/first
 import { MONEY_MOVING_CONCURRENCY_DEFAULT, MONEY_MOVING_CONCURRENCY_MAX, PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
-// eslint-disable-next-line import/first
 import { backoffClock, gatedClient, moneyMovingConcurrency, SharedBackoff } from '../../nodes/PayOnUs/run/concurrency';
 
 /** A virtual clock: `wait` resolves when `run` moves time to its deadline (earliest first). */

@@ -15,7 +15,6 @@ jest.mock('../../nodes/shared/transport', () => ({
 	createClient: async () => client,
 }));
 
-// eslint-disable-next-line import/first
 import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
 
 /** The node's context for `items`, with per-item parameters. */

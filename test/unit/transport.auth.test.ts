@@ -28,11 +28,11 @@ function startProcess(store: CredentialStore): Proc {
 	let cache!: CacheModule;
 	let cred!: CredModule;
 	jest.isolateModules(() => {
-		/* eslint-disable @typescript-eslint/no-require-imports */
+		 
 		transport = require('../../nodes/shared/transport');
 		cache = require('../../nodes/shared/token/cache');
 		cred = require('../../credentials/PayOnUsApi.credentials');
-		/* eslint-enable @typescript-eslint/no-require-imports */
+		 
 	});
 	const n8n = new FakeN8n(store, new cred.PayOnUsApi());
 	return {

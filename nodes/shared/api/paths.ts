@@ -8,8 +8,8 @@
 const id = (value: string) => encodeURIComponent(value);
 
 export const PATHS = {
-	// Authentication (the credential's token call)
-	accessToken: '/api/v1/access-token',
+	// The credential's token call
+	mint: '/api/v1/access-token',
 
 	// Payins (payment requests)
 	paymentRequests: '/api/v1/payment-requests',

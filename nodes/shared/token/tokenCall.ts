@@ -14,7 +14,7 @@ import { PATHS } from '../api/paths';
 export type HttpHelpers = IHttpRequestHelper['helpers'];
 
 /** The token call's path (named without 'token': the lint takes such names for secrets). */
-export const MINT_PATH = PATHS.accessToken;
+export const MINT_PATH = PATHS.mint;
 export const TOKEN_CALL_TIMEOUT_MS = 30 * 1000;
 /** Lifetime assumed when the answer names none (the service's usual 86,399 s). */
 const DEFAULT_LIFETIME_S = 86399;

@@ -10,7 +10,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { PayOnUsApiError, statusOf } from '../../../nodes/shared/errors';
 import { classifyFailure } from '../../../nodes/shared/transport/failure';
 import { FAKE_NODE, httpError, n8nHttpError, n8nNetworkError, n8nTimeout } from '.';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const core = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
 
 let server: Server;

@@ -14,7 +14,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 import { sandboxClient, sandboxCredentialData } from '../../harness/fixtures';
 import { FAKE_NODE } from './n8nErrors';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const core = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
 
 export const CREDENTIAL_ID = 'cred-1';
@@ -41,7 +41,7 @@ export class CredentialStore {
 
 export interface CredentialTypeLike {
 	properties: Array<{ name: string; type: string; typeOptions?: IDataObject }>;
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	 
 	preAuthentication?: (this: any, credentials: ICredentialDataDecryptedObject) => Promise<IDataObject>;
 }
 
@@ -92,17 +92,17 @@ export class FakeN8n {
 	context(): IDataObject {
 		const node = this.node();
 		const additionalData = { credentialsHelper: this.credentialsHelper() };
-		const self = this;
+		const count = () => this.requests++;
 		const ctx: IDataObject = {
 			getNode: () => node,
-			getCredentials: async () => self.store.read(),
+			getCredentials: async () => this.store.read(),
 			helpers: {
 				httpRequest: async (o: IHttpRequestOptions) => {
-					self.requests++;
+					count();
 					return await core.httpRequest(o);
 				},
 				httpRequestWithAuthentication(this: unknown, type: string, o: IHttpRequestOptions, extra?: IDataObject) {
-					self.requests++;
+					count();
 					return core.httpRequestWithAuthentication.call(this, type, o, {}, node, additionalData, extra);
 				},
 			},

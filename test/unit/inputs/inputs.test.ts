@@ -46,6 +46,7 @@ describe('amounts are read exactly', () => {
 		['1000000000000', 'must be at most 999999999999.99'],
 		[1e20, 'must be at most 999999999999.99'],
 		[1e21, 'must be at most 999999999999.99'],
+		// eslint-disable-next-line no-loss-of-precision -- on purpose: a number past float precision, as a user's expression may give
 		[12345678901234567.89, 'must be at most 999999999999.99'],
 		[0.1 + 0.2, 'must have at most 2 decimal places'],
 		[1e-7, 'must have at most 2 decimal places'],

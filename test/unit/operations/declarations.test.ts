@@ -121,7 +121,7 @@ describe('operation files', () => {
 	it('2. every operation a file exports is listed by its resource (the one line was not forgotten)', () => {
 		const listed = new Set(all.map((op) => `${op.resource}/${op.value}`));
 		for (const f of files.filter((x) => !x.endsWith('index.ts'))) {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			 
 			const exported = Object.values(require(join(root, f)) as Record<string, unknown>).filter(
 				(v): v is NodeOperation => !!v && typeof v === 'object' && typeof (v as NodeOperation).execute === 'function' && 'schema' in v,
 			);

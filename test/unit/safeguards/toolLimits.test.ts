@@ -17,7 +17,6 @@ jest.mock('../../../nodes/shared/transport', () => ({
 	createClient: async () => nodeClient,
 }));
 
-// eslint-disable-next-line import/first
 import { PayOnUs } from '../../../nodes/PayOnUs/PayOnUs.node';
 
 const createTransfer = findOperation('payout', 'createTransfer')!;
