@@ -27,219 +27,29 @@
  */
 'use strict';
 
-const { spawn, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-
-const VERSIONS = require('./n8n-versions.json');
-const MIN_FREE_BYTES = 4 * 1024 ** 3; // n8n 2.41 takes ~2.9 GB installed, npm's cache more
-const PROGRESS_EVERY_MS = Number(process.env.PAYONUS_PROGRESS_MS || 10_000);
-
-class UserError extends Error {}
-
-/** Child processes to end (with their own children) when this installer is interrupted. */
-const running = new Set();
-const heldLocks = new Set();
-function interrupted(signal) {
-	for (const child of running) {
-		try {
-			process.kill(-child.pid, 'SIGKILL');
-		} catch {
-			/* gone */
-		}
-	}
-	for (const lock of heldLocks) fs.rmSync(lock, { force: true });
-	say(`interrupted (${signal}); the next run completes the install`);
-	process.exit(130);
-}
-
-function cacheRoot() {
-	return process.env.PAYONUS_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-payonus');
-}
-
-function resolveVersion(name) {
-	if (!name || name === 'current') return VERSIONS.current;
-	if (name === 'minimum') return VERSIONS.minimum;
-	if (!/^\d+\.\d+\.\d+$/.test(name)) throw new UserError(`n8n version "${name}" is not current, minimum or x.y.z`);
-	return name;
-}
-
-/** The versions `npm test` runs on unless narrowed by PAYONUS_N8N_VERSIONS / PAYONUS_N8N_VERSION. */
-function testVersions() {
-	const list = process.env.PAYONUS_N8N_VERSIONS || process.env.PAYONUS_N8N_VERSION;
-	const names = list ? list.split(',').map((s) => s.trim()).filter(Boolean) : ['current', 'minimum'];
-	return [...new Set(names.map(resolveVersion))];
-}
-
-/** npm without the settings npm passes to scripts (ignore-scripts from our .npmrc among them). */
-function cleanEnv(extra = {}) {
-	const env = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (/^npm_/i.test(key)) continue;
-		env[key] = value;
-	}
-	env.NPM_CONFIG_FUND = 'false';
-	env.NPM_CONFIG_AUDIT = 'false';
-	env.NPM_CONFIG_UPDATE_NOTIFIER = 'false';
-	return { ...env, ...extra };
-}
-
-function say(line) {
-	process.stderr.write(`[n8n install] ${line}\n`);
-}
-
-function elapsed(since) {
-	const s = Math.round((Date.now() - since) / 1000);
-	return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
-}
-
-function freeBytes(dir) {
-	try {
-		const st = fs.statfsSync(dir);
-		return st.bavail * st.bsize;
-	} catch {
-		return Infinity;
-	}
-}
-
-function gib(bytes) {
-	return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
-}
-
-function countPackages(nodeModules) {
-	let n = 0;
-	let entries;
-	try {
-		entries = fs.readdirSync(nodeModules);
-	} catch {
-		return 0;
-	}
-	for (const name of entries) {
-		if (name.startsWith('.')) continue;
-		if (name.startsWith('@')) {
-			try {
-				n += fs.readdirSync(path.join(nodeModules, name)).length;
-			} catch {
-				/* vanished while counting */
-			}
-		} else n += 1;
-	}
-	return n;
-}
-
-/**
- * Runs a command, printing a progress line at least every PROGRESS_EVERY_MS
- * (what, elapsed, packages so far, disk used). Keeps the command's output for
- * the error message.
- */
-function run(what, cmd, args, { cwd, env, progressDir, expected }) {
-	return new Promise((resolve, reject) => {
-		const started = Date.now();
-		const freeAtStart = freeBytes(cwd);
-		let lastUsed = 0;
-		let lastChange = Date.now();
-		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-		running.add(child);
-		child.on('exit', () => running.delete(child));
-		let output = '';
-		const keep = (chunk) => {
-			output = (output + chunk.toString()).slice(-20_000);
-		};
-		child.stdout.on('data', keep);
-		child.stderr.on('data', keep);
-		const timer = setInterval(() => {
-			const parts = [`${what}: ${elapsed(started)} elapsed`];
-			if (progressDir) {
-				const count = countPackages(path.join(progressDir, 'node_modules'));
-				if (count === 0) parts.push('resolving the dependency tree');
-				else parts.push(expected ? `${count} of about ${expected} packages` : `${count} packages`);
-				const used = freeAtStart - freeBytes(cwd);
-				if (used > 0 && Number.isFinite(used)) parts.push(`${gib(used)} written`);
-				if (Math.abs(used - lastUsed) > 1024 ** 2) {
-					lastUsed = used;
-					lastChange = Date.now();
-				} else if (count > 0 && Date.now() - lastChange > 60_000) {
-					parts.push(`nothing written for ${elapsed(lastChange)}: npm is finishing or waiting on the registry`);
-				}
-			}
-			say(parts.join(', '));
-		}, PROGRESS_EVERY_MS);
-		child.on('error', (error) => {
-			clearInterval(timer);
-			reject(new UserError(`${what}: could not run ${cmd} (${error.message})`));
-		});
-		child.on('close', (code) => {
-			clearInterval(timer);
-			if (code === 0) resolve({ output, ms: Date.now() - started });
-			else reject(npmFailure(what, code, output));
-		});
-	});
-}
-
-/** One clear line for the failures a user can act on; the tail of npm's output otherwise. */
-function npmFailure(what, code, output) {
-	if (/ENOSPC|no space left/i.test(output)) {
-		return new UserError(`${what} failed: the disk is full. Free at least ${gib(MIN_FREE_BYTES)} and run again.`);
-	}
-	if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network/i.test(output) && !/ETARGET/.test(output)) {
-		const registry = spawnSync('npm', ['config', 'get', 'registry'], { env: cleanEnv(), encoding: 'utf8' }).stdout?.trim();
-		return new UserError(
-			`${what} failed: the npm registry (${registry || 'unknown'}) cannot be reached. Check the network or \`npm config get registry\`, then run again.`,
-		);
-	}
-	if (/ETARGET|No matching version/.test(output)) {
-		const missing = /No matching version found for (\S+)/.exec(output)?.[1] ?? 'a dependency';
-		return new UserError(
-			`${what} failed: the registry has no ${missing.replace(/\.$/, '')}. Pick another n8n version (PAYONUS_N8N_VERSION=x.y.z); ${VERSIONS.current} is known to resolve.`,
-		);
-	}
-	const tail = output.trim().split('\n').slice(-15).join('\n');
-	return new Error(`${what} failed (exit ${code}):\n${tail}`);
-}
-
-// ---------------------------------------------------------------------------
-// Node for n8n
-
-function requiredNodeMajor(engines) {
-	const min = /(?:>=|\^|~)?\s*v?(\d+)/.exec(engines || '');
-	return min ? Number(min[1]) : 20;
-}
-
-function nodeFits(engines, major) {
-	const required = requiredNodeMajor(engines);
-	const upper = /<=?\s*v?(\d+)/.exec(engines || '');
-	return major >= required && (!upper || major <= Number(upper[1]));
-}
-
-/** The version a Node binary reports ('' when it does not run). */
-function nodeVersionOf(nodeBin) {
-	const res = spawnSync(nodeBin, ['-p', 'process.versions.node'], { encoding: 'utf8' });
-	return res.status === 0 ? res.stdout.trim() : '';
-}
-
-function nodeMajor(nodeBin) {
-	return Number(nodeVersionOf(nodeBin).split('.')[0]) || 0;
-}
-
-async function ensureNode(engines) {
-	const own = Number(process.versions.node.split('.')[0]);
-	if (nodeFits(engines, own)) return process.execPath;
-	const major = requiredNodeMajor(engines);
-	const platformPackage = `node-${process.platform}-${process.arch}`;
-	const dir = path.join(cacheRoot(), `node-${major}`);
-	const bin = path.join(dir, 'node_modules', platformPackage, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-	if (fs.existsSync(bin) && nodeMajor(bin) === major) return bin;
-	say(`n8n needs Node ${engines}; this is Node ${process.versions.node}: installing Node ${major} from the npm registry (${platformPackage})`);
-	fs.mkdirSync(dir, { recursive: true });
-	fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'payonus-node-runtime', private: true }, null, 2));
-	await run(`Node ${major}`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', `${platformPackage}@${major}`], {
-		cwd: dir,
-		env: cleanEnv(),
-	});
-	if (nodeMajor(bin) !== major) throw new UserError(`Node ${major} from ${platformPackage} does not run on this machine`);
-	return bin;
-}
+const {
+	VERSIONS,
+	MIN_FREE_BYTES,
+	PROGRESS_EVERY_MS,
+	UserError,
+	heldLocks,
+	interrupted,
+	cacheRoot,
+	resolveVersion,
+	testVersions,
+	cleanEnv,
+	say,
+	elapsed,
+	freeBytes,
+	gib,
+} = require('./lib/n8n-install/common');
+const { run, npmFailure, countPackages } = require('./lib/n8n-install/run');
+const { nodeFits, nodeVersionOf, ensureNode } = require('./lib/n8n-install/node');
+const { tryLock, releaseLock } = require('./lib/pidLock');
 
 // ---------------------------------------------------------------------------
 // n8n
@@ -298,44 +108,23 @@ function missingDependencies(dir) {
 	);
 }
 
-function pidAlive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return error.code === 'EPERM';
-	}
-}
-
 /** One installer per version at a time (npm start and npm test may both ask). */
 async function withLock(version, fn) {
 	const { lock } = paths(version);
-	fs.mkdirSync(path.dirname(lock), { recursive: true });
 	const started = Date.now();
 	let lastSaid = 0;
-	for (;;) {
-		try {
-			fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
-			heldLocks.add(lock);
-			break;
-		} catch (error) {
-			if (error.code !== 'EEXIST') throw error;
-			const holder = Number(fs.readFileSync(lock, 'utf8')) || 0;
-			if (!holder || !pidAlive(holder)) {
-				fs.rmSync(lock, { force: true });
-				continue;
-			}
-			if (Date.now() - lastSaid >= PROGRESS_EVERY_MS) {
-				say(`waiting for another install of n8n ${version} (process ${holder}) to finish: ${elapsed(started)}`);
-				lastSaid = Date.now();
-			}
-			await new Promise((r) => setTimeout(r, 1000));
+	for (let taken = tryLock(lock); !taken.held; taken = tryLock(lock)) {
+		if (Date.now() - lastSaid >= PROGRESS_EVERY_MS) {
+			say(`waiting for another install of n8n ${version} (process ${taken.holder}) to finish: ${elapsed(started)}`);
+			lastSaid = Date.now();
 		}
+		await new Promise((r) => setTimeout(r, 1000));
 	}
+	heldLocks.add(lock);
 	try {
 		return await fn();
 	} finally {
-		fs.rmSync(lock, { force: true });
+		releaseLock(lock);
 		heldLocks.delete(lock);
 	}
 }

@@ -18,13 +18,15 @@
  * --refresh-examples (replace the stored workflows with examples/*.json).
  * PAYONUS_N8N_VERSION=minimum|current|x.y.z picks the n8n (default: current).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statfsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { SandboxClient } from '../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../sandbox/server';
 import { ensureN8nInstalled, N8N_VERSION, N8N_VERSIONS, startN8n, type N8nInstance } from '../test/harness/n8n';
 import { startFanout, type FanoutHandle } from './lib/fanout';
 import { provision, CREDENTIAL_NAME } from './lib/provision';
+import { releaseLock, tryLock } from './lib/pidLock';
 import {
 	DEFAULT_N8N_PORT,
 	DEFAULT_SANDBOX_PORT,
@@ -90,42 +92,17 @@ function say(line = ''): void {
 	process.stdout.write(`${line}\n`);
 }
 
-function pidAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-}
-
 /** One `npm start` per folder: a second one would share its database and break the first. */
 function lockFolder(folder: string): () => void {
-	mkdirSync(folder, { recursive: true });
 	const lock = join(folder, 'start.lock');
-	for (;;) {
-		try {
-			writeFileSync(lock, String(process.pid), { flag: 'wx' });
-			break;
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-			const holder = Number(readFileSync(lock, 'utf8')) || 0;
-			if (holder && holder !== process.pid && pidAlive(holder)) {
-				const url = readState(folder)?.n8nUrl;
-				throw new StartError(
-					`npm start is already running on ${folder} (process ${holder}${url ? `, n8n at ${url}` : ''}): use it, stop it with Ctrl-C, or start another demo with --folder OTHER_DIR --n8n-port N --sandbox-port N`,
-				);
-			}
-			rmSync(lock, { force: true }); // left by a run that was killed
-		}
+	const taken = tryLock(lock);
+	if (!taken.held) {
+		const url = readState(folder)?.n8nUrl;
+		throw new StartError(
+			`npm start is already running on ${folder} (process ${taken.holder}${url ? `, n8n at ${url}` : ''}): use it, stop it with Ctrl-C, or start another demo with --folder OTHER_DIR --n8n-port N --sandbox-port N`,
+		);
 	}
-	const release = (): void => {
-		try {
-			if (Number(readFileSync(lock, 'utf8')) === process.pid) rmSync(lock, { force: true });
-		} catch {
-			// already gone
-		}
-	};
+	const release = (): void => releaseLock(lock);
 	process.on('exit', release);
 	return release;
 }
@@ -206,12 +183,7 @@ async function main(): Promise<void> {
 	relay = await startFanout({ log: (line) => say(line) });
 
 	// the sandbox delivers to the relay, which hands each notification to every trigger workflow
-	const putWebhooks = await fetch(`${sandbox.url}/_sandbox/webhooks`, {
-		method: 'PUT',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ url: relay.url, verificationKey: state.verificationKey }),
-	});
-	if (!putWebhooks.ok) throw new Error(`PUT /_sandbox/webhooks answered ${putWebhooks.status}: ${await putWebhooks.text()}`);
+	await new SandboxClient(sandbox.url).setWebhooks({ url: relay.url, verificationKey: state.verificationKey });
 
 	const fresh = !existsSync(join(args.folder, 'main', '.n8n', 'database.sqlite'));
 	say(`starting n8n ${N8N_VERSION} on port ${args.n8nPort}${fresh ? ' (new folder: owner, credential and workflows are set up)' : ''}...`);
