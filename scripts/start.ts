@@ -26,6 +26,7 @@ import { startSandbox, type SandboxHandle } from '../sandbox/server';
 import { ensureN8nInstalled, N8N_VERSION, N8N_VERSIONS, startN8n, type N8nInstance } from '../test/harness/n8n';
 import { startFanout, type FanoutHandle } from './lib/fanout';
 import { provision, CREDENTIAL_NAME } from './lib/provision';
+import { DEMO_LEDGER_NAME, ensureDemoLedger } from './lib/demoLedger';
 import { releaseLock, tryLock } from './lib/pidLock';
 import {
 	DEFAULT_N8N_PORT,
@@ -180,7 +181,7 @@ async function main(): Promise<void> {
 	say(`folder ${args.folder}`);
 	sandbox = await startSandbox({ port: args.sandboxPort });
 	say(`sandbox listening on ${sandbox.url}`);
-	relay = await startFanout({ log: (line) => say(line) });
+	relay = await startFanout({ chatFile: join(filesDir, 'chat.log'), log: (line) => say(line) });
 
 	// the sandbox delivers to the relay, which hands each notification to every trigger workflow
 	await new SandboxClient(sandbox.url).setWebhooks({ url: relay.url, verificationKey: state.verificationKey });
@@ -200,9 +201,25 @@ async function main(): Promise<void> {
 	if (stopping) return;
 	say(`n8n listening on ${n8n.baseUrl}`);
 
+	// the nightly reconciliation example's ledger (an n8n Data table) and chat (the relay writes chat.log)
+	let ledgerTableId: string | undefined;
+	try {
+		const ledger = await ensureDemoLedger(n8n);
+		ledgerTableId = ledger.id;
+		say(`  Data table "${DEMO_LEDGER_NAME}" ${ledger.created ? 'created' : 'reused'} (${ledger.id})`);
+	} catch (error) {
+		say(`  Data table "${DEMO_LEDGER_NAME}" not available (${(error as Error).message}): set its ID in the nightly reconciliation's Settings`);
+	}
 	const provisioned = await provision(
 		{ baseUrl: n8n.baseUrl, apiKey: n8n.apiKey },
-		{ sandboxUrl: sandbox.url, verificationKey: state.verificationKey, filesDir, refresh: args.refresh, log: (l) => say(`  ${l}`) },
+		{
+			sandboxUrl: sandbox.url,
+			verificationKey: state.verificationKey,
+			filesDir,
+			refresh: args.refresh,
+			demo: { ledgerTableId, chatUrl: relay.chatUrl },
+			log: (l) => say(`  ${l}`),
+		},
 	);
 	const targets = provisioned.workflows.flatMap((w) => w.triggerPaths.map((path) => n8n.webhookUrl(path)));
 	relay.setTargets(targets);

@@ -9,10 +9,13 @@
  * Each trigger still verifies the signature itself: the relay adds no trust.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { appendFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 
 export interface FanoutHandle {
 	url: string;
+	/** The demo's chat webhook (POST { text }), written to `chatFile`. */
+	chatUrl: string;
 	port: number;
 	/** Replaces the list of target URLs. */
 	setTargets(urls: string[]): void;
@@ -23,6 +26,20 @@ export interface FanoutHandle {
 
 /** Headers not forwarded (hop-by-hop or recomputed by fetch). */
 const SKIPPED_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
+
+const CHAT_PATH = '/chat';
+
+/** One line per message: when, then its text (a chat's incoming webhook takes `{ "text": ... }`). */
+function appendChat(file: string, body: Buffer): void {
+	let text = body.toString('utf8');
+	try {
+		const parsed = JSON.parse(text) as { text?: unknown };
+		if (typeof parsed.text === 'string') text = parsed.text;
+	} catch {
+		// not JSON: kept as sent
+	}
+	appendFileSync(file, `${new Date().toISOString()} ${text}\n\n`);
+}
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
 	return new Promise((resolve, reject) => {
@@ -39,6 +56,8 @@ export async function startFanout(opts: {
 	targets?: string[];
 	/** Per-target time limit; the service wants an answer within about 5 s. */
 	timeoutMs?: number;
+	/** Where POST /chat appends the `text` of each message (the demo's stand-in for a chat webhook). */
+	chatFile?: string;
 	log?: (line: string) => void;
 }): Promise<FanoutHandle> {
 	let targets = [...(opts.targets ?? [])];
@@ -49,6 +68,12 @@ export async function startFanout(opts: {
 	const server: Server = createServer((req, res) => {
 		void (async () => {
 			const body = await readBody(req);
+			if (req.url === CHAT_PATH && opts.chatFile) {
+				appendChat(opts.chatFile, body);
+				res.writeHead(200, { 'content-type': 'application/json' });
+				res.end('{"ok":true}');
+				return;
+			}
 			received++;
 			const headers: Record<string, string> = {};
 			for (const [name, value] of Object.entries(req.headers)) {
@@ -89,6 +114,7 @@ export async function startFanout(opts: {
 	const port = (server.address() as AddressInfo).port;
 	return {
 		url: `http://${host}:${port}/payonus-events`,
+		chatUrl: `http://${host}:${port}${CHAT_PATH}`,
 		port,
 		setTargets(urls) {
 			targets = [...urls];

@@ -8,6 +8,7 @@ import type { ExampleKey, ExampleWorkflow } from './examples';
 import { CREDENTIAL_TYPE, loadAllExamples, payOnUsTriggerPaths, prepareExample, webhookNodePaths } from './examples';
 import {
 	activateWorkflow,
+	deactivateWorkflow,
 	createCredential,
 	createWorkflow,
 	findCredentialsByName,
@@ -28,7 +29,14 @@ export interface ProvisionOptions {
 	filesDir: string;
 	/** Replace existing example workflows with the files in examples/ (default: keep them). */
 	refresh?: boolean;
+	/** What the demo provides: its ledger Data table and a local chat webhook (nightly reconciliation). */
+	demo?: DemoSettings;
 	log?: (line: string) => void;
+}
+
+export interface DemoSettings {
+	ledgerTableId?: string;
+	chatUrl?: string;
 }
 
 export interface ProvisionedWorkflow {
@@ -58,8 +66,14 @@ export function credentialData(sandboxUrl: string, verificationKey: string): Rec
 }
 
 /** Values of the examples' Settings nodes that depend on this machine. */
-export function exampleSettings(key: ExampleKey, filesDir: string): Record<string, string> | undefined {
+export function exampleSettings(key: ExampleKey, filesDir: string, demo: DemoSettings = {}): Record<string, string> | undefined {
 	switch (key) {
+		case 'nightlyReconciliation': {
+			const settings: Record<string, string> = {};
+			if (demo.ledgerTableId) settings.ledgerTableId = demo.ledgerTableId;
+			if (demo.chatUrl) settings.chatWebhookUrl = demo.chatUrl;
+			return Object.keys(settings).length > 0 ? settings : undefined;
+		}
 		case 'autoPayout':
 			return { outcomeFile: `${filesDir}/auto-payouts.log` };
 		case 'notifications':
@@ -97,7 +111,7 @@ export async function provision(api: N8nApi, opts: ProvisionOptions): Promise<Pr
 	for (const { key, workflow } of loadAllExamples()) {
 		const prepared = prepareExample(workflow, {
 			credential,
-			settings: exampleSettings(key, opts.filesDir),
+			settings: exampleSettings(key, opts.filesDir, opts.demo),
 		});
 		const found = await findWorkflowsByName(api, prepared.name);
 		let id: string;
@@ -117,6 +131,13 @@ export async function provision(api: N8nApi, opts: ProvisionOptions): Promise<Pr
 				log(`workflow "${prepared.name}" reused (${id})`);
 				if (await relinkCredential(api, stored as StoredWorkflow, credential, knownCredentialIds)) {
 					log(`workflow "${prepared.name}": PayOnUs nodes linked to the credential again (it had been deleted)`);
+					stored = await getWorkflow(api, id);
+				}
+				const demoValues = exampleSettings(key, opts.filesDir, opts.demo);
+				if (key === 'nightlyReconciliation' && demoValues && (await refreshDemoSettings(api, stored as StoredWorkflow, demoValues))) {
+					// published again, so its schedule runs the new values too (n8n 2.x keeps a published version)
+					await deactivateWorkflow(api, id);
+					log(`workflow "${prepared.name}": Settings point to this run's demo ledger and chat again`);
 				}
 			}
 		}
@@ -164,6 +185,29 @@ const SETTINGS_KEYS = [
  * one. Nodes linked to another existing credential are the user's choice and
  * are left alone. Returns whether the workflow was changed.
  */
+/**
+ * A reused workflow keeps the user's edits; only Settings values the demo
+ * itself wrote (or the file's placeholders) follow this run's demo ledger and
+ * chat relay (whose port changes from run to run).
+ */
+const DEMO_OWNED_VALUE = /^(REPLACE-|https:\/\/chat\.example\.invalid\/|http:\/\/127\.0\.0\.1:\d+\/chat$)/;
+
+async function refreshDemoSettings(api: N8nApi, stored: StoredWorkflow, values: Record<string, string>): Promise<boolean> {
+	const node = stored.nodes.find((n) => n.name === 'Settings') as { parameters?: { assignments?: { assignments?: Array<{ name: string; value: unknown }> } } } | undefined;
+	let changed = false;
+	for (const entry of node?.parameters?.assignments?.assignments ?? []) {
+		const value = values[entry.name];
+		if (value === undefined || entry.value === value) continue;
+		if (entry.name === 'ledgerTableId' ? !/^REPLACE-/.test(String(entry.value)) : !DEMO_OWNED_VALUE.test(String(entry.value))) continue;
+		entry.value = value;
+		changed = true;
+	}
+	if (!changed) return false;
+	const settings = Object.fromEntries(Object.entries(stored.settings ?? {}).filter(([k]) => SETTINGS_KEYS.includes(k)));
+	await updateWorkflow(api, stored.id, { name: stored.name, nodes: stored.nodes, connections: stored.connections, settings });
+	return true;
+}
+
 async function relinkCredential(
 	api: N8nApi,
 	stored: StoredWorkflow,

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
+import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { launchChromium } from '../harness/chromium';
 import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
@@ -32,7 +33,7 @@ async function ledger(): Promise<{
 	payins: Array<{ reference?: string; merchantReference?: string; amount: number; paymentStatus: string; onusReference: string }>;
 	links: Array<{ id: string; status: string; attempts?: number; cardTokenId?: string | null }>;
 }> {
-	return ((await (await fetch(`${sb.url}/_sandbox/ledger`)).json()) as { data: never }).data;
+	return (await new SandboxClient(sb.url).ledger()) as never;
 }
 
 beforeAll(async () => {
@@ -51,12 +52,7 @@ beforeAll(async () => {
 	const [triggerPath] = payOnUsTriggerPaths(workflow as never);
 	const [startPath] = webhookNodePaths(workflow as never);
 	startUrl = n8n.webhookUrl(startPath);
-	const res = await fetch(`${sb.url}/_sandbox/webhooks`, {
-		method: 'PUT',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ url: n8n.webhookUrl(triggerPath), verificationKey: KEY }),
-	});
-	expect(res.status).toBe(200);
+	await new SandboxClient(sb.url).setWebhooks({ url: n8n.webhookUrl(triggerPath), verificationKey: KEY });
 });
 
 afterAll(async () => {

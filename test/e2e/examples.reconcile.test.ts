@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
+import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { loadExample, prepareExample } from '../../scripts/lib/examples';
 import { credentialData } from '../../scripts/lib/provision';
@@ -47,10 +48,6 @@ const created: string[] = [];
 /** `yyyy-MM-dd` (UTC) of `daysAgo` days before now. */
 const utcDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
-async function control<T>(path: string): Promise<T> {
-	const res = await fetch(`${sb.url}/_sandbox${path}`);
-	return ((await res.json()) as { data: T }).data;
-}
 
 /** A payout of BUS-2001 through the sandbox API (to the account that always succeeds). */
 async function payout(token: string, reference: string, amount: number): Promise<IDataObject> {
@@ -168,9 +165,7 @@ describe('nightly reconciliation example in a real n8n', () => {
 		await payout(token, ref('status'), 400);
 		await payout(token, ref('unrecorded'), 75);
 		const settled = await until('the payouts to settle', 30_000, async () => {
-			const { transfers } = await control<{ transfers: Array<{ merchantReference: string; onusReference: string; paymentStatus: string; createdDate: string }> }>(
-				'/ledger',
-			);
+			const { transfers } = await new SandboxClient(sb.url).ledger();
 			const ours = transfers.filter((t) => t.merchantReference.endsWith(RUN));
 			return ours.length === 5 && ours.every((t) => t.paymentStatus === 'SUCCESSFUL') ? ours : undefined;
 		});
@@ -250,7 +245,7 @@ describe('nightly reconciliation example in a real n8n', () => {
 		const reportDate = String(nodeItems(execution, 'Settings')[0].reportDate);
 		expect([before, after]).toContain(reportDate);
 
-		const reads = (await control<Array<{ method: string; path: string; query: Record<string, string> }>>('/requests')).filter(
+		const reads = (await new SandboxClient(sb.url).requests()).filter(
 			(r) => r.method === 'GET' && r.path === '/api/v1/transfer-requests' && r.query.fromDate === reportDate,
 		);
 		expect(reads.length).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { nodeError, nodeItems, sharedN8n, type Execution, type N8nClient } from '../harness/e2e';
 import { startFanout, type FanoutHandle } from '../../scripts/lib/fanout';
@@ -76,17 +77,12 @@ const workflows: Partial<Record<ExampleKey, ExampleWorkflow>> = {};
 const created: string[] = [];
 
 async function ledger(): Promise<Ledger> {
-	const res = await fetch(`${sb.url}/_sandbox/ledger`);
-	return ((await res.json()) as { data: Ledger }).data;
+	return (await new SandboxClient(sb.url).ledger()) as unknown as Ledger;
 }
 
-async function setWebhooks(body: Record<string, unknown>): Promise<void> {
-	const res = await fetch(`${sb.url}/_sandbox/webhooks`, {
-		method: 'PUT',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	expect(res.status).toBe(200);
+/** Throws (failing the test) unless the sandbox took the settings. */
+async function setWebhooks(settings: Parameters<SandboxClient['setWebhooks']>[0]): Promise<void> {
+	await new SandboxClient(sb.url).setWebhooks(settings);
 }
 
 /** Finished executions of a workflow whose given node ran and whose trigger item matches. */

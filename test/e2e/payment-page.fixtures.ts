@@ -3,6 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { launchChromium } from '../harness/chromium';
 import { nodeItems, sharedN8n, type Execution, type N8nClient } from '../harness/e2e';
@@ -69,8 +70,7 @@ export function pageWorkflow(name: string, path: string, parameters: Record<stri
 }
 
 export async function ledgerPayins(): Promise<Array<Record<string, unknown>>> {
-	const body = (await (await fetch(`${pp.sb.url}/_sandbox/ledger`)).json()) as { data: { payins: Array<Record<string, unknown>> } };
-	return body.data.payins;
+	return (await new SandboxClient(pp.sb.url).ledger()).payins as unknown as Array<Record<string, unknown>>;
 }
 
 /** The checkout reference behind a page URL (the test holds the same secret as the credential). */

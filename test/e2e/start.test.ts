@@ -5,11 +5,12 @@
  * and `npm run build:tools` first (the script runs compiled, as `npm start` does).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { N8nClient, freePort, packageRoot } from '../harness/n8n';
+import { SandboxClient } from '../../sandbox/client';
 import { EXAMPLES, loadExample } from '../../scripts/lib/examples';
 import { CREDENTIAL_NAME } from '../../scripts/lib/provision';
 import { readState } from '../../scripts/lib/state';
@@ -116,13 +117,12 @@ async function inspect(run: Run): Promise<Snapshot> {
 	const users = await n8n.rest<{ count: number; items: Array<{ email: string }> }>('GET', '/users');
 
 	// the sandbox is up, seeded, and sends its notifications (with the credential's key) to the relay
-	const hooks = (await (await fetch(`${state.sandboxUrl}/_sandbox/webhooks`)).json()) as { data: { url: string; verificationKey: string } };
-	expect(hooks.data.url).toBe(state.relayUrl);
-	expect(hooks.data.verificationKey).toBe(state.verificationKey);
-	const ledger = (await (await fetch(`${state.sandboxUrl}/_sandbox/ledger`)).json()) as {
-		data: { wallets: Array<{ entityId: string; currency: string }> };
-	};
-	expect(ledger.data.wallets.filter((w) => w.entityId === 'BUS-2001').map((w) => w.currency).sort()).toEqual(['KES', 'NGN', 'USD', 'ZAR']);
+	const sandbox = new SandboxClient(String(state.sandboxUrl));
+	const hooks = await sandbox.webhooks();
+	expect(hooks.url).toBe(state.relayUrl);
+	expect(hooks.verificationKey).toBe(state.verificationKey);
+	const ledger = await sandbox.ledger();
+	expect(ledger.wallets.filter((w) => w.entityId === 'BUS-2001').map((w) => w.currency).sort()).toEqual(['KES', 'NGN', 'USD', 'ZAR']);
 
 	expect(users.items.map((u) => u.email)).toEqual([OWNER.email]);
 	return { workflows, credentials, apiKeys, users: users.count };
@@ -197,13 +197,27 @@ it('comes up, tears down on SIGTERM, and comes up again on the same folder with 
 	const deadline = Date.now() + 60_000;
 	let share: { amount: number } | undefined;
 	while (!share && Date.now() < deadline) {
-		const ledger = (await (await fetch(`${state.sandboxUrl}/_sandbox/ledger`)).json()) as {
-			data: { transfers: Array<{ merchantReference: string; amount: number }> };
-		};
-		share = ledger.data.transfers.find((t) => t.merchantReference === `share-${ref}`);
+		const ledger = await new SandboxClient(String(state.sandboxUrl)).ledger();
+		share = ledger.transfers.find((t) => t.merchantReference === `share-${ref}`);
 		if (!share) await new Promise((r) => setTimeout(r, 300));
 	}
 	expect(share?.amount).toBe(1000);
+
+	// and the nightly reconciliation runs out of the box: the demo ledger (a Data
+	// table made once) against the sandbox, its summary in files/chat.log
+	expect(first.output()).toContain('Data table "PayOnUs demo ledger" created');
+	expect(second.output()).toContain('Data table "PayOnUs demo ledger" reused');
+	const nightly = two.workflows.find((w) => w.name === 'PayOnUs example: Nightly reconciliation');
+	expect(nightly).toBeDefined();
+	const editor = await login(state.n8nUrl!);
+	const workflowData = await editor.rest('GET', `/workflows/${nightly!.id}`);
+	await editor.rest('POST', `/workflows/${nightly!.id}/run`, { workflowData, triggerToStartFrom: { name: 'Every night at 02:00' } });
+	const chatLog = join(folder, 'files', 'chat.log');
+	const chatDeadline = Date.now() + 120_000;
+	while (!existsSync(chatLog) && Date.now() < chatDeadline) await new Promise((r) => setTimeout(r, 300));
+	const chat = readFileSync(chatLog, 'utf8');
+	expect(chat).toMatch(/PayOnUs reconciliation of the payouts of \d{4}-\d{2}-\d{2} \(BUS-2001\): 2 to check/);
+	expect(chat).toContain('missing at PayOnUs 2');
 
 	expect(await stop(second)).toBe(0);
 	expect(await portFree(n8nPort)).toBe(true);

@@ -6,6 +6,7 @@
  * sharing one credential store ("the database") with the other.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import type { PayOnUsClient } from '../../nodes/shared/client';
 import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
@@ -140,11 +141,7 @@ it('one node run with calls in flight when its token dies: a late 401 takes the 
 	await rawToken(); // kills the token without storing anything
 	expect(stats().tokenCalls).toBe(2);
 	// One call answers (401) only after the others recovered with a new token.
-	await fetch(`${sb.url}/_sandbox/faults`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ method: 'GET', path: '/api/v1/payment-requests', latencyMs: 400, times: 1 }),
-	});
+	await new SandboxClient(sb.url).addFault({ method: 'GET', path: '/api/v1/payment-requests', latencyMs: 400, times: 1 });
 	const slow = c.request({ method: 'GET', path: '/api/v1/payment-requests', qs: { page: 0, size: 1 } });
 	const fast = Array.from({ length: 7 }, async () => await wallets(c));
 	const results = await Promise.allSettled([slow, ...fast]);
