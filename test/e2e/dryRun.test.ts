@@ -4,31 +4,17 @@
  * transfer or charge path (only reads and name enquiries).
  */
 import type { IDataObject } from 'n8n-workflow';
-import type { SandboxHandle } from '../../sandbox/server';
 import { nodeItems, sharedN8n } from '../harness/e2e';
-import { SandboxClient } from '../../sandbox/client';
-import { business, NODE, nodeSandbox, payOnUsWorkflow } from './payout.fixtures';
+import { business, NODE, useNodeSandbox } from './payout.fixtures';
 
 const MONEY_PATHS = /transfer-requests\/(bank-transfer|bulk)|card-payments|mobile-money\/collection|eft-payment$/;
 
 describe('PayOnUs Dry Run in n8n', () => {
 	const n8n = sharedN8n();
-	let handle: SandboxHandle;
-	let sb: SandboxClient;
-	let credentialId: string;
-	const workflows: string[] = [];
-
-	beforeAll(async () => {
-		({ handle, sb, credentialId } = await nodeSandbox(n8n, 'dry-run'));
-	});
-
-	afterAll(async () => {
-		for (const id of workflows) await n8n.deleteWorkflow(id).catch(() => undefined);
-		await handle?.stop();
-	});
+	const env = useNodeSandbox(n8n, 'dry-run');
 
 	it('checks transfers and charges and sends nothing that moves money', async () => {
-		await sb.clearRequests();
+		await env.sb.clearRequests();
 		const stamp = Date.now().toString(36);
 		const params: IDataObject = {
 			resource: 'payout',
@@ -55,9 +41,7 @@ describe('PayOnUs Dry Run in n8n', () => {
 			{ ...bank, transferType: 'WALLET_TO_MOMO', currency: 'KES', countryCode: 'KE', reference: `dry3-${stamp}`, network: 'MPESA_KE', phone: '254700000000', bank: '', account: '', amount: 10 },
 			{ ...bank, amount: 0 },
 		].map((json) => ({ json }));
-		const { id } = await n8n.createWorkflow(payOnUsWorkflow('dry run e2e: transfers', credentialId, params, items));
-		workflows.push(id);
-		const out = nodeItems(await n8n.runWorkflow(id), NODE).map((o) => o.dryRun as IDataObject);
+		const out = nodeItems(await env.run('dry run e2e: transfers', params, items), NODE).map((o) => o.dryRun as IDataObject);
 		expect(out).toHaveLength(4);
 		const checks = (i: number) => Object.fromEntries((out[i].checks as IDataObject[]).map((c) => [c.check, c.passed]));
 		expect(out[0]).toMatchObject({ passed: true, moneyMoved: false, currency: 'NGN', wouldSend: { path: '/api/v1/transfer-requests/bank-transfer' } });
@@ -68,18 +52,18 @@ describe('PayOnUs Dry Run in n8n', () => {
 		expect(out[3]).toMatchObject({ passed: false, checks: [{ check: 'validation', passed: false }] });
 		expect(out[0].runTotals).toEqual({ NGN: 3001, KES: 10 });
 
-		const requests = await sb.requests();
+		const requests = await env.sb.requests();
 		expect(requests.filter((r) => r.method !== 'GET' && MONEY_PATHS.test(String(r.path)))).toEqual([]);
 		expect(requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
 			'/api/v1/transfer-requests/name-enquiry',
 			'/api/v1/transfer-requests/name-enquiry',
 		]);
-		const ledger = await sb.ledger();
+		const ledger = await env.sb.ledger();
 		expect((ledger.transfers as IDataObject[]).map((t) => t.merchantReference)).not.toContain(`dry-${stamp}`);
 	});
 
 	it('a tokenized card charge in dry run is not sent', async () => {
-		await sb.clearRequests();
+		await env.sb.clearRequests();
 		const params: IDataObject = {
 			resource: 'payin',
 			operation: 'chargeTokenizedCard',
@@ -89,12 +73,10 @@ describe('PayOnUs Dry Run in n8n', () => {
 			reference: `dry-tok-${Date.now().toString(36)}`,
 			dryRun: true,
 		};
-		const { id } = await n8n.createWorkflow(payOnUsWorkflow('dry run e2e: token charge', credentialId, params, [{ json: {} }]));
-		workflows.push(id);
-		const [item] = nodeItems(await n8n.runWorkflow(id), NODE);
+		const [item] = nodeItems(await env.run('dry run e2e: token charge', params, [{ json: {} }]), NODE);
 		expect(item.dryRun).toMatchObject({ operation: 'payin:chargeTokenizedCard', moneyMoved: false, runTotals: { NGN: 25 } });
 		expect(JSON.stringify(item)).not.toContain('TOKEN-DOES-NOT-MATTER');
-		const requests = await sb.requests();
+		const requests = await env.sb.requests();
 		expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
 	});
 });

@@ -4,31 +4,17 @@
  * category.
  */
 import type { IDataObject } from 'n8n-workflow';
-import type { SandboxHandle } from '../../sandbox/server';
 import { nodeItems, sharedN8n } from '../harness/e2e';
-import { SandboxClient } from '../../sandbox/client';
-import { NODE, nodeSandbox, payOnUsWorkflow } from './payout.fixtures';
+import { NODE, useNodeSandbox } from './payout.fixtures';
 
 describe('PayOnUs Reconcile in n8n', () => {
 	const n8n = sharedN8n();
-	let handle: SandboxHandle;
-	let sb: SandboxClient;
-	let credentialId: string;
-	const workflows: string[] = [];
-
-	beforeAll(async () => {
-		({ handle, sb, credentialId } = await nodeSandbox(n8n, 'reconcile'));
-	});
-
-	afterAll(async () => {
-		for (const id of workflows) await n8n.deleteWorkflow(id).catch(() => undefined);
-		await handle?.stop();
-	});
+	const env = useNodeSandbox(n8n, 'reconcile');
 
 	it('sorts our records and the service transfers of the day into categories', async () => {
 		const stamp = Date.now().toString(36);
 		const pay = async (reference: string, amount: number) =>
-			await sb.api('POST', '/api/v1/transfer-requests/bank-transfer', {
+			await env.sb.api('POST', '/api/v1/transfer-requests/bank-transfer', {
 				transferType: 'WALLET_TO_BANK_ACCOUNT',
 				amount,
 				currency: 'NGN',
@@ -57,9 +43,7 @@ describe('PayOnUs Reconcile in n8n', () => {
 			fromDate: today,
 			toDate: today,
 		};
-		const { id } = await n8n.createWorkflow(payOnUsWorkflow('reconcile e2e', credentialId, params, items));
-		workflows.push(id);
-		const out = nodeItems(await n8n.runWorkflow(id), NODE);
+		const out = nodeItems(await env.run('reconcile e2e', params, items), NODE);
 		const mine = Object.fromEntries(out.filter((o) => String(o.reference).endsWith(stamp)).map((o) => [o.reference, o.category]));
 		expect(mine).toEqual({
 			[`rec-a-${stamp}`]: 'matched',
@@ -67,7 +51,7 @@ describe('PayOnUs Reconcile in n8n', () => {
 			[`rec-c-${stamp}`]: 'missingOnOurSide',
 			[`rec-missing-${stamp}`]: 'missingAtService',
 		});
-		const reads = (await sb.requests()).filter((r) => r.path === '/api/v1/transfer-requests' && r.method === 'GET');
+		const reads = (await env.sb.requests()).filter((r) => r.path === '/api/v1/transfer-requests' && r.method === 'GET');
 		expect(reads.length).toBeGreaterThan(0);
 	});
 });
