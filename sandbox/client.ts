@@ -103,6 +103,26 @@ function messageOf(body: unknown): string {
 	return `${typeof e.message === 'string' ? e.message : ''}${errors}`;
 }
 
+/**
+ * One HTTP call to a sandbox, answered as it came: status, headers, and the
+ * body parsed as JSON when it is JSON (the text otherwise). The one place
+ * that reads sandbox answers (the client below, the sandbox tests' raw calls).
+ */
+export async function sandboxRequest(
+	url: string,
+	init: { method: string; headers?: Record<string, string>; body?: string | Buffer; dispatcher?: Dispatcher },
+): Promise<RawAnswer> {
+	const res = await request(url, { method: init.method as Dispatcher.HttpMethod, headers: init.headers, body: init.body, dispatcher: init.dispatcher });
+	const text = await res.body.text();
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		/* not JSON (an HTML page, an empty answer): the text */
+	}
+	return { status: res.statusCode, body: parsed, headers: res.headers };
+}
+
 export interface SandboxClientOptions {
 	/** The API client of `api()` calls (default sandbox-client-3, which no test credential uses). */
 	apiClientId?: string;
@@ -131,20 +151,12 @@ export class SandboxClient {
 	// ---------- transport ----------
 
 	private async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawAnswer> {
-		const res = await request(`${this.url}${path}`, {
-			method: method as Dispatcher.HttpMethod,
+		return await sandboxRequest(`${this.url}${path}`, {
+			method,
 			headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
 			body: body === undefined ? undefined : JSON.stringify(body),
 			dispatcher: this.dispatcher,
 		});
-		const text = await res.body.text();
-		let parsed: unknown = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			/* not JSON (an HTML page, an empty answer): the text */
-		}
-		return { status: res.statusCode, body: parsed, headers: res.headers };
 	}
 
 	/** A control call as answered (no throw on an error status): `path` is under /_sandbox. */

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { SandboxClient } from '../../sandbox/client';
+import { SandboxClient, type LedgerView } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { launchChromium } from '../harness/chromium';
 import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
@@ -29,11 +29,8 @@ function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-async function ledger(): Promise<{
-	payins: Array<{ reference?: string; merchantReference?: string; amount: number; paymentStatus: string; onusReference: string }>;
-	links: Array<{ id: string; status: string; attempts?: number; cardTokenId?: string | null }>;
-}> {
-	return (await new SandboxClient(sb.url).ledger()) as never;
+async function ledger(): Promise<LedgerView> {
+	return await new SandboxClient(sb.url).ledger();
 }
 
 beforeAll(async () => {
@@ -52,7 +49,8 @@ beforeAll(async () => {
 	const [triggerPath] = payOnUsTriggerPaths(workflow as never);
 	const [startPath] = webhookNodePaths(workflow as never);
 	startUrl = n8n.webhookUrl(startPath);
-	await new SandboxClient(sb.url).setWebhooks({ url: n8n.webhookUrl(triggerPath), verificationKey: KEY });
+	const settings = await new SandboxClient(sb.url).setWebhooks({ url: n8n.webhookUrl(triggerPath), verificationKey: KEY });
+	expect(settings).toMatchObject({ url: n8n.webhookUrl(triggerPath), verificationKey: KEY });
 });
 
 afterAll(async () => {

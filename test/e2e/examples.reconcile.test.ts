@@ -12,7 +12,7 @@ import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { loadExample, prepareExample } from '../../scripts/lib/examples';
 import { credentialData } from '../../scripts/lib/provision';
-import { itemsNode, manualWorkflow, sandboxAccessToken } from '../harness/fixtures';
+import { itemsNode, manualWorkflow } from '../harness/fixtures';
 import { nodeError, nodeItems, sharedN8n, type Execution, type N8nClient } from '../harness/e2e';
 import { startChatCapture, until, type ChatCapture } from './examples.fixtures';
 
@@ -41,6 +41,8 @@ interface Summary {
 
 let n8n: N8nClient;
 let sb: SandboxHandle;
+/** The sandbox's client: control calls, and set-up payouts as API client 3 (n8n's credential uses client 1). */
+let sandbox: SandboxClient;
 let chat: ChatCapture;
 let credential: { id: string; name: string };
 const created: string[] = [];
@@ -48,28 +50,20 @@ const created: string[] = [];
 /** `yyyy-MM-dd` (UTC) of `daysAgo` days before now. */
 const utcDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
-
 /** A payout of BUS-2001 through the sandbox API (to the account that always succeeds). */
-async function payout(token: string, reference: string, amount: number): Promise<IDataObject> {
-	const res = await fetch(`${sb.url}/api/v1/transfer-requests/bank-transfer`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-		body: JSON.stringify({
-			transferType: 'WALLET_TO_BANK_ACCOUNT',
-			amount,
-			currency: 'NGN',
-			countryCode: 'NG',
-			reference,
-			narration: 'nightly reconciliation e2e',
-			businessId: 'BUS-2001',
-			beneficiaryAccountNumber: '9999991112',
-			beneficiaryAccountName: 'Sandbox Success Beneficiary',
-			beneficiaryBankCode: '044',
-		}),
+async function payout(reference: string, amount: number): Promise<IDataObject> {
+	return await sandbox.api<IDataObject>('POST', '/api/v1/transfer-requests/bank-transfer', {
+		transferType: 'WALLET_TO_BANK_ACCOUNT',
+		amount,
+		currency: 'NGN',
+		countryCode: 'NG',
+		reference,
+		narration: 'nightly reconciliation e2e',
+		businessId: 'BUS-2001',
+		beneficiaryAccountNumber: '9999991112',
+		beneficiaryAccountName: 'Sandbox Success Beneficiary',
+		beneficiaryBankCode: '044',
 	});
-	const json = (await res.json()) as { data: IDataObject };
-	if (res.status >= 300) throw new Error(`payout ${reference}: ${res.status} ${JSON.stringify(json)}`);
-	return json.data;
 }
 
 /** Creates a Data table with the example's columns, fills it with `rows` (through n8n's own Data table node), returns its id. */
@@ -138,6 +132,7 @@ function postedText(label: string): string {
 beforeAll(async () => {
 	n8n = sharedN8n();
 	sb = await startSandbox({ port: 0 });
+	sandbox = new SandboxClient(sb.url);
 	chat = await startChatCapture();
 	const name = `PayOnUs nightly reconciliation e2e ${RUN}`;
 	const made = await n8n.createCredential({ name, type: 'payOnUsApi', data: credentialData(sb.url, KEY) });
@@ -158,14 +153,14 @@ describe('nightly reconciliation example in a real n8n', () => {
 
 	beforeAll(async () => {
 		// the service's side: five payouts of the day, one of them not in our ledger
-		const token = await sandboxAccessToken(sb.url); // one token: the sandbox allows 3 token calls a minute
-		await payout(token, ref('ok-1'), 100);
-		await payout(token, ref('ok-2'), 250.5);
-		await payout(token, ref('amount'), 300);
-		await payout(token, ref('status'), 400);
-		await payout(token, ref('unrecorded'), 75);
+		// one token (the client keeps it): the sandbox allows 3 token calls a minute
+		await payout(ref('ok-1'), 100);
+		await payout(ref('ok-2'), 250.5);
+		await payout(ref('amount'), 300);
+		await payout(ref('status'), 400);
+		await payout(ref('unrecorded'), 75);
 		const settled = await until('the payouts to settle', 30_000, async () => {
-			const { transfers } = await new SandboxClient(sb.url).ledger();
+			const { transfers } = await sandbox.ledger();
 			const ours = transfers.filter((t) => t.merchantReference.endsWith(RUN));
 			return ours.length === 5 && ours.every((t) => t.paymentStatus === 'SUCCESSFUL') ? ours : undefined;
 		});
@@ -245,7 +240,7 @@ describe('nightly reconciliation example in a real n8n', () => {
 		const reportDate = String(nodeItems(execution, 'Settings')[0].reportDate);
 		expect([before, after]).toContain(reportDate);
 
-		const reads = (await new SandboxClient(sb.url).requests()).filter(
+		const reads = (await sandbox.requests()).filter(
 			(r) => r.method === 'GET' && r.path === '/api/v1/transfer-requests' && r.query.fromDate === reportDate,
 		);
 		expect(reads.length).toBeGreaterThan(0);

@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { SandboxClient } from '../../sandbox/client';
+import { SandboxClient, type LedgerView } from '../../sandbox/client';
+import type { WebhookSettings } from '../../sandbox/records';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { nodeError, nodeItems, sharedN8n, type Execution, type N8nClient } from '../harness/e2e';
 import { startFanout, type FanoutHandle } from '../../scripts/lib/fanout';
@@ -32,41 +33,8 @@ jest.setTimeout(300_000);
 const KEY = `examples-e2e-key-${randomBytes(6).toString('hex')}`;
 const RUN = randomBytes(4).toString('hex');
 
-interface LedgerPayin {
-	onusReference: string;
-	reference?: string;
-	merchantReference?: string;
-	businessId: string;
-	currency: string;
-	amount: number;
-	amountPaid?: number;
-	totalChargedFee?: number;
-	paymentStatus: string;
-	paymentChannel: string;
-	createdDate: string;
-}
-interface LedgerTransfer {
-	onusReference: string;
-	merchantReference: string;
-	businessId: string;
-	currency: string;
-	amount: number;
-	fee?: number;
-	paymentStatus: string;
-	beneficiaryAccountNumber: string;
-	beneficiaryAccountName: string;
-	createdDate: string;
-}
-interface Ledger {
-	clock: { now: string; timestamp: string };
-	wallets: Array<{ currency: string; entityId: string; availableBalance: number }>;
-	payins: LedgerPayin[];
-	transfers: LedgerTransfer[];
-	links: Array<{ id: string; status: string; cardTokenId?: string | null }>;
-	tokens: Array<{ id: string }>;
-}
-
 let sb: SandboxHandle;
+let sandbox: SandboxClient;
 let relay: FanoutHandle;
 let n8n: N8nClient;
 let shop: Shop;
@@ -76,13 +44,13 @@ const ids: Partial<Record<ExampleKey, string>> = {};
 const workflows: Partial<Record<ExampleKey, ExampleWorkflow>> = {};
 const created: string[] = [];
 
-async function ledger(): Promise<Ledger> {
-	return (await new SandboxClient(sb.url).ledger()) as unknown as Ledger;
+async function ledger(): Promise<LedgerView> {
+	return await sandbox.ledger();
 }
 
-/** Throws (failing the test) unless the sandbox took the settings. */
-async function setWebhooks(settings: Parameters<SandboxClient['setWebhooks']>[0]): Promise<void> {
-	await new SandboxClient(sb.url).setWebhooks(settings);
+/** Points the sandbox's notifications at `settings.url`; fails the test unless the sandbox took them. */
+async function setWebhooks(settings: Partial<WebhookSettings>): Promise<void> {
+	expect(await sandbox.setWebhooks(settings)).toMatchObject(settings);
 }
 
 /** Finished executions of a workflow whose given node ran and whose trigger item matches. */
@@ -118,6 +86,7 @@ async function importExample(
 beforeAll(async () => {
 	n8n = sharedN8n();
 	sb = await startSandbox({ port: 0 });
+	sandbox = new SandboxClient(sb.url);
 	shop = new Shop(sb.url);
 	// the shared n8n may write under ~/.n8n-files only (its default file restriction)
 	filesDir = join(homedir(), '.n8n-files', `payonus-examples-e2e-${RUN}`);

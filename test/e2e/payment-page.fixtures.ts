@@ -70,7 +70,7 @@ export function pageWorkflow(name: string, path: string, parameters: Record<stri
 }
 
 export async function ledgerPayins(): Promise<Array<Record<string, unknown>>> {
-	return (await new SandboxClient(pp.sb.url).ledger()).payins as unknown as Array<Record<string, unknown>>;
+	return (await new SandboxClient(pp.sb.url).ledger()).payins;
 }
 
 /** The checkout reference behind a page URL (the test holds the same secret as the credential). */

@@ -1,15 +1,11 @@
-/** Helpers for the sandbox tests: one sandbox per file on port 0, call its API with undici (control calls through sandbox/client.ts), receive webhooks. */
+/** Helpers for the sandbox tests: one sandbox per file on port 0, call its API as answered (sandbox/client.ts reads the answers; control calls go through its SandboxClient), receive webhooks. */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
-import { SandboxClient } from '../../sandbox/client';
+import { SandboxClient, sandboxRequest, type RawAnswer } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 
-export interface Res<T = any> {
-	status: number;
-	body: T;
-	headers: Record<string, string | string[] | undefined>;
-}
+/** An answer as it came; the body read freely by the tests. */
+export type Res<T = any> = RawAnswer<T>;
 
 export class Client {
 	token: string | undefined;
@@ -27,15 +23,7 @@ export class Client {
 			body = JSON.stringify(opts.body);
 			headers['content-type'] ??= 'application/json';
 		}
-		const res = await request(this.url + path, { method: method as 'GET', headers, body });
-		const text = await res.body.text();
-		let parsed: unknown = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			/* html */
-		}
-		return { status: res.statusCode, body: parsed, headers: res.headers };
+		return await sandboxRequest(this.url + path, { method, headers, body });
 	}
 
 	async login(): Promise<string> {
