@@ -7,23 +7,18 @@
  * within them.
  */
 import type { IDataObject } from 'n8n-workflow';
-import type { SandboxHandle } from '../../sandbox/server';
 import { startScriptedModel, type ScriptedModel } from '../harness/scriptedModel';
-import { nodeItems, sharedN8n } from '../harness/e2e';
-import { SandboxClient } from '../../sandbox/client';
-import { business, nodeSandbox } from './payout.fixtures';
+import { nodeItems } from '../harness/e2e';
+import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
+import { business } from './payout.fixtures';
 
 describe('PayOnUs as an AI agent tool in n8n', () => {
-	const n8n = sharedN8n();
-	let handle: SandboxHandle;
-	let sb: SandboxClient;
-	let credentialId: string;
 	let model: ScriptedModel;
-	const workflows: string[] = [];
+	const e2e = useSandboxAndN8n('agent-tool', { beforeStop: async () => await model?.stop() });
+	const { n8n } = e2e;
 	const stamp = Date.now().toString(36);
 
 	beforeAll(async () => {
-		({ handle, sb, credentialId } = await nodeSandbox(n8n, 'agent-tool'));
 		model = await startScriptedModel([
 			{ calls: [{ tool: '*', args: { amount: 2500, reference: `agent-big-${stamp}` } }] },
 			{ calls: [{ tool: '*', args: { amount: 800, reference: `agent-ok-${stamp}` } }] },
@@ -32,14 +27,8 @@ describe('PayOnUs as an AI agent tool in n8n', () => {
 		]);
 	});
 
-	afterAll(async () => {
-		for (const id of workflows) await n8n.deleteWorkflow(id).catch(() => undefined);
-		await model?.stop();
-		await handle?.stop();
-	});
-
 	it('refuses the calls outside the limits, as tool output, and sends the one within them', async () => {
-		await sb.clearRequests();
+		await e2e.sb.clearRequests();
 		const { id: openAiId } = await n8n.createCredential({ name: `scripted model ${stamp}`, type: 'openAiApi', data: { apiKey: 'sk-scripted', header: false, url: model.url } });
 		const workflow = {
 			name: 'agent tool e2e: spending limits',
@@ -89,7 +78,7 @@ describe('PayOnUs as an AI agent tool in n8n', () => {
 						toolAllowedCurrencies: ['NGN'],
 						toolAllowedBeneficiaries: '9999991112',
 					},
-					credentials: { payOnUsApi: { id: credentialId, name: 'PayOnUs e2e' } },
+					credentials: { payOnUsApi: { id: e2e.credentialId, name: 'PayOnUs e2e' } },
 				},
 			],
 			connections: {
@@ -99,9 +88,7 @@ describe('PayOnUs as an AI agent tool in n8n', () => {
 			},
 			settings: { executionOrder: 'v1' },
 		};
-		const { id } = await n8n.createWorkflow(workflow);
-		workflows.push(id);
-		const execution = await n8n.runWorkflow(id);
+		const execution = await e2e.runWorkflow(workflow);
 		const [answer] = nodeItems(execution, 'Agent');
 		expect(String(answer.output)).toContain('Paid 800 once');
 
@@ -114,7 +101,7 @@ describe('PayOnUs as an AI agent tool in n8n', () => {
 		expect(toolResults[1]).not.toContain('"refused"');
 		expect(toolResults[2]).toContain('maxTotalPerExecution');
 
-		const posted = (await sb.requests()).filter((r) => r.method === 'POST' && String(r.path).endsWith('/bank-transfer'));
+		const posted = (await e2e.sb.requests()).filter((r) => r.method === 'POST' && String(r.path).endsWith('/bank-transfer'));
 		expect(posted.map((r) => (r.body as IDataObject).amount)).toEqual([800]);
 		expect((posted[0].body as IDataObject).reference).toBe(`agent-ok-${stamp}`);
 	});

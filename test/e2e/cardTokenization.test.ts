@@ -4,44 +4,24 @@
  * errors as plain messages, and no card data in any output.
  */
 import type { IDataObject } from 'n8n-workflow';
-import type { SandboxHandle } from '../../sandbox/server';
-import { nodeItems, sharedN8n } from '../harness/e2e';
-import { SandboxClient } from '../../sandbox/client';
-import { business, NODE, nodeSandbox, payOnUsWorkflow } from './payout.fixtures';
+import { nodeItems } from '../harness/e2e';
+import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
+import { business, NODE, payOnUsWorkflow } from './payout.fixtures';
 
 const CARD = '4111111111111111';
 
 describe('PayOnUs card tokenization operations in n8n', () => {
-	const n8n = sharedN8n();
-	let handle: SandboxHandle;
-	let sb: SandboxClient;
-	let credentialId: string;
-	const workflows: string[] = [];
+	const e2e = useSandboxAndN8n('card', { clearRequestsBeforeEach: true });
 	const stamp = Date.now().toString(36);
 	const refA = `e2e-card-a-${stamp}`;
 	const refB = `e2e-card-b-${stamp}`;
 	let linkA: IDataObject;
 	let tokenId: string;
 
-	beforeAll(async () => {
-		({ handle, sb, credentialId } = await nodeSandbox(n8n, 'card'));
-	});
-
-	afterAll(async () => {
-		for (const id of workflows) await n8n.deleteWorkflow(id).catch(() => undefined);
-		await handle?.stop();
-	});
-
-	beforeEach(async () => {
-		await sb.clearRequests();
-	});
-
 	async function run(name: string, parameters: IDataObject, items: IDataObject[]) {
-		const { id } = await n8n.createWorkflow(
-			payOnUsWorkflow(name, credentialId, { resource: 'cardTokenization', ...parameters }, items.map((json) => ({ json })), { continueOnFail: true }),
+		return await e2e.runWorkflow(
+			payOnUsWorkflow(name, e2e.credentialId, { resource: 'cardTokenization', ...parameters }, items.map((json) => ({ json })), { continueOnFail: true }),
 		);
-		workflows.push(id);
-		return await n8n.runWorkflow(id);
 	}
 
 	it('creates links, explains 403 / 409, refuses bad fields before sending', async () => {
@@ -82,7 +62,7 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(out[7].error).toContain('Item 8: "additionalFields.customerPhone" must be in international format');
 		expect(out[8].error).toContain('Item 9: "customerName" is required');
 
-		const requests = await sb.requests();
+		const requests = await e2e.sb.requests();
 		// With Money-Moving Concurrency above 1 two items go at a time: the
 		// order of the first creations is not fixed; what was sent is.
 		const creations = requests.filter((r) => r.method === 'POST');
@@ -134,7 +114,7 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(out[1]).toMatchObject({ merchantReference: refB });
 		expect(out[2].error).toContain('No tokenization link with ID "LNK-NOPE" for business BUS-2001');
 		expect(out[3].error).toContain('Item 4: "linkId" is required');
-		expect((await sb.requests()).map((r) => [r.path, r.query])).toEqual([
+		expect((await e2e.sb.requests()).map((r) => [r.path, r.query])).toEqual([
 			[`/api/v1/card-tokenization-links/${String(linkA.id)}`, { businessId: 'BUS-2001' }],
 			[`/api/v1/card-tokenization-links/by-reference/${refB}`, { businessId: 'BUS-2001' }],
 			['/api/v1/card-tokenization-links/LNK-NOPE', { businessId: 'BUS-2001' }],
@@ -142,8 +122,8 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 	});
 
 	it('searches links and tokens with the spec filters, with no card data in the output', async () => {
-		await sb.control('POST', `/links/${String(linkA.id)}/submit`, { cardNumber: CARD, expiry: '12/30', cvv: '123' });
-		await sb.clearRequests();
+		await e2e.sb.submitLink(String(linkA.id), { cardNumber: CARD, expiry: '12/30', cvv: '123' });
+		await e2e.sb.clearRequests();
 		const links = await run(
 			'card e2e: search links',
 			{
@@ -174,13 +154,13 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(found).toHaveLength(4);
 		expect(found[2].error).toContain('"filters.status" must be one of PENDING, COMPLETED, EXPIRED, CANCELLED');
 		expect(found[3].error).toContain('"filters.createdFrom" must be a date written YYYY-MM-DD');
-		const queries = (await sb.requests()).map((r) => r.query as IDataObject);
+		const queries = (await e2e.sb.requests()).map((r) => r.query as IDataObject);
 		expect(queries).toEqual([
 			{ merchantId: 'MER-1001', businessIds: 'BUS-2001', createdFrom: '2000-01-01', createdTo: '2100-01-01', status: 'COMPLETED', hasCardToken: 'true', pageNo: '1', pageSize: '100' },
 			{ merchantId: 'MER-1001', businessIds: 'BUS-2001,BUS-2002', createdFrom: '2000-01-01', createdTo: '2100-01-01', status: 'PENDING', hasCardToken: 'false', pageNo: '1', pageSize: '5' },
 		]);
 
-		await sb.clearRequests();
+		await e2e.sb.clearRequests();
 		const tokens = await run(
 			'card e2e: search tokens',
 			{
@@ -197,7 +177,7 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(list[1].error).toContain('"filters.customerEmail" must be an e-mail address');
 		expect(JSON.stringify([found, list])).not.toContain(CARD);
 		expect(JSON.stringify([found, list])).not.toMatch(/"cvv"|"cardNumber"/);
-		expect((await sb.requests()).map((r) => r.query)).toEqual([
+		expect((await e2e.sb.requests()).map((r) => r.query)).toEqual([
 			{ merchantId: 'MER-1001', merchantReference: refA, customerEmail: 'ada@example.com', pageNo: '1', pageSize: '100' },
 		]);
 	});
@@ -220,13 +200,13 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(out[2].error).toContain('No card token "TOK-NOPE" exists for business BUS-2001');
 		expect(out[3].error).toContain(`Card token ${tokenId} belongs to another business than BUS-2002`);
 		expect(out[4].error).toContain('Item 5: "cardTokenId" is required');
-		expect((await sb.requests()).map((r) => [r.method, r.path, r.status])).toEqual([
+		expect((await e2e.sb.requests()).map((r) => [r.method, r.path, r.status])).toEqual([
 			['DELETE', `/api/v1/card-tokens/${tokenId}`, 200],
 			['DELETE', `/api/v1/card-tokens/${tokenId}`, 200],
 			['DELETE', '/api/v1/card-tokens/TOK-NOPE', 404],
 			['DELETE', `/api/v1/card-tokens/${tokenId}`, 403],
 		]);
-		const ledger = await sb.ledger();
+		const ledger = await e2e.sb.ledger();
 		expect((ledger.tokens as IDataObject[]).find((t) => t.id === tokenId)).toMatchObject({ deleted: true });
 	});
 });

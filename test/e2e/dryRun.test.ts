@@ -4,17 +4,17 @@
  * transfer or charge path (only reads and name enquiries).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { nodeItems, sharedN8n } from '../harness/e2e';
-import { business, NODE, useNodeSandbox } from './payout.fixtures';
+import { nodeItems } from '../harness/e2e';
+import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
+import { business, NODE, payOnUsWorkflow } from './payout.fixtures';
 
 const MONEY_PATHS = /transfer-requests\/(bank-transfer|bulk)|card-payments|mobile-money\/collection|eft-payment$/;
 
 describe('PayOnUs Dry Run in n8n', () => {
-	const n8n = sharedN8n();
-	const env = useNodeSandbox(n8n, 'dry-run');
+	const e2e = useSandboxAndN8n('dry-run');
 
 	it('checks transfers and charges and sends nothing that moves money', async () => {
-		await env.sb.clearRequests();
+		await e2e.sb.clearRequests();
 		const stamp = Date.now().toString(36);
 		const params: IDataObject = {
 			resource: 'payout',
@@ -41,7 +41,8 @@ describe('PayOnUs Dry Run in n8n', () => {
 			{ ...bank, transferType: 'WALLET_TO_MOMO', currency: 'KES', countryCode: 'KE', reference: `dry3-${stamp}`, network: 'MPESA_KE', phone: '254700000000', bank: '', account: '', amount: 10 },
 			{ ...bank, amount: 0 },
 		].map((json) => ({ json }));
-		const out = nodeItems(await env.run('dry run e2e: transfers', params, items), NODE).map((o) => o.dryRun as IDataObject);
+		const execution = await e2e.runWorkflow(payOnUsWorkflow('dry run e2e: transfers', e2e.credentialId, params, items));
+		const out = nodeItems(execution, NODE).map((o) => o.dryRun as IDataObject);
 		expect(out).toHaveLength(4);
 		const checks = (i: number) => Object.fromEntries((out[i].checks as IDataObject[]).map((c) => [c.check, c.passed]));
 		expect(out[0]).toMatchObject({ passed: true, moneyMoved: false, currency: 'NGN', wouldSend: { path: '/api/v1/transfer-requests/bank-transfer' } });
@@ -52,18 +53,18 @@ describe('PayOnUs Dry Run in n8n', () => {
 		expect(out[3]).toMatchObject({ passed: false, checks: [{ check: 'validation', passed: false }] });
 		expect(out[0].runTotals).toEqual({ NGN: 3001, KES: 10 });
 
-		const requests = await env.sb.requests();
+		const requests = await e2e.sb.requests();
 		expect(requests.filter((r) => r.method !== 'GET' && MONEY_PATHS.test(String(r.path)))).toEqual([]);
 		expect(requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
 			'/api/v1/transfer-requests/name-enquiry',
 			'/api/v1/transfer-requests/name-enquiry',
 		]);
-		const ledger = await env.sb.ledger();
+		const ledger = await e2e.sb.ledger();
 		expect((ledger.transfers as IDataObject[]).map((t) => t.merchantReference)).not.toContain(`dry-${stamp}`);
 	});
 
 	it('a tokenized card charge in dry run is not sent', async () => {
-		await env.sb.clearRequests();
+		await e2e.sb.clearRequests();
 		const params: IDataObject = {
 			resource: 'payin',
 			operation: 'chargeTokenizedCard',
@@ -73,10 +74,11 @@ describe('PayOnUs Dry Run in n8n', () => {
 			reference: `dry-tok-${Date.now().toString(36)}`,
 			dryRun: true,
 		};
-		const [item] = nodeItems(await env.run('dry run e2e: token charge', params, [{ json: {} }]), NODE);
+		const execution = await e2e.runWorkflow(payOnUsWorkflow('dry run e2e: token charge', e2e.credentialId, params, [{ json: {} }]));
+		const [item] = nodeItems(execution, NODE);
 		expect(item.dryRun).toMatchObject({ operation: 'payin:chargeTokenizedCard', moneyMoved: false, runTotals: { NGN: 25 } });
 		expect(JSON.stringify(item)).not.toContain('TOKEN-DOES-NOT-MATTER');
-		const requests = await env.sb.requests();
+		const requests = await e2e.sb.requests();
 		expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
 	});
 });

@@ -4,41 +4,24 @@
  * rule for a custom base address.
  */
 import type { IDataObject } from 'n8n-workflow';
-import type { SandboxHandle } from '../../sandbox/server';
 import { itemsNode, manualWorkflow } from '../harness/fixtures';
-import { nodeError, nodeItems, sharedN8n } from '../harness/e2e';
-import { SandboxClient } from '../../sandbox/client';
-import { business, createPayOnUsCredential, NODE, nodeSandbox, PAYONUS } from './payout.fixtures';
+import { nodeError, nodeItems } from '../harness/e2e';
+import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
+import { business, createPayOnUsCredential, NODE, PAYONUS } from './payout.fixtures';
 
 jest.setTimeout(300_000);
 
 describe('PayOnUs inputs in n8n', () => {
-	const n8n = sharedN8n();
-	let handle: SandboxHandle;
-	let sb: SandboxClient;
-	let credentialId: string;
-	const workflows: string[] = [];
+	const e2e = useSandboxAndN8n('inputs', { clearRequestsBeforeEach: true });
+	const { n8n } = e2e;
 	const stamp = Date.now().toString(36);
 
-	beforeAll(async () => {
-		({ handle, sb, credentialId } = await nodeSandbox(n8n, 'inputs'));
-	});
-	afterAll(async () => {
-		for (const id of workflows) await n8n.deleteWorkflow(id).catch(() => undefined);
-		await handle?.stop();
-	});
-	beforeEach(async () => {
-		await sb.clearRequests();
-	});
-
-	async function run(typeVersion: number, parameters: IDataObject, items: IDataObject[], credential = credentialId) {
+	async function run(typeVersion: number, parameters: IDataObject, items: IDataObject[], credential = e2e.credentialId) {
 		const workflow = manualWorkflow(`inputs ${typeVersion} ${Date.now()}`, [
 			itemsNode(items.map((json) => ({ json }))),
 			{ name: NODE, type: PAYONUS, typeVersion, parameters, credentials: { payOnUsApi: { id: credential, name: 'PayOnUs e2e' } } },
 		]);
-		const { id } = await n8n.createWorkflow(workflow);
-		workflows.push(id);
-		return await n8n.runWorkflow(id);
+		return await e2e.runWorkflow(workflow);
 	}
 
 	// No verifyBeneficiaryName parameter: what a node dropped on the canvas has.
@@ -56,7 +39,7 @@ describe('PayOnUs inputs in n8n', () => {
 		beneficiaryAccountName: '={{ $json.name }}',
 		narration: 'e2e inputs',
 	};
-	const paths = async () => (await sb.requests()).map((r) => `${String(r.method)} ${String(r.path)}`);
+	const paths = async () => (await e2e.sb.requests()).map((r) => `${String(r.method)} ${String(r.path)}`);
 
 	it('version 2 runs the name enquiry before a bank transfer by default and refuses a wrong name', async () => {
 		const execution = await run(2, transfer, [{ amount: 10, reference: `e2e-v2-${stamp}`, name: 'Somebody Else' }]);

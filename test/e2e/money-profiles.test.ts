@@ -8,12 +8,10 @@
  * batch whose answer is lost (sent once, "outcome unknown" or recovered).
  */
 import type { IDataObject } from 'n8n-workflow';
-import type { SandboxHandle } from '../../sandbox/server';
 import { TEST_PROFILES } from '../../sandbox/profiles';
-import { nodeItems, sharedN8n } from '../harness/e2e';
-import { sandboxAccessToken } from '../harness/fixtures';
-import { SandboxClient } from '../../sandbox/client';
-import { business, NODE, nodeSandbox, payOnUsWorkflow } from './payout.fixtures';
+import { nodeItems } from '../harness/e2e';
+import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
+import { business, NODE, payOnUsWorkflow } from './payout.fixtures';
 
 const TRANSFER = '/api/v1/transfer-requests/bank-transfer';
 const BULK = '/api/v1/transfer-requests/bulk/bank-transfer';
@@ -21,39 +19,19 @@ const HEADER = 'beneficiaryAccountNumber,beneficiaryAccountName,beneficiaryBankC
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 describe('money-moving operations in n8n under each sandbox profile', () => {
-	const n8n = sharedN8n();
-	let handle: SandboxHandle;
-	let sb: SandboxClient;
-	let credentialId: string;
-	const workflows: string[] = [];
-
-	let token = '';
-	beforeAll(async () => {
-		({ handle, sb, credentialId } = await nodeSandbox(n8n, 'money profiles'));
-		// One token for the whole file (client 3: n8n's token stays untouched; 3 token calls a minute at most).
-		token = await sandboxAccessToken(handle.url);
+	const e2e = useSandboxAndN8n('money profiles', {
+		beforeStop: async () => {
+			await e2e.sb.setProfiles([]).catch(() => undefined);
+		},
 	});
 
+	/** A set-up call to the service API (the sandbox client's own API client 3 and one token for the file: n8n's token stays untouched; 3 token calls a minute at most). */
 	async function api(path: string, body: IDataObject): Promise<IDataObject> {
-		const res = await fetch(`${handle.url}${path}`, {
-			method: 'POST',
-			headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		});
-		const json = (await res.json()) as { data: IDataObject };
-		if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-		return json.data;
+		return await e2e.sb.api<IDataObject>('POST', path, body);
 	}
-	afterAll(async () => {
-		for (const id of workflows) await n8n.deleteWorkflow(id).catch(() => undefined);
-		await sb.control('POST', '/profile', { profiles: [] }).catch(() => undefined);
-		await handle?.stop();
-	});
 
 	async function run(name: string, parameters: IDataObject, items: Array<{ json: IDataObject; binary?: IDataObject }>) {
-		const { id } = await n8n.createWorkflow(payOnUsWorkflow(name, credentialId, parameters, items, { continueOnFail: true }));
-		workflows.push(id);
-		return nodeItems(await n8n.runWorkflow(id), NODE);
+		return nodeItems(await e2e.runWorkflow(payOnUsWorkflow(name, e2e.credentialId, parameters, items, { continueOnFail: true })), NODE);
 	}
 
 	const transferParams: IDataObject = {
@@ -77,18 +55,18 @@ describe('money-moving operations in n8n under each sandbox profile', () => {
 		const tag = `e2e-${name}-${Date.now().toString(36)}`;
 
 		beforeAll(async () => {
-			await sb.control('POST', '/profile', { profiles });
-			await sb.control('DELETE', '/faults');
+			await e2e.sb.setProfiles(profiles);
+			await e2e.sb.clearFaults();
 		});
 		afterEach(async () => {
-			await sb.control('DELETE', '/faults');
+			await e2e.sb.clearFaults();
 		});
 
 		test('Create Transfer with answers dropped after processing: each reference once, every item its own record', async () => {
-			await sb.control('POST', '/faults', { method: 'POST', path: TRANSFER, rate: 0.5, seed: 3, dropAfterProcessing: true });
+			await e2e.sb.addFault({ method: 'POST', path: TRANSFER, rate: 0.5, seed: 3, dropAfterProcessing: true });
 			const items = Array.from({ length: 6 }, (_, i) => ({ json: { reference: `${tag}-t${i}`, amount: 100 + i, account: '9999991112' } }));
 			const out = await run(`money ${name}: drops`, transferParams, items);
-			const ledger = (await sb.ledger()).transfers as IDataObject[];
+			const ledger = (await e2e.sb.ledger()).transfers as IDataObject[];
 			expect(out).toHaveLength(6);
 			out.forEach((o, i) => {
 				expect(o.error).toBeUndefined();
@@ -105,17 +83,17 @@ describe('money-moving operations in n8n under each sandbox profile', () => {
 				amount: 999, beneficiaryAccountNumber: '0123400001', beneficiaryAccountName: 'Earlier', beneficiaryBankCode: '044',
 				transferType: 'WALLET_TO_BANK_ACCOUNT', countryCode: 'NG', currency: 'NGN', reference, narration: 'earlier', businessId: 'BUS-2001',
 			});
-			await sb.control('POST', '/faults', { method: 'POST', path: TRANSFER, status: 503, times: 1 });
+			await e2e.sb.addFault({ method: 'POST', path: TRANSFER, status: 503, times: 1 });
 			const out = await run(`money ${name}: reused`, transferParams, [{ json: { reference, amount: 100, account: '9999991112' } }]);
 			expect(String(out[0].error)).toMatch(new RegExp(`Reference "${reference}" belongs to an earlier, different transfer .*nothing was sent for this item`));
 			expect(String(out[0].error)).not.toMatch(/new,? (unique )?reference/i);
-			const held = ((await sb.ledger()).transfers as IDataObject[]).filter((t) => t.merchantReference === reference);
+			const held = ((await e2e.sb.ledger()).transfers as IDataObject[]).filter((t) => t.merchantReference === reference);
 			expect(held).toHaveLength(1);
 			expect(held[0].amount).toBe(999);
 		});
 
 		test('Search Transfers Return All reads every page, whatever the page size the service allows', async () => {
-			const ledger = (await sb.ledger()).transfers as IDataObject[];
+			const ledger = (await e2e.sb.ledger()).transfers as IDataObject[];
 			const total = ledger.filter((t) => t.merchantId === 'MER-1001').length;
 			expect(total).toBeGreaterThan(0);
 			const out = await run(`money ${name}: return all`, { resource: 'payout', operation: 'searchTransfers', merchantId: '', returnAll: true, filters: {} }, [{ json: {} }]);
@@ -126,16 +104,16 @@ describe('money-moving operations in n8n under each sandbox profile', () => {
 		test('a bulk batch whose answer is lost is sent once: recovered when the rows can be found, else outcome unknown', async () => {
 			const batch = `${tag}-bulk`;
 			const csv = `${HEADER}\n9999991112,Ann,044,100,x\n0123456789,Bo,058,200,x\n`;
-			await sb.clearRequests();
-			await sb.control('POST', '/faults', { method: 'POST', path: BULK, rate: 1, times: 1, dropAfterProcessing: true });
+			await e2e.sb.clearRequests();
+			await e2e.sb.addFault({ method: 'POST', path: BULK, rate: 1, times: 1, dropAfterProcessing: true });
 			const out = await run(
 				`money ${name}: bulk`,
 				{ resource: 'payout', operation: 'bulkTransfer', source: 'binary', binaryPropertyName: 'data', businessId: business('BUS-2001'), currency: 'NGN', reference: batch },
 				[{ json: {}, binary: { data: { data: b64(csv), mimeType: 'text/csv', fileName: 'pay.csv' } } }],
 			);
-			const posts = (await sb.requests()).filter((r) => r.path === BULK && r.method === 'POST');
+			const posts = (await e2e.sb.requests()).filter((r) => r.path === BULK && r.method === 'POST');
 			expect(posts).toHaveLength(1);
-			const rows = ((await sb.ledger()).transfers as IDataObject[]).filter((t) => t.bulkReference === batch);
+			const rows = ((await e2e.sb.ledger()).transfers as IDataObject[]).filter((t) => t.bulkReference === batch);
 			expect(rows).toHaveLength(2);
 			if (out[0].error !== undefined) {
 				expect(String(out[0].error)).toContain(`Outcome unknown for reference "${batch}"`);

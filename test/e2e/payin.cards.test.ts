@@ -106,7 +106,7 @@ describe('payin in real n8n', () => {
 		const deleted = await makeToken('BUS-2001', 'tok-e2e-3');
 		await api('DELETE', `/api/v1/card-tokens/${deleted}?businessId=BUS-2001`);
 		const expired = await makeToken('BUS-2001', 'tok-e2e-4');
-		await sb.control('POST', `/tokens/${expired}/expire`);
+		await sb.expireCardToken(expired);
 
 		const execution = await run(
 			'charge tokenized card',

@@ -6,12 +6,9 @@
  */
 import { constants, publicEncrypt } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { fetch } from 'undici';
-import { startSandbox, type SandboxHandle } from '../../sandbox/server';
-import { nodeItems, sharedN8n, type Execution } from '../harness/e2e';
-import { sandboxAccessToken } from '../harness/fixtures';
-import { SandboxClient } from '../../sandbox/client';
-import { createPayOnUsCredential, NODE, payOnUsWorkflow } from './payout.fixtures';
+import { nodeItems, type Execution } from '../harness/e2e';
+import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
+import { NODE, payOnUsWorkflow } from './payout.fixtures';
 
 export const e = (field: string) => `={{ $json.${field} }}`;
 
@@ -26,16 +23,13 @@ export const person = { name: 'Ada Obi', email: 'ada@example.com' };
 export const PAYIN_CREDENTIAL_NAME = 'PayOnUs payin e2e';
 
 /**
- * Registers the file's beforeAll (a sandbox on a free port, a credential for
- * it) and afterAll (its workflows deleted, the sandbox stopped) and returns
- * the helpers; `sb` and `credentialId` are set once beforeAll has run.
+ * Registers the file's set-up (test/harness/sandboxAndN8n.ts: a sandbox on a
+ * free port, the payin credential for it, its workflows deleted and the
+ * sandbox stopped after the file) and returns it with the payin helpers;
+ * `sb` and `credentialId` are set once beforeAll has run.
  */
 export function payinSuite() {
-	const n8n = sharedN8n();
-	let handle: SandboxHandle;
-	let sb: SandboxClient;
-	let credentialId: string;
-	const workflowIds: string[] = [];
+	const e2e = useSandboxAndN8n('payin', { credentialName: PAYIN_CREDENTIAL_NAME });
 
 	/** Runs PayOnUs over `items` with `parameters`; returns the execution. */
 	async function run(
@@ -44,17 +38,15 @@ export function payinSuite() {
 		items: IDataObject[],
 		opts: { continueOnFail?: boolean; credential?: string } = { continueOnFail: true },
 	): Promise<Execution> {
-		await sb.clearRequests();
+		await e2e.sb.clearRequests();
 		const wf = payOnUsWorkflow(
 			`payin e2e: ${name}`,
-			opts.credential ?? credentialId,
+			opts.credential ?? e2e.credentialId,
 			parameters,
 			items.map((json) => ({ json })),
 			{ continueOnFail: opts.continueOnFail },
 		);
-		const { id } = await n8n.createWorkflow(wf);
-		workflowIds.push(id);
-		return await n8n.runWorkflow(id, { timeoutMs: 120000 });
+		return await e2e.runWorkflow(wf, { timeoutMs: 120000 });
 	}
 
 	/** Output items of the node, errors separated. */
@@ -66,42 +58,18 @@ export function payinSuite() {
 		};
 	}
 
-	let apiToken: string | undefined;
-	/** A direct sandbox API call for test setup (one token for the whole file: 3 token calls a minute). */
+	/** A direct sandbox API call for test setup (the sandbox client keeps one token for the whole file: 3 token calls a minute). */
 	async function api<T = IDataObject>(method: string, path: string, body?: unknown): Promise<T> {
-		apiToken ??= await sandboxAccessToken(handle.url, 3);
-		const res = await fetch(`${handle.url}${path}`, {
-			method,
-			headers: { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const json = (await res.json()) as { data: T };
-		if (res.status >= 400) throw new Error(`sandbox ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-		return json.data;
+		return await e2e.sb.api<T>(method, path, body);
 	}
 
 	async function encryptCard(pan: string): Promise<string> {
-		const { publicKey } = await sb.control<{ publicKey: string }>('GET', '/public-key');
+		const publicKey = await e2e.sb.publicKey();
 		return publicEncrypt(
 			{ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
 			Buffer.from(`${pan}|12|30|123`),
 		).toString('base64');
 	}
 
-	const suite = { n8n, sb: undefined as unknown as SandboxClient, credentialId: '', run, outcome, api, encryptCard };
-
-	beforeAll(async () => {
-		handle = await startSandbox({ port: 0 });
-		sb = new SandboxClient(handle.url);
-		credentialId = await createPayOnUsCredential(n8n, handle.url, PAYIN_CREDENTIAL_NAME);
-		suite.sb = sb;
-		suite.credentialId = credentialId;
-	});
-
-	afterAll(async () => {
-		for (const id of workflowIds) await n8n.deleteWorkflow(id).catch(() => undefined);
-		await handle?.stop();
-	});
-
-	return suite;
+	return Object.assign(e2e, { run, outcome, api, encryptCard });
 }

@@ -4,21 +4,17 @@
  * received (GET /_sandbox/requests) or recorded (ledger).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { nodeError, nodeItems, sharedN8n } from '../harness/e2e';
-import { business, NODE, useNodeSandbox } from './payout.fixtures';
+import { nodeError, nodeItems } from '../harness/e2e';
+import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
+import { business, NODE, payOnUsWorkflow } from './payout.fixtures';
 
 const HEADER = 'beneficiaryAccountNumber,beneficiaryAccountName,beneficiaryBankCode,amount,narration';
 
 describe('PayOnUs payout operations in n8n', () => {
-	const n8n = sharedN8n();
-	const env = useNodeSandbox(n8n, 'payout');
-
-	beforeEach(async () => {
-		await env.sb.clearRequests();
-	});
+	const e2e = useSandboxAndN8n('payout', { clearRequestsBeforeEach: true });
 
 	async function run(name: string, parameters: IDataObject, items: Array<{ json: IDataObject; binary?: IDataObject }>, continueOnFail = true) {
-		return await env.run(name, parameters, items, { continueOnFail });
+		return await e2e.runWorkflow(payOnUsWorkflow(name, e2e.credentialId, parameters, items, { continueOnFail }));
 	}
 
 	const transferParams: IDataObject = {
@@ -86,7 +82,7 @@ describe('PayOnUs payout operations in n8n', () => {
 		);
 		expect(String(out[4].error)).toMatch(/409/);
 
-		const requests = await env.sb.requests();
+		const requests = await e2e.sb.requests();
 		const posted = requests.filter((r) => r.method === 'POST');
 		expect(posted.map((r) => r.path)).toEqual([
 			'/api/v1/transfer-requests/name-enquiry',
@@ -118,7 +114,7 @@ describe('PayOnUs payout operations in n8n', () => {
 		const lookups = requests.filter((r) => r.method === 'GET' && r.path === '/api/v1/transfer-requests');
 		expect(lookups.some((r) => (r.query as IDataObject).merchantReference === bankItem.reference)).toBe(true);
 
-		const ledger = await env.sb.ledger();
+		const ledger = await e2e.sb.ledger();
 		const refs = (ledger.transfers as IDataObject[]).map((t) => t.merchantReference);
 		expect(refs.filter((r) => r === bankItem.reference)).toHaveLength(1);
 		expect(refs).not.toContain(`e2e-mismatch-${stamp}`);
@@ -148,14 +144,14 @@ describe('PayOnUs payout operations in n8n', () => {
 		const out = nodeItems(execution, NODE);
 		expect(out).toHaveLength(bad.length);
 		bad.forEach(([, message], i) => expect(`${i}: ${String(out[i].error)}`).toContain(`${i}: Item ${i + 1}: ${message}`));
-		expect(await env.sb.requests()).toEqual([]);
+		expect(await e2e.sb.requests()).toEqual([]);
 	});
 
 	it('without continueOnFail one bad item stops the run before any item is sent', async () => {
 		const items = [{ json: { ...bankItem, verify: false, reference: `e2e-first-${stamp}` } }, { json: { ...bankItem, amount: -1 } }];
 		const execution = await run('payout e2e: stop on bad item', transferParams, items, false);
 		expect(nodeError(execution, NODE)).toContain('Item 2: "amount" must be greater than 0');
-		expect(await env.sb.requests()).toEqual([]);
+		expect(await e2e.sb.requests()).toEqual([]);
 	});
 
 	it('runs a name enquiry and lists banks', async () => {
@@ -181,13 +177,13 @@ describe('PayOnUs payout operations in n8n', () => {
 		expect(out[1]).toMatchObject({ accountNumber: '9999991118', bankCode: '058', bankName: 'Guaranty Trust Bank' });
 		expect(out[2].error).toContain('Item 3: "accountNumber" must be 6 to 20 digits');
 		expect(out[3].error).toContain('Item 4: "institutionCode" is required');
-		const requests = await env.sb.requests();
+		const requests = await e2e.sb.requests();
 		expect(requests.map((r) => r.body)).toEqual([
 			{ institutionCode: '044', accountNumber: '9999991112', businessId: 'BUS-2001', currency: 'NGN' },
 			{ institutionCode: '058', accountNumber: '9999991118', businessId: 'BUS-2001', currency: 'NGN' },
 		]);
 
-		await env.sb.clearRequests();
+		await e2e.sb.clearRequests();
 		const banks = await run('payout e2e: list banks', { resource: 'payout', operation: 'listBanks', currency: '={{ $json.currency }}' }, [
 			{ json: { currency: 'ZAR' } },
 			{ json: { currency: 'kes' } },
@@ -197,16 +193,16 @@ describe('PayOnUs payout operations in n8n', () => {
 		expect(list).toContainEqual({ code: '632005', name: 'ABSA Bank' });
 		expect(list).toContainEqual({ code: '68', name: 'Equity Bank Kenya' });
 		expect(list[list.length - 1].error).toContain('Item 3: "currency" must be a 3-letter currency code');
-		expect((await env.sb.requests()).map((r) => [r.path, r.query])).toEqual([
+		expect((await e2e.sb.requests()).map((r) => [r.path, r.query])).toEqual([
 			['/api/v1/banks', { key: 'ZAR' }],
 			['/api/v1/banks', { key: 'KES' }],
 		]);
 	});
 
 	it('gets a transfer and searches transfers (limit and return all)', async () => {
-		const ledger = await env.sb.ledger();
+		const ledger = await e2e.sb.ledger();
 		const known = (ledger.transfers as IDataObject[]).find((t) => t.merchantReference === bankItem.reference)!;
-		await env.sb.clearRequests();
+		await e2e.sb.clearRequests();
 		const get = await run(
 			'payout e2e: get transfer',
 			{ resource: 'payout', operation: 'getTransfer', onusReference: '={{ $json.onus }}', merchantId: '' },
@@ -216,12 +212,12 @@ describe('PayOnUs payout operations in n8n', () => {
 		expect(got[0]).toMatchObject({ onusReference: known.onusReference, merchantReference: bankItem.reference });
 		expect(got[1].error).toContain('matches no transfer of merchant MER-1001');
 		expect(got[2].error).toContain('Item 3: "onusReference" must be an identifier');
-		expect((await env.sb.requests()).map((r) => r.query)).toEqual([
+		expect((await e2e.sb.requests()).map((r) => r.query)).toEqual([
 			{ merchantId: 'MER-1001', onusReference: known.onusReference },
 			{ merchantId: 'MER-1001', onusReference: 'ONUS-TRNF-0000000000000-01012024-000000' },
 		]);
 
-		await env.sb.clearRequests();
+		await e2e.sb.clearRequests();
 		const search = await run(
 			'payout e2e: search transfers',
 			{
@@ -238,7 +234,7 @@ describe('PayOnUs payout operations in n8n', () => {
 		const total = (ledger.transfers as IDataObject[]).filter((t) => t.businessId === 'BUS-2001').length;
 		expect(found).toHaveLength(2 + total + 1);
 		expect(found[found.length - 1].error).toContain('Item 3: "limit" must be at least 1');
-		const queries = (await env.sb.requests()).map((r) => r.query as IDataObject);
+		const queries = (await e2e.sb.requests()).map((r) => r.query as IDataObject);
 		expect(queries[0]).toEqual({ merchantId: 'MER-1001', businessId: 'BUS-2001', pageNo: '1', pageSize: '2' });
 		expect(queries.slice(1).every((q) => q.pageSize === '100')).toBe(true);
 	});
@@ -271,7 +267,7 @@ describe('PayOnUs payout operations in n8n', () => {
 		expect(out[1].error).toContain(
 			'Item 2: Bulk transfer refused, nothing was sent: 3 problem(s) in the CSV rows: row 2: "beneficiaryAccountNumber" must be 6 to 20 digits (got "12AB"); row 2: "beneficiaryAccountName" is required; row 2: "amount" must be greater than 0 (got "0")',
 		);
-		const requests = await env.sb.requests();
+		const requests = await e2e.sb.requests();
 		expect(requests.map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/api/v1/transfer-requests/bulk/bank-transfer', 200]]);
 		expect(String((requests[0].headers as IDataObject)['content-type'])).toMatch(/^multipart\/form-data; boundary=/);
 	});
@@ -298,16 +294,16 @@ describe('PayOnUs payout operations in n8n', () => {
 		const runData = (execution.data as { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ pairedItem: unknown }>> } }>> } })
 			.resultData.runData[NODE][0].data.main[0][0].pairedItem;
 		expect(runData).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		const ledger = await env.sb.ledger();
+		const ledger = await e2e.sb.ledger();
 		const refs = (ledger.transfers as IDataObject[]).filter((t) => t.bulkReference === batch).map((t) => t.merchantReference);
 		expect(refs.sort()).toEqual([`${batch}-1`, `${batch}-2`, `${batch}-3`]);
 
-		await env.sb.clearRequests();
+		await e2e.sb.clearRequests();
 		const bad = await run('payout e2e: bulk from bad items', params, [
 			{ json: { ...rows[0], reference: `${batch}-x` } },
 			{ json: { ...rows[1], amount: 'ten' } },
 		]);
 		expect(nodeItems(bad, NODE)[0].error).toContain('row 2: "amount" must be a number such as 1500.50 (got "ten")');
-		expect(await env.sb.requests()).toEqual([]);
+		expect(await e2e.sb.requests()).toEqual([]);
 	});
 });

@@ -4,17 +4,17 @@
  * category.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { nodeItems, sharedN8n } from '../harness/e2e';
-import { NODE, useNodeSandbox } from './payout.fixtures';
+import { nodeItems } from '../harness/e2e';
+import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
+import { NODE, payOnUsWorkflow } from './payout.fixtures';
 
 describe('PayOnUs Reconcile in n8n', () => {
-	const n8n = sharedN8n();
-	const env = useNodeSandbox(n8n, 'reconcile');
+	const e2e = useSandboxAndN8n('reconcile');
 
 	it('sorts our records and the service transfers of the day into categories', async () => {
 		const stamp = Date.now().toString(36);
 		const pay = async (reference: string, amount: number) =>
-			await env.sb.api('POST', '/api/v1/transfer-requests/bank-transfer', {
+			await e2e.sb.api('POST', '/api/v1/transfer-requests/bank-transfer', {
 				transferType: 'WALLET_TO_BANK_ACCOUNT',
 				amount,
 				currency: 'NGN',
@@ -43,7 +43,7 @@ describe('PayOnUs Reconcile in n8n', () => {
 			fromDate: today,
 			toDate: today,
 		};
-		const out = nodeItems(await env.run('reconcile e2e', params, items), NODE);
+		const out = nodeItems(await e2e.runWorkflow(payOnUsWorkflow('reconcile e2e', e2e.credentialId, params, items)), NODE);
 		const mine = Object.fromEntries(out.filter((o) => String(o.reference).endsWith(stamp)).map((o) => [o.reference, o.category]));
 		expect(mine).toEqual({
 			[`rec-a-${stamp}`]: 'matched',
@@ -51,7 +51,7 @@ describe('PayOnUs Reconcile in n8n', () => {
 			[`rec-c-${stamp}`]: 'missingOnOurSide',
 			[`rec-missing-${stamp}`]: 'missingAtService',
 		});
-		const reads = (await env.sb.requests()).filter((r) => r.path === '/api/v1/transfer-requests' && r.method === 'GET');
+		const reads = (await e2e.sb.requests()).filter((r) => r.path === '/api/v1/transfer-requests' && r.method === 'GET');
 		expect(reads.length).toBeGreaterThan(0);
 	});
 });

@@ -110,7 +110,7 @@ describe('PayOnUs Trigger: Confirm With the Service (real n8n, sandbox)', () => 
 	});
 
 	it('confirms a tokenization notification with a credential that has no Default Merchant ID (link record as in the spec: no cardTokenId)', async () => {
-		await api.control('POST', '/profile', { profiles: ['link-without-token-id'] });
+		await api.setProfiles(['link-without-token-id']);
 		const { id: noMerchant } = await n8n.createCredential({
 			name: `PayOnUs no merchant ${Date.now()}`,
 			type: 'payOnUsApi',
@@ -131,6 +131,6 @@ describe('PayOnUs Trigger: Confirm With the Service (real n8n, sandbox)', () => 
 			cardTokenIdChecked: false,
 			unsignedFields: ['cardTokenId'],
 		});
-		await api.control('POST', '/profile', { profiles: [] });
+		await api.setProfiles([]);
 	});
 });

@@ -5,32 +5,17 @@
  * Run: npm run build && npx jest --selectProjects e2e test/e2e/wallet.test.ts -i
  */
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox, type SandboxHandle } from '../../sandbox/server';
-import { nodeItems, sharedN8n } from '../harness/e2e';
-import { SandboxClient } from '../../sandbox/client';
-import { createPayOnUsCredential, NODE, payOnUsWorkflow } from './payout.fixtures';
+import { nodeItems } from '../harness/e2e';
+import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
+import { NODE, payOnUsWorkflow } from './payout.fixtures';
 
-const n8n = sharedN8n();
-let handle: SandboxHandle;
-let sb: SandboxClient;
-let workflowId: string | undefined;
-
-beforeAll(async () => {
-	handle = await startSandbox({ port: 0 });
-	sb = new SandboxClient(handle.url);
-});
-
-afterAll(async () => {
-	if (workflowId) await n8n.deleteWorkflow(workflowId).catch(() => undefined);
-	await handle?.stop();
-});
+const e2e = useSandboxAndN8n('wallet', { credentialName: 'PayOnUs wallet e2e' });
 
 it('List Wallets: one item per wallet with balance, lien and payout flag; filters; bad filters refused', async () => {
-	const credentialId = await createPayOnUsCredential(n8n, handle.url, 'PayOnUs wallet e2e');
-	const { id } = await n8n.createWorkflow(
+	const id = await e2e.createWorkflow(
 		payOnUsWorkflow(
 			'wallet e2e: list wallets',
-			credentialId,
+			e2e.credentialId,
 			{
 				resource: 'wallet',
 				operation: 'listWallets',
@@ -47,9 +32,8 @@ it('List Wallets: one item per wallet with balance, lien and payout flag; filter
 			{ continueOnFail: true },
 		),
 	);
-	workflowId = id;
-	await sb.clearRequests();
-	const execution = await n8n.runWorkflow(id);
+	await e2e.sb.clearRequests();
+	const execution = await e2e.n8n.runWorkflow(id);
 	const items = nodeItems(execution, NODE);
 	const wallets = items.filter((i) => i.error === undefined);
 	const errors = items.filter((i) => i.error !== undefined).map((i) => i.error);
@@ -76,7 +60,7 @@ it('List Wallets: one item per wallet with balance, lien and payout flag; filter
 		.resultData.runData[NODE][0].data.main[0];
 	expect(runData.map((o) => o.pairedItem.item)).toEqual([0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4]);
 
-	const requests = await sb.requests();
+	const requests = await e2e.sb.requests();
 	expect(requests.map((r) => [r.method, r.path])).toEqual([
 		['GET', '/api/v1/merchants/MER-1001/wallets'],
 		['GET', '/api/v1/merchants/MER-1001/wallets'],
