@@ -5,29 +5,15 @@
  * emitted exactly once and nothing created is missed.
  */
 import type { IDataObject } from 'n8n-workflow';
-import type { SandboxHandle } from '../../sandbox/server';
-import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
-import { POLL_NAME, SandboxApi, pollPeriodMs, pollWorkflow, sleep, triggerSandbox } from './triggerFixtures';
+import { nodeItems } from '../harness/e2e';
+import { POLL_NAME, pollPeriodMs, pollWorkflow, sleep, useTriggerSandbox } from './triggerFixtures';
 
 // newer n8n polls at most once a minute: a run there waits for several polls
 jest.setTimeout(420_000);
 const PERIOD_MS = pollPeriodMs(5);
 
-let sb: SandboxHandle;
-let api: SandboxApi;
-let n8n: N8nClient;
-let credentialId: string;
-const workflows: string[] = [];
-
-beforeAll(async () => {
-	n8n = sharedN8n();
-	({ sb, api, credentialId } = await triggerSandbox(n8n, 'poll'));
-});
-
-afterAll(async () => {
-	for (const id of workflows) await n8n.deactivate(id).catch(() => undefined);
-	await sb?.stop();
-});
+const e2e = useTriggerSandbox('poll');
+const { n8n } = e2e;
 
 async function emitted(workflowId: string): Promise<IDataObject[]> {
 	const executions = await n8n.listExecutions(workflowId, true);
@@ -37,16 +23,15 @@ async function emitted(workflowId: string): Promise<IDataObject[]> {
 describe('PayOnUs Poll Trigger (real n8n, sandbox)', () => {
 	it('emits what the sandbox created after activation, each (record, status) once', async () => {
 		const tag = Date.now();
-		await api.unpaidPayin(`poll-before-${tag}`); // exists before activation: not emitted
-		const { id } = await n8n.createWorkflow(pollWorkflow(`poll ${tag}`, credentialId, 5));
-		workflows.push(id);
+		await e2e.sb.unpaidPayin(`poll-before-${tag}`); // exists before activation: not emitted
+		const id = await e2e.createWorkflow(pollWorkflow(`poll ${tag}`, e2e.credentialId, 5));
 		await n8n.activate(id);
 
 		const payins: string[] = [];
 		const payouts: string[] = [];
 		for (let i = 0; i < 15; i++) {
-			payins.push(String((await api.unpaidPayin(`poll-in-${tag}-${i}`)).onusReference));
-			payouts.push(String((await api.payout(`poll-out-${tag}-${i}`)).onusReference));
+			payins.push(String((await e2e.sb.unpaidPayin(`poll-in-${tag}-${i}`)).onusReference));
+			payouts.push(String((await e2e.sb.payout(`poll-out-${tag}-${i}`)).onusReference));
 			if (i % 5 === 4) await sleep(3000);
 		}
 
@@ -74,9 +59,8 @@ describe('PayOnUs Poll Trigger (real n8n, sandbox)', () => {
 
 	it('a manual run (fetch test event) returns the newest record without moving the cursor', async () => {
 		const tag = Date.now();
-		const latest = await api.unpaidPayin(`poll-manual-${tag}`);
-		const { id } = await n8n.createWorkflow(pollWorkflow(`poll manual ${tag}`, credentialId, 5, { watch: ['payins'] }));
-		workflows.push(id);
+		const latest = await e2e.sb.unpaidPayin(`poll-manual-${tag}`);
+		const id = await e2e.createWorkflow(pollWorkflow(`poll manual ${tag}`, e2e.credentialId, 5, { watch: ['payins'] }));
 		const execution = await n8n.runWorkflow(id, { triggerName: POLL_NAME, timeoutMs: 60_000 });
 		const items = nodeItems(execution, POLL_NAME);
 		expect(items).toHaveLength(1);

@@ -5,25 +5,20 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import type { SandboxHandle } from '../../sandbox/server';
-import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
+import { nodeItems } from '../harness/e2e';
 import { sandboxCredentialData } from '../harness/fixtures';
-import { KEY, SandboxApi, TRIGGER_NAME, sleep, triggerSandbox, triggerWorkflow } from './triggerFixtures';
+import { KEY, TRIGGER_NAME, sleep, useTriggerSandbox, triggerWorkflow } from './triggerFixtures';
 
 jest.setTimeout(300_000);
 
-let sb: SandboxHandle;
-let api: SandboxApi;
-let n8n: N8nClient;
-let credentialId: string;
-const workflows: string[] = [];
+const e2e = useTriggerSandbox('confirm');
+const { n8n } = e2e;
 
 const hashOf = (a: string, r: string, s: string) => createHash('sha256').update(a + r + s + KEY).digest('hex');
 
 async function activeTrigger(credential: string, parameters: IDataObject = {}) {
 	const webhookId = randomUUID();
-	const { id } = await n8n.createWorkflow(triggerWorkflow(`confirm ${webhookId}`, webhookId, credential, parameters));
-	workflows.push(id);
+	const id = await e2e.createWorkflow(triggerWorkflow(`confirm ${webhookId}`, webhookId, credential, parameters));
 	await n8n.activate(id);
 	return { id, url: n8n.webhookUrl(`${webhookId}/webhook`) };
 }
@@ -37,23 +32,13 @@ async function post(url: string, body: IDataObject): Promise<{ status: number; b
 	return { status: res.status, body: (await res.json()) as IDataObject };
 }
 
-beforeAll(async () => {
-	n8n = sharedN8n();
-	({ sb, api, credentialId } = await triggerSandbox(n8n, 'confirm'));
-});
-
-afterAll(async () => {
-	for (const id of workflows) await n8n.deactivate(id).catch(() => undefined);
-	await sb?.stop();
-});
-
 describe('PayOnUs Trigger: Confirm With the Service (real n8n, sandbox)', () => {
 	it("a signed COLLECTION with a tampered amount emits the service's amount; replayed as PAYOUT it starts nothing new", async () => {
-		const { id, url } = await activeTrigger(credentialId, { events: ['COLLECTION', 'PAYOUT'] });
+		const { id, url } = await activeTrigger(e2e.credentialId, { events: ['COLLECTION', 'PAYOUT'] });
 		// The sandbox's own notifications go nowhere; this test sends its own.
-		await api.setWebhooks({ url: 'http://127.0.0.1:9/nowhere', verificationKey: KEY });
+		await e2e.sb.setWebhooks({ url: 'http://127.0.0.1:9/nowhere', verificationKey: KEY });
 		const tag = Date.now();
-		const account = await api.collection(`e2e-tamper-${tag}`, 1500);
+		const account = await e2e.sb.collection(`e2e-tamper-${tag}`, 1500);
 		const tampered = {
 			id: `evt-${tag}`,
 			type: 'COLLECTION',
@@ -91,7 +76,7 @@ describe('PayOnUs Trigger: Confirm With the Service (real n8n, sandbox)', () => 
 	});
 
 	it('a signed event the service does not confirm goes to the Not Confirmed output, never to Verified', async () => {
-		const { id, url } = await activeTrigger(credentialId, { events: ['COLLECTION'] });
+		const { id, url } = await activeTrigger(e2e.credentialId, { events: ['COLLECTION'] });
 		const tag = Date.now();
 		const unknown = {
 			type: 'COLLECTION',
@@ -110,15 +95,15 @@ describe('PayOnUs Trigger: Confirm With the Service (real n8n, sandbox)', () => 
 	});
 
 	it('confirms a tokenization notification with a credential that has no Default Merchant ID (link record as in the spec: no cardTokenId)', async () => {
-		await api.setProfiles(['link-without-token-id']);
+		await e2e.sb.setProfiles(['link-without-token-id']);
 		const { id: noMerchant } = await n8n.createCredential({
 			name: `PayOnUs no merchant ${Date.now()}`,
 			type: 'payOnUsApi',
-			data: sandboxCredentialData(sb.url, { webhookVerificationKey: KEY, merchantId: '' }),
+			data: sandboxCredentialData(e2e.handle.url, { webhookVerificationKey: KEY, merchantId: '' }),
 		});
 		const { id, url } = await activeTrigger(noMerchant, { events: ['card_tokenization_link.completed'] });
-		await api.setWebhooks({ url, verificationKey: KEY });
-		const link = await api.tokenization(`e2e-tok-nomerchant-${Date.now()}`);
+		await e2e.sb.setWebhooks({ url, verificationKey: KEY });
+		const link = await e2e.sb.tokenization(`e2e-tok-nomerchant-${Date.now()}`);
 		const [execution] = await n8n.waitForExecutions(id, 1, 60_000);
 		const verified = nodeItems(execution, TRIGGER_NAME, 0);
 		expect(nodeItems(execution, TRIGGER_NAME, 1)).toEqual([]);
@@ -131,6 +116,6 @@ describe('PayOnUs Trigger: Confirm With the Service (real n8n, sandbox)', () => 
 			cardTokenIdChecked: false,
 			unsignedFields: ['cardTokenId'],
 		});
-		await api.setProfiles([]);
+		await e2e.sb.setProfiles([]);
 	});
 });

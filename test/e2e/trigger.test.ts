@@ -3,23 +3,18 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import type { SandboxHandle } from '../../sandbox/server';
-import { nodeItems, sharedN8n, sharedN8nLogTail, type N8nClient } from '../harness/e2e';
+import { nodeItems, sharedN8nLogTail } from '../harness/e2e';
 import { sandboxCredentialData } from '../harness/fixtures';
-import { KEY, SandboxApi, TRIGGER_NAME, createCredential, sleep, triggerSandbox, triggerWorkflow } from './triggerFixtures';
+import { KEY, TRIGGER_NAME, createCredential, sleep, useTriggerSandbox, triggerWorkflow } from './triggerFixtures';
 
 jest.setTimeout(300_000);
 
-let sb: SandboxHandle;
-let api: SandboxApi;
-let n8n: N8nClient;
-let credentialId: string;
-const workflows: string[] = [];
+const e2e = useTriggerSandbox('trigger');
+const { n8n } = e2e;
 
 async function activeTrigger(parameters: IDataObject = {}) {
 	const webhookId = randomUUID();
-	const { id } = await n8n.createWorkflow(triggerWorkflow(`trigger ${webhookId}`, webhookId, credentialId, parameters));
-	workflows.push(id);
+	const id = await e2e.createWorkflow(triggerWorkflow(`trigger ${webhookId}`, webhookId, e2e.credentialId, parameters));
 	await n8n.activate(id);
 	return { id, url: n8n.webhookUrl(`${webhookId}/webhook`) };
 }
@@ -36,25 +31,15 @@ async function post(url: string, body: string, headers: Record<string, string> =
 
 const hashOf = (a: string, r: string, s: string, key = KEY) => createHash('sha256').update(a + r + s + key).digest('hex');
 
-beforeAll(async () => {
-	n8n = sharedN8n();
-	({ sb, api, credentialId } = await triggerSandbox(n8n, 'trigger'));
-});
-
-afterAll(async () => {
-	for (const id of workflows) await n8n.deactivate(id).catch(() => undefined);
-	await sb?.stop();
-});
-
 describe('PayOnUs Trigger (real n8n, sandbox webhooks)', () => {
 	it('starts one execution per event type, with verified items and no secrets', async () => {
 		const { id, url } = await activeTrigger();
-		await api.setWebhooks({ url, verificationKey: KEY });
+		await e2e.sb.setWebhooks({ url, verificationKey: KEY });
 		const tag = Date.now();
-		const payin = await api.collection(`e2e-col-${tag}`);
-		const payout = await api.payout(`e2e-pay-${tag}`);
-		const refund = await api.refund(String(payin.onusReference), `e2e-ref-${tag}`);
-		const link = await api.tokenization(`e2e-link-${tag}`);
+		const payin = await e2e.sb.collection(`e2e-col-${tag}`);
+		const payout = await e2e.sb.payout(`e2e-pay-${tag}`);
+		const refund = await e2e.sb.refund(String(payin.onusReference), `e2e-ref-${tag}`);
+		const link = await e2e.sb.tokenization(`e2e-link-${tag}`);
 
 		const executions = await n8n.waitForExecutions(id, 4, 90_000);
 		const items = executions.flatMap((e) => nodeItems(e, TRIGGER_NAME));
@@ -73,7 +58,7 @@ describe('PayOnUs Trigger (real n8n, sandbox webhooks)', () => {
 			expect(JSON.stringify(item)).not.toContain(KEY);
 		}
 		// The sandbox saw 200 for every delivery.
-		const deliveries = (await api.deliveries()).filter((d) => d.url === url);
+		const deliveries = (await e2e.sb.deliveries()).filter((d) => d.url === url);
 		expect(deliveries.length).toBe(4);
 		expect(deliveries.every((d) => d.status === 200)).toBe(true);
 		await sleep(1500);
@@ -149,12 +134,12 @@ describe('PayOnUs Trigger (real n8n, sandbox webhooks)', () => {
 
 	it('starts one execution for an event delivered three times', async () => {
 		const { id, url } = await activeTrigger();
-		await api.setWebhooks({ url, verificationKey: KEY, duplicates: 3 });
-		const payin = await api.collection(`e2e-dup-${Date.now()}`);
+		await e2e.sb.setWebhooks({ url, verificationKey: KEY, duplicates: 3 });
+		const payin = await e2e.sb.collection(`e2e-dup-${Date.now()}`);
 		const deadline = Date.now() + 30_000;
 		let mine: IDataObject[] = [];
 		while (Date.now() < deadline) {
-			mine = (await api.deliveries()).filter((d) => d.url === url && d.status !== null);
+			mine = (await e2e.sb.deliveries()).filter((d) => d.url === url && d.status !== null);
 			if (mine.length >= 3) break;
 			await sleep(200);
 		}
@@ -167,9 +152,9 @@ describe('PayOnUs Trigger (real n8n, sandbox webhooks)', () => {
 
 	it('filters on status: a FAILED payout does not start an "only SUCCESSFUL" workflow', async () => {
 		const { id, url } = await activeTrigger({ events: ['PAYOUT'], options: { statuses: ['SUCCESSFUL'] } });
-		await api.setWebhooks({ url, verificationKey: KEY });
+		await e2e.sb.setWebhooks({ url, verificationKey: KEY });
 		// 9999991113 ends in UNKNOWN_ERROR (a failure) in the sandbox.
-		const failed = await api.api<IDataObject>('POST', '/api/v1/transfer-requests/bank-transfer', {
+		const failed = await e2e.sb.api<IDataObject>('POST', '/api/v1/transfer-requests/bank-transfer', {
 			amount: 100,
 			beneficiaryAccountNumber: '9999991113',
 			beneficiaryAccountName: 'Sandbox Beneficiary',
@@ -181,7 +166,7 @@ describe('PayOnUs Trigger (real n8n, sandbox webhooks)', () => {
 			narration: 'e2e',
 			businessId: 'BUS-2001',
 		});
-		const ok = await api.payout(`e2e-ok-${Date.now()}`);
+		const ok = await e2e.sb.payout(`e2e-ok-${Date.now()}`);
 		const executions = await n8n.waitForExecutions(id, 1, 60_000);
 		await sleep(2500);
 		expect(await executionCount(id)).toBe(1);
@@ -192,46 +177,44 @@ describe('PayOnUs Trigger (real n8n, sandbox webhooks)', () => {
 	it('uses a verification key changed in the credential at once, with the sandbox signing with the new key', async () => {
 		const oldKey = `old-key-${Date.now()}`;
 		const newKey = `new-key-${Date.now()}`;
-		const rotating = await createCredential(n8n, sb.url, `PayOnUs rotating key ${Date.now()}`, oldKey);
+		const rotating = await createCredential(n8n, e2e.handle.url, `PayOnUs rotating key ${Date.now()}`, oldKey);
 		const webhookId = randomUUID();
-		const { id } = await n8n.createWorkflow(triggerWorkflow(`trigger rotation ${webhookId}`, webhookId, rotating));
-		workflows.push(id);
+		const id = await e2e.createWorkflow(triggerWorkflow(`trigger rotation ${webhookId}`, webhookId, rotating));
 		await n8n.activate(id);
 		const url = n8n.webhookUrl(`${webhookId}/webhook`);
 		const tag = Date.now();
 
 		// With the old key: accepted (and the key is now remembered by the trigger).
-		await api.setWebhooks({ url, verificationKey: oldKey });
-		const before = await api.collection(`e2e-rot-a-${tag}`);
+		await e2e.sb.setWebhooks({ url, verificationKey: oldKey });
+		const before = await e2e.sb.collection(`e2e-rot-a-${tag}`);
 		await n8n.waitForExecutions(id, 1, 60_000);
 
 		// The key is changed on the dashboard (the sandbox) and in the credential.
-		await n8n.api('PATCH', `/credentials/${rotating}`, { data: sandboxCredentialData(sb.url, { webhookVerificationKey: newKey }) });
-		await api.setWebhooks({ url, verificationKey: newKey });
-		const after = await api.collection(`e2e-rot-b-${tag}`);
+		await n8n.api('PATCH', `/credentials/${rotating}`, { data: sandboxCredentialData(e2e.handle.url, { webhookVerificationKey: newKey }) });
+		await e2e.sb.setWebhooks({ url, verificationKey: newKey });
+		const after = await e2e.sb.collection(`e2e-rot-b-${tag}`);
 		const executions = await n8n.waitForExecutions(id, 2, 60_000);
 		const refs = executions.flatMap((e) => nodeItems(e, TRIGGER_NAME)).map((i) => i.onusReference);
 		expect(refs.sort()).toEqual([before.onusReference, after.onusReference].sort());
-		const deliveries = (await api.deliveries()).filter((d) => d.url === url);
+		const deliveries = (await e2e.sb.deliveries()).filter((d) => d.url === url);
 		expect(deliveries.map((d) => d.status)).toEqual([200, 200]);
 		for (const e of executions) expect(JSON.stringify(e)).not.toContain(newKey);
 	});
 
 	it('without a verification key: each notification is refused with 500 and a failed execution names the missing key', async () => {
-		const noKey = await createCredential(n8n, sb.url, `PayOnUs no key ${Date.now()}`, '');
+		const noKey = await createCredential(n8n, e2e.handle.url, `PayOnUs no key ${Date.now()}`, '');
 		const webhookId = randomUUID();
-		const { id } = await n8n.createWorkflow(triggerWorkflow(`trigger no key ${webhookId}`, webhookId, noKey));
-		workflows.push(id);
+		const id = await e2e.createWorkflow(triggerWorkflow(`trigger no key ${webhookId}`, webhookId, noKey));
 		await n8n.activate(id);
 		const url = n8n.webhookUrl(`${webhookId}/webhook`);
-		await api.setWebhooks({ url, verificationKey: KEY });
-		const payment = await api.collection(`e2e-nokey-${Date.now()}`);
+		await e2e.sb.setWebhooks({ url, verificationKey: KEY });
+		const payment = await e2e.sb.collection(`e2e-nokey-${Date.now()}`);
 		const [execution] = await n8n.waitForExecutions(id, 1, 60_000);
 		expect(execution.status).toBe('error');
 		expect(JSON.stringify(execution)).toMatch(/no Webhook Verification Key/);
 		// nothing reached the workflow as an event
 		expect(nodeItems(execution, TRIGGER_NAME).filter((i) => i.onusReference === payment.onusReference)).toEqual([]);
-		const deliveries = (await api.deliveries()).filter((d) => d.url === url);
+		const deliveries = (await e2e.sb.deliveries()).filter((d) => d.url === url);
 		expect(deliveries.length).toBeGreaterThan(0);
 		expect(deliveries.every((d) => Number(d.status) === 500)).toBe(true);
 	});

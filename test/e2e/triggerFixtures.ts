@@ -7,10 +7,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { SandboxClient } from '../../sandbox/client';
-import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import type { N8nClient, WorkflowJson } from '../harness/e2e';
 import { sandboxCredentialData } from '../harness/fixtures';
 import { n8nVersionAtLeast } from '../harness/n8n';
+import { useSandboxAndN8n, type SandboxAndN8n } from '../harness/sandboxAndN8n';
 
 export const KEY = 'e2e-webhook-verification-key';
 export const PACKAGE = 'n8n-nodes-payonus';
@@ -95,11 +95,17 @@ export async function createCredential(n8n: N8nClient, sandboxUrl: string, name:
 	return id;
 }
 
-/** A fresh sandbox, its API driver and a credential for it in `n8n` (named after `label`). */
-export async function triggerSandbox(n8n: N8nClient, label: string): Promise<{ sb: SandboxHandle; api: SandboxApi; credentialId: string }> {
-	const sb = await startSandbox({ port: 0 });
-	const credentialId = await createCredential(n8n, sb.url, `PayOnUs ${label} e2e ${Date.now()}`);
-	return { sb, api: new SandboxApi(sb.url), credentialId };
+/**
+ * The trigger files' set-up (test/harness/sandboxAndN8n.ts): a sandbox, its
+ * SandboxApi as `sb`, a credential with KEY; the file's workflows are
+ * deactivated after it.
+ */
+export function useTriggerSandbox(label: string): SandboxAndN8n<SandboxApi> {
+	return useSandboxAndN8n(label, {
+		client: (url) => new SandboxApi(url),
+		credential: { webhookVerificationKey: KEY },
+		workflows: 'deactivate',
+	});
 }
 
 export const TRIGGER_NAME = 'PayOnUs Trigger';
