@@ -15,16 +15,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { nodeError } from '../harness/e2e';
-import type { SandboxClient } from '../../sandbox/client';
 import { business, NODE } from './payout.fixtures';
 import { customerParams, e, payinSuite, person } from './payin.fixtures';
 
 const payin = payinSuite();
 const { n8n, run, outcome } = payin;
-let sb: SandboxClient;
-beforeAll(() => {
-	sb = payin.sb;
-});
 
 const dynamicParams = {
 	resource: 'payin',
@@ -51,7 +46,7 @@ describe('payin in real n8n', () => {
 		);
 		expect(execution.status).toBe('error');
 		expect(nodeError(execution, NODE)).toBe('Item 2: "amount" must be greater than 0');
-		expect(await sb.requests()).toEqual([]);
+		expect(await payin.sb.requests()).toEqual([]);
 	});
 
 	it('Create Dynamic Account: good items reach the sandbox, bad ones are error items naming item and field', async () => {
@@ -90,7 +85,7 @@ describe('payin in real n8n', () => {
 		expect(ok[0].nextStep).toContain(`transfer exactly 5000 NGN to account ${String(ok[0].accountNumber)}`);
 		expect(ok[1]).toMatchObject({ amount: 2500.5, merchantReference: 'dyn-2' });
 
-		const requests = await sb.requests();
+		const requests = await payin.sb.requests();
 		expect(requests.map((r) => [r.method, r.path, (r.body as IDataObject).reference])).toEqual([
 			['POST', '/api/v1/virtual-accounts/dynamic', 'dyn-1'],
 			['POST', '/api/v1/virtual-accounts/dynamic', 'dyn-2'],
@@ -133,7 +128,7 @@ describe('payin in real n8n', () => {
 		]);
 		expect(ok).toHaveLength(1);
 		expect(ok[0]).toMatchObject({ onusReference: first.onusReference, simulated: true, paymentStatus: 'SUCCESSFUL' });
-		const requests = await sb.requests();
+		const requests = await payin.sb.requests();
 		expect(requests.map((r) => [r.method, r.path])).toEqual([['POST', '/api/v1/fund-ngn-account']]);
 		expect(requests[0].body).toEqual({
 			onusReference: first.onusReference,
@@ -167,7 +162,7 @@ describe('payin in real n8n', () => {
 		expect(outcome(execution).errors).toEqual([
 			'Item 1: Simulate Dynamic Account Payment only works in the sandbox, and this PayOnUs credential points at production. Use a sandbox credential; nothing was sent.',
 		]);
-		expect(await sb.requests()).toEqual([]);
+		expect(await payin.sb.requests()).toEqual([]);
 		await n8n.rest('DELETE', `/credentials/${production}`).catch(() => undefined);
 	});
 
@@ -191,7 +186,7 @@ describe('payin in real n8n', () => {
 		]);
 		expect(ok).toHaveLength(1);
 		expect(ok[0]).toMatchObject({ onusReference: first.onusReference, paymentStatus: 'SUCCESSFUL', businessId: 'BUS-2001' });
-		const requests = await sb.requests();
+		const requests = await payin.sb.requests();
 		expect(requests.map((r) => [r.method, r.path, r.query])).toEqual([
 			['GET', '/api/v1/payment-requests/businesses/BUS-2001', { onusReference: first.onusReference }],
 		]);
@@ -228,7 +223,7 @@ describe('payin in real n8n', () => {
 			['dyn-1', 'SUCCESSFUL'],
 			['dyn-2', 'PENDING'],
 		]);
-		const requests = await sb.requests();
+		const requests = await payin.sb.requests();
 		expect(requests.map((r) => [r.method, r.path, r.query])).toEqual([
 			['GET', '/api/v1/payment-requests', { status: 'SUCCESSFUL', businessId: 'BUS-2001', page: '0', size: '100' }],
 			['GET', '/api/v1/payment-requests', { status: 'PENDING', page: '0', size: '1' }],
@@ -270,7 +265,7 @@ describe('payin in real n8n', () => {
 		]);
 		expect(ok).toHaveLength(1);
 		expect(ok[0].accountNumber).toBeTruthy();
-		const requests = await sb.requests();
+		const requests = await payin.sb.requests();
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'POST', path: '/api/v1/virtual-accounts/fixed-account' });
 		expect(requests[0].body).toEqual({

@@ -13,16 +13,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
-import type { SandboxClient } from '../../sandbox/client';
 import { business, NODE } from './payout.fixtures';
 import { customerParams, e, payinSuite, person } from './payin.fixtures';
 
 const payin = payinSuite();
 const { run, outcome, api, encryptCard } = payin;
-let sb: SandboxClient;
-beforeAll(() => {
-	sb = payin.sb;
-});
 
 describe('payin in real n8n', () => {
 	it('Charge Card: encrypted card data only, nextStep for PIN/OTP/3DS; raw card numbers refused before sending', async () => {
@@ -77,7 +72,7 @@ describe('payin in real n8n', () => {
 		for (const blob of Object.values(cards)) expect(output).not.toContain(blob);
 		expect(output).not.toContain('4111');
 
-		const requests = await sb.requests();
+		const requests = await payin.sb.requests();
 		expect(requests.map((r) => (r.body as IDataObject).reference)).toEqual(['card-ok', 'card-pin', 'card-otp', 'card-3ds']);
 		expect(requests[0].body).toMatchObject({
 			amount: 100,
@@ -98,7 +93,7 @@ describe('payin in real n8n', () => {
 				merchantReference: ref,
 				customer: { name: 'Ada Obi', email: 'ada@example.com' },
 			});
-			const done = await sb.control<IDataObject>('POST', `/links/${String(link.id)}/submit`, { cardNumber: pan, expiry: '12/30', cvv: '123' });
+			const done = await payin.sb.control<IDataObject>('POST', `/links/${String(link.id)}/submit`, { cardNumber: pan, expiry: '12/30', cvv: '123' });
 			return String((done.link as IDataObject).cardTokenId);
 		};
 		const token = await makeToken('BUS-2001', 'tok-e2e-1');
@@ -106,7 +101,7 @@ describe('payin in real n8n', () => {
 		const deleted = await makeToken('BUS-2001', 'tok-e2e-3');
 		await api('DELETE', `/api/v1/card-tokens/${deleted}?businessId=BUS-2001`);
 		const expired = await makeToken('BUS-2001', 'tok-e2e-4');
-		await sb.expireCardToken(expired);
+		await payin.sb.expireCardToken(expired);
 
 		const execution = await run(
 			'charge tokenized card',
@@ -141,7 +136,7 @@ describe('payin in real n8n', () => {
 		expect(errors[4]).toMatch(/^Item 6: "cardTokenId" has expired/);
 		expect(errors.slice(5)).toEqual(['Item 7: "amount" must be at least 1', 'Item 8: "cardTokenId" is required']);
 
-		const charges = (await sb.requests()).filter((r) => r.path === '/api/v1/card-payments/with-token');
+		const charges = (await payin.sb.requests()).filter((r) => r.path === '/api/v1/card-payments/with-token');
 		expect(charges.map((r) => [(r.body as IDataObject).reference, r.status])).toEqual([
 			['tk-1', 200],
 			['tk-2', 404],

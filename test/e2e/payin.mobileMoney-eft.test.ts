@@ -13,18 +13,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
-import type { SandboxClient } from '../../sandbox/client';
 import { business, NODE } from './payout.fixtures';
 import { customerParams, e, payinSuite, person } from './payin.fixtures';
 
 const payin = payinSuite();
 const { n8n, run, outcome } = payin;
-let sb: SandboxClient;
-let credentialId: string;
-beforeAll(() => {
-	sb = payin.sb;
-	credentialId = payin.credentialId;
-});
 
 describe('payin in real n8n', () => {
 	it('Mobile Money Collection: network, initiating code, otpRequired with next step; bad fields refused', async () => {
@@ -65,7 +58,7 @@ describe('payin in real n8n', () => {
 		]);
 		expect(ok[0].nextStep).toMatch(/approve the payment request sent to their phone/);
 		expect(ok[1].nextStep).toMatch(/received an OTP/);
-		const requests = await sb.requests();
+		const requests = await payin.sb.requests();
 		expect(requests.map((r) => [r.path, (r.body as IDataObject).momoNetwork, (r.body as IDataObject).initiatingCode])).toEqual([
 			['/api/v1/mobile-money/collection', 'MPESA_KE', undefined],
 			['/api/v1/mobile-money/collection', 'AIRTEL_KE', undefined],
@@ -103,7 +96,7 @@ describe('payin in real n8n', () => {
 		expect(ok).toHaveLength(1);
 		expect(String(ok[0].redirectUrl)).toMatch(/^https?:\/\//);
 		expect(ok[0].nextStep).toContain(`Send the customer to ${String(ok[0].redirectUrl)}`);
-		const requests = await sb.requests();
+		const requests = await payin.sb.requests();
 		expect(requests).toHaveLength(1);
 		expect(requests[0].body).toEqual({
 			amount: 300,
@@ -120,7 +113,7 @@ describe('payin in real n8n', () => {
 		const { ok } = outcome(execution);
 		expect(ok.length).toBeGreaterThan(0);
 		expect(ok).toContainEqual({ code: '632005', name: 'ABSA Bank' });
-		expect((await sb.requests()).map((r) => [r.method, r.path])).toEqual([['GET', '/api/v1/eft-payment/banks']]);
+		expect((await payin.sb.requests()).map((r) => [r.method, r.path])).toEqual([['GET', '/api/v1/eft-payment/banks']]);
 	});
 
 	it('loads the dropdowns from the API in n8n (businesses, currencies, EFT banks, networks, banks)', async () => {
@@ -129,7 +122,7 @@ describe('payin in real n8n', () => {
 			type: 'n8n-nodes-payonus.payOnUs',
 			typeVersion: 1,
 			position: [0, 0],
-			credentials: { payOnUsApi: { id: credentialId, name: 'PayOnUs payin e2e' } },
+			credentials: { payOnUsApi: { id: payin.credentialId, name: 'PayOnUs payin e2e' } },
 		};
 		const load = async (methodName: string, currentNodeParameters: IDataObject) =>
 			await n8n.rest<Array<{ name: string; value: string }>>('POST', '/dynamic-node-parameters/options', {
