@@ -82,7 +82,12 @@ export const ref = (prefix = 'ref') => `${prefix}-${Date.now().toString(36)}-${+
 
 export const customer = { name: 'Ada Obi', email: 'ada@example.com', phone: '+2348012345678' };
 
-export async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 2000): Promise<T> {
+/**
+ * Waits for an event (polled every 10 ms). The bound only ends a wait for an
+ * event that never comes: generous, so a busy shared machine cannot fail a
+ * test that would pass (no timing is asserted through it).
+ */
+export async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
 	const end = Date.now() + timeoutMs;
 	for (;;) {
 		const v = await fn();

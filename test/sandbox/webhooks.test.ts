@@ -84,7 +84,7 @@ test('outOfOrder sends newer events first', async () => {
 	await waitFor(() => hook.got.length === 2);
 	expect(hook.got.map((g) => g.json.onusReference)).toEqual([b.onusReference, a.onusReference]);
 	const lone = await paidDynamic(c, 300);
-	await waitFor(() => hook.got.length === 3, 1000);
+	await waitFor(() => hook.got.length === 3);
 	expect(hook.got[2].json.onusReference).toBe(lone.onusReference);
 });
 
