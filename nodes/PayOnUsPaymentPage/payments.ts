@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/client';
 import { CheckoutInputError, isWebAddress, methodOfChannel, withAttempt, customerName } from './input';
+import { statusOf } from '../shared/errors';
 import {
 	completeCardPayment,
 	createBankTransferPayin,
@@ -8,7 +9,6 @@ import {
 	createEftPayin,
 	createMobileMoneyPayin,
 	findPayinByReference,
-	httpCode,
 	isDuplicate,
 	settle,
 	verifyMobileMoneyOtp,
@@ -200,7 +200,7 @@ export async function completeCard(
 	);
 	// 409: not awaiting completion any more (double submit); 400: refused.
 	// Either way the payin's status, read next, says what happened.
-	if (!settled.ok && httpCode(settled.error) !== '409' && httpCode(settled.error) !== '400')
+	if (!settled.ok && statusOf(settled.error) !== 409 && statusOf(settled.error) !== 400)
 		throw settled.error;
 	return await c.current(state);
 }
@@ -260,13 +260,13 @@ export async function momoOtp(
 		}),
 	);
 	if (!settled.ok) {
-		if (httpCode(settled.error) === '400')
+		if (statusOf(settled.error) === 400)
 			return await c.current(
 				state,
 				'That code was not accepted. Check it and try again.',
 				400,
 			);
-		if (httpCode(settled.error) !== '409') throw settled.error;
+		if (statusOf(settled.error) !== 409) throw settled.error;
 	}
 	const moved = withAttempt(state, { ...attempt, s: 'momoWait' });
 	return await c.current(moved);

@@ -1,6 +1,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/client';
 import { findByReference, PATHS, PAYMENT_REQUESTS } from '../shared/api';
+import { statusOf } from '../shared/errors';
 import type { OperationContext, PayOnUsOperation } from '../PayOnUs/resources/types';
 import { chargeCard } from '../PayOnUs/resources/payin/chargeCard';
 import { createDynamicAccount } from '../PayOnUs/resources/payin/createDynamicAccount';
@@ -37,12 +38,7 @@ export interface ErrorLike {
 
 /** A 409: the reference is already held by a record (carried in `context.existingRecord` when known). */
 export function isDuplicate(error: unknown): error is ErrorLike {
-	const e = error as ErrorLike | undefined;
-	return !!e && String(e.httpCode ?? '') === '409';
-}
-
-export function httpCode(error: unknown): string {
-	return String((error as ErrorLike | undefined)?.httpCode ?? '');
+	return statusOf(error) === 409;
 }
 
 function opCtx(client: PayOnUsClient): OperationContext {
@@ -92,7 +88,7 @@ export async function getPayin(
 ): Promise<IDataObject | undefined> {
 	const settled = await settle(runOperation(client, getPayment, { businessId, onusReference }));
 	if (settled.ok) return settled.value;
-	if (httpCode(settled.error) === '404') return undefined;
+	if (statusOf(settled.error) === 404) return undefined;
 	throw settled.error;
 }
 

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/client';
 import { findLink, findPayment, findTransfer, getLink, getPayment } from '../shared/api';
+import { statusOf } from '../shared/errors';
 import { isSafeId } from './delivery';
 
 /**
@@ -12,8 +13,7 @@ import { isSafeId } from './delivery';
 
 /** True for the transport's "404 Not Found". */
 export function isNotFound(error: unknown): boolean {
-	const e = error as { httpCode?: unknown } | undefined;
-	return String(e?.httpCode ?? '') === '404';
+	return statusOf(error) === 404;
 }
 
 /**
