@@ -5,9 +5,16 @@
  */
 export class Clock {
 	private offsetMs = 0;
+	/** Set by freeze(): the clock stops following real time (moves only by advance/set). */
+	private frozenAtMs: number | null = null;
 
 	nowMs(): number {
-		return Date.now() + this.offsetMs;
+		return (this.frozenAtMs ?? Date.now()) + this.offsetMs;
+	}
+
+	/** Tests only: stop following real time, so that a test's own virtual clock and this one never drift apart. Undone by reset(). */
+	freeze(): void {
+		this.frozenAtMs ??= Date.now();
 	}
 
 	now(): Date {
@@ -26,6 +33,7 @@ export class Clock {
 
 	reset(): void {
 		this.offsetMs = 0;
+		this.frozenAtMs = null;
 	}
 
 	get offsetSeconds(): number {

@@ -1,8 +1,10 @@
 /**
  * The token cache behind the credential's preAuthentication, against the
  * real sandbox (one token per client, 3 token calls per sandbox-clock minute,
- * 429 beyond). Our clock is virtual: its sleep() moves both our time and the
- * sandbox clock, so a minute of rate-limit waiting takes no real time.
+ * 429 beyond). Both clocks are virtual and stand still in real time (the
+ * sandbox's is frozen): the cache's sleep() moves both, so a minute of
+ * rate-limit waiting takes no real time, and a slow machine cannot make the
+ * sandbox's minute end later than the cache's.
  */
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
@@ -12,18 +14,23 @@ import { TokenCallError } from '../../nodes/shared/errors';
 import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
+jest.setTimeout(30_000); // a generous give-up for a loaded machine; no timing is asserted through it
+
 let sb: SandboxHandle;
-let offsetMs = 0;
+/** The cache's virtual now (ms). */
+let ourNow = 0;
 let sleeps: number[] = [];
 const cred = new PayOnUsApi();
 
 function virtualClock(advanceSandbox = true) {
+	sb.state.clock.freeze();
+	ourNow = sb.state.clock.nowMs();
 	tokenCache.configure({
 		clock: {
-			now: () => Date.now() + offsetMs,
+			now: () => ourNow,
 			sleep: async (ms: number) => {
 				sleeps.push(ms);
-				offsetMs += ms;
+				ourNow += ms;
 				if (advanceSandbox) sb.state.clock.advance(ms / 1000);
 			},
 		},
@@ -64,7 +71,6 @@ afterAll(async () => {
 beforeEach(async () => {
 	sb.sandbox.reset();
 	tokenCache.reset();
-	offsetMs = 0;
 	sleeps = [];
 	virtualClock();
 });
@@ -106,7 +112,7 @@ describe('reuse after 401', () => {
 		const t1 = await preAuth(sandboxCredential(sb.url));
 		// Another execution found t1 refused (flagged by the transport) and got t2.
 		tokenCache.markDead(String(t1.tokenFingerprint), String(t1.accessToken));
-		offsetMs += 1000;
+		ourNow += 1000;
 		const t2 = await preAuth(sandboxCredential(sb.url));
 		expect(t2.accessToken).not.toBe(t1.accessToken);
 		expect(stats().tokenCalls).toBe(2);
@@ -140,9 +146,9 @@ describe('reuse after 401', () => {
 	it('does not hand an older token of this process to a caller whose failed token is newer', async () => {
 		const t1 = await preAuth(sandboxCredential(sb.url));
 		// Another process stored a newer token t2 (its issue time is later).
-		offsetMs += 5000;
+		ourNow += 5000;
 		expect(await rawTokenCall()).toBe(200);
-		const t2Issued = Date.now() + offsetMs;
+		const t2Issued = ourNow;
 		const out = await preAuth(
 			sandboxCredential(sb.url, 1, { ...t1, accessToken: 'sbx_gone', issuedAt: t2Issued }),
 		);
