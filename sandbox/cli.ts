@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startSandbox, type SeedConfig } from './server';
 import { parseProfiles, PROFILE_NAMES } from './profiles';
+import { whenParentGone } from './parentWatch';
 
 function arg(name: string): string | undefined {
 	const argv = process.argv.slice(2);
@@ -60,6 +61,7 @@ async function main() {
 	};
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);
+	whenParentGone(stop); // npm's shell dies of a SIGTERM without passing it on
 	if (process.argv.includes('--json')) {
 		console.log(JSON.stringify({ url: sb.url, port: sb.port, caFile: sb.tls?.caFile ?? null, link: sb.link?.settings ?? null }));
 		return;

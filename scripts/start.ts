@@ -23,6 +23,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { SandboxClient } from '../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../sandbox/server';
+import { whenParentGone } from '../sandbox/parentWatch';
 import { ensureN8nInstalled, N8N_VERSION, N8N_VERSIONS, startN8n, type N8nInstance } from '../test/harness/n8n';
 import { startFanout, type FanoutHandle } from './lib/fanout';
 import { provision, CREDENTIAL_NAME } from './lib/provision';
@@ -177,6 +178,8 @@ async function main(): Promise<void> {
 			void shutdown(signal);
 		});
 	}
+	// npm's shell dies of a SIGTERM without passing it on: stop as if we had it
+	whenParentGone(() => void shutdown('SIGTERM (to npm)'));
 
 	say(`folder ${args.folder}`);
 	sandbox = await startSandbox({ port: args.sandboxPort });

@@ -33,15 +33,19 @@ let n8nPort: number;
 let sandboxPort: number;
 const live: ChildProcess[] = [];
 
-async function startOnce(): Promise<Run> {
+/**
+ * Starts the compiled script; `throughShell` runs it as npm does (`sh -c`),
+ * so that the child is the shell npm would signal.
+ */
+async function startOnce(opts: { throughShell?: boolean } = {}): Promise<Run> {
 	const script = join(packageRoot(), 'build', 'scripts', 'start.js');
 	if (!existsSync(script)) throw new Error(`${script} missing: run \`npm run build:tools\` first`);
 	const started = Date.now();
-	const child = spawn(
-		process.execPath,
-		[script, '--folder', folder, '--n8n-port', String(n8nPort), '--sandbox-port', String(sandboxPort)],
-		{ cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] },
-	);
+	const argv = [process.execPath, script, '--folder', folder, '--n8n-port', String(n8nPort), '--sandbox-port', String(sandboxPort)];
+	const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+	const child = opts.throughShell
+		? spawn('sh', ['-c', argv.map(quote).join(' ')], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] })
+		: spawn(argv[0], argv.slice(1), { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
 	live.push(child);
 	let out = '';
 	child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -66,6 +70,24 @@ async function stop(run: Run): Promise<number | null> {
 	const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000).unref())]);
 	if (code === 'timeout') throw new Error(`npm start did not stop within 60 s after SIGTERM:\n${run.output()}`);
 	return code;
+}
+
+/**
+ * What npm does on a SIGTERM (`docker stop`, systemd): it forwards the signal
+ * to the shell that runs the script, and the shell dies without passing it on.
+ * The script must notice and stop everything by itself.
+ */
+async function stopThroughShell(run: Run): Promise<void> {
+	run.child.kill('SIGTERM');
+	const deadline = Date.now() + 60_000;
+	while (!run.output().includes('stopped.') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+	if (!run.output().includes('stopped.')) throw new Error(`npm start did not stop within 60 s after its shell got SIGTERM:\n${run.output()}`);
+}
+
+/** The process that holds the folder's lock (the script itself), if one does. */
+function lockHolder(): number | undefined {
+	const file = join(folder, 'start.lock');
+	return existsSync(file) ? Number(readFileSync(file, 'utf8')) || undefined : undefined;
 }
 
 async function portFree(port: number): Promise<boolean> {
@@ -156,10 +178,19 @@ afterAll(async () => {
 		await exited;
 		clearTimeout(timer);
 	}
+	// a script orphaned by its shell that did not stop itself (the test then failed)
+	const orphan = folder ? lockHolder() : undefined;
+	if (orphan) {
+		try {
+			process.kill(orphan, 'SIGTERM');
+		} catch {
+			// already gone
+		}
+	}
 	if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
-it('comes up, tears down on SIGTERM, and comes up again on the same folder with nothing duplicated', async () => {
+it('comes up, tears down on SIGTERM (also when only npm\'s shell gets it), and comes up again on the same folder with nothing duplicated', async () => {
 	// first run: a fresh folder
 	const first = await startOnce();
 	const one = await inspect(first);
@@ -177,8 +208,8 @@ it('comes up, tears down on SIGTERM, and comes up again on the same folder with 
 	expect(await portFree(sandboxPort)).toBe(true);
 	expect(await portFree(relayPort)).toBe(true);
 
-	// second run: same folder, everything reused
-	const second = await startOnce();
+	// second run: same folder, everything reused; started through a shell, as npm does
+	const second = await startOnce({ throughShell: true });
 	const two = await inspect(second);
 	expect(two.workflows.map((w) => w.id).sort()).toEqual(one.workflows.map((w) => w.id).sort());
 	expect(two.workflows.every((w) => w.active)).toBe(true);
@@ -219,7 +250,14 @@ it('comes up, tears down on SIGTERM, and comes up again on the same folder with 
 	expect(chat).toMatch(/PayOnUs reconciliation of the payouts of \d{4}-\d{2}-\d{2} \(BUS-2001\): 2 to check/);
 	expect(chat).toContain('missing at PayOnUs 2');
 
-	expect(await stop(second)).toBe(0);
+	// SIGTERM reaches the shell only (as from npm): the script stops everything itself
+	const script = lockHolder();
+	expect(script).toBeDefined();
+	await stopThroughShell(second);
+	expect(second.output()).toContain('SIGTERM (to npm): stopping');
+	const gone = Date.now() + 10_000;
+	while (lockHolder() !== undefined && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+	expect(lockHolder()).toBeUndefined();
 	expect(await portFree(n8nPort)).toBe(true);
 	expect(await portFree(sandboxPort)).toBe(true);
 	process.stdout.write(`npm start ready: cold ${first.readyMs} ms, warm ${second.readyMs} ms\n`);
