@@ -109,10 +109,8 @@ export async function provision(api: N8nApi, opts: ProvisionOptions): Promise<Pr
 	);
 	const workflows: ProvisionedWorkflow[] = [];
 	for (const { key, workflow } of loadAllExamples()) {
-		const prepared = prepareExample(workflow, {
-			credential,
-			settings: exampleSettings(key, opts.filesDir, opts.demo),
-		});
+		const nodeSettings = exampleSettings(key, opts.filesDir, opts.demo);
+		const prepared = prepareExample(workflow, { credential, settings: nodeSettings });
 		const found = await findWorkflowsByName(api, prepared.name);
 		let id: string;
 		let created = false;
@@ -133,8 +131,7 @@ export async function provision(api: N8nApi, opts: ProvisionOptions): Promise<Pr
 					log(`workflow "${prepared.name}": PayOnUs nodes linked to the credential again (it had been deleted)`);
 					stored = await getWorkflow(api, id);
 				}
-				const demoValues = exampleSettings(key, opts.filesDir, opts.demo);
-				if (key === 'nightlyReconciliation' && demoValues && (await refreshDemoSettings(api, stored as StoredWorkflow, demoValues))) {
+				if (key === 'nightlyReconciliation' && nodeSettings && (await refreshDemoSettings(api, stored as StoredWorkflow, nodeSettings))) {
 					// published again, so its schedule runs the new values too (n8n 2.x keeps a published version)
 					await deactivateWorkflow(api, id);
 					log(`workflow "${prepared.name}": Settings point to this run's demo ledger and chat again`);
@@ -179,12 +176,12 @@ const SETTINGS_KEYS = [
 	'callerPolicy',
 ];
 
-/**
- * A reused workflow whose PayOnUs nodes point at a credential that no longer
- * exists (the user deleted it; this run made a new one) is linked to the new
- * one. Nodes linked to another existing credential are the user's choice and
- * are left alone. Returns whether the workflow was changed.
- */
+/** Writes a stored workflow's (edited) nodes back, with the settings the public API accepts. */
+async function saveNodes(api: N8nApi, stored: StoredWorkflow): Promise<void> {
+	const settings = Object.fromEntries(Object.entries(stored.settings ?? {}).filter(([k]) => SETTINGS_KEYS.includes(k)));
+	await updateWorkflow(api, stored.id, { name: stored.name, nodes: stored.nodes, connections: stored.connections, settings });
+}
+
 /**
  * A reused workflow keeps the user's edits; only Settings values the demo
  * itself wrote (or the file's placeholders) follow this run's demo ledger and
@@ -202,12 +199,16 @@ async function refreshDemoSettings(api: N8nApi, stored: StoredWorkflow, values: 
 		entry.value = value;
 		changed = true;
 	}
-	if (!changed) return false;
-	const settings = Object.fromEntries(Object.entries(stored.settings ?? {}).filter(([k]) => SETTINGS_KEYS.includes(k)));
-	await updateWorkflow(api, stored.id, { name: stored.name, nodes: stored.nodes, connections: stored.connections, settings });
-	return true;
+	if (changed) await saveNodes(api, stored);
+	return changed;
 }
 
+/**
+ * A reused workflow whose PayOnUs nodes point at a credential that no longer
+ * exists (the user deleted it; this run made a new one) is linked to the new
+ * one. Nodes linked to another existing credential are the user's choice and
+ * are left alone. Returns whether the workflow was changed.
+ */
 async function relinkCredential(
 	api: N8nApi,
 	stored: StoredWorkflow,
@@ -222,8 +223,6 @@ async function relinkCredential(
 		node.credentials = { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } };
 		changed = true;
 	}
-	if (!changed) return false;
-	const settings = Object.fromEntries(Object.entries(stored.settings ?? {}).filter(([k]) => SETTINGS_KEYS.includes(k)));
-	await updateWorkflow(api, stored.id, { name: stored.name, nodes: stored.nodes, connections: stored.connections, settings });
-	return true;
+	if (changed) await saveNodes(api, stored);
+	return changed;
 }
