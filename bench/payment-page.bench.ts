@@ -22,6 +22,7 @@ import { nodeItems } from '../test/harness/execution';
 import { sandboxAccessToken, sandboxClient } from '../test/harness/fixtures';
 import { benchCredential, inParallel, percentile } from './common';
 import { deriveKey, open } from '../nodes/PayOnUsPaymentPage/token';
+import { sleep } from '../test/harness/wait';
 
 export const description =
 	'Payment page in real n8n: 200 concurrent bank-transfer checkouts (exactly one execution per paid one), page GET p99 vs the Form Trigger';
@@ -29,7 +30,6 @@ export const description =
 const arg = (args: string[], name: string, fallback: number) =>
 	Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const MODES: Record<string, StartOptions> = {
 	// n8n >= 2.3x pings its database every few seconds and, after failed

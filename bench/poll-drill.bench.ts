@@ -14,7 +14,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../sandbox/server';
 import { startN8n, type N8nInstance } from '../test/harness/n8n';
 import { nodeItems } from '../test/harness/execution';
-import { POLL_NAME, SandboxApi, createCredential, pollWorkflow, sleep } from '../test/e2e/triggerFixtures';
+import { POLL_NAME, SandboxApi, createCredential, pollWorkflow } from '../test/e2e/triggerFixtures';
+import { sleep } from '../test/harness/wait';
 
 export const description = 'PayOnUs Poll Trigger in real n8n: 5,000 payins and payouts created while polling every 5 s, each emitted once';
 

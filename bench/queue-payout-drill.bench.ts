@@ -34,6 +34,7 @@ import { loadExample, payOnUsTriggerPaths, prepareExample } from '../scripts/lib
 import { CREDENTIAL_NAME, credentialData, exampleSettings } from '../scripts/lib/provision';
 import { Shop, payDynamicAccount } from '../scripts/play-customer';
 import { inParallel } from './common';
+import { sleep } from '../test/harness/wait';
 
 export const description =
 	'auto-payout example in queue mode with 2 webhook processes + 1 worker: each collection delivered 3 times over both, paid out exactly once';
@@ -43,7 +44,6 @@ const KEY = 'queue-payout-drill-verification-key';
 const arg = (args: string[], name: string, fallback: number) =>
 	Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 type LedgerTransfer = LedgerView['transfers'][number];
 

@@ -20,7 +20,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../sandbox/server';
 import { startN8n, type N8nInstance, type StartOptions } from '../test/harness/n8n';
 import { nodeItems } from '../test/harness/execution';
-import { KEY, TRIGGER_NAME, createCredential, sleep, triggerWorkflow } from '../test/e2e/triggerFixtures';
+import { KEY, TRIGGER_NAME, createCredential, triggerWorkflow } from '../test/e2e/triggerFixtures';
+import { sleep } from '../test/harness/wait';
 import { percentile } from './common';
 
 export const description = 'PayOnUs Trigger in real n8n: forgery drill (0 executions) and triple-delivery drill (exactly N)';

@@ -13,6 +13,7 @@ import { launchChromium } from '../harness/chromium';
 import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
 import { loadExample, payOnUsTriggerPaths, prepareExample, webhookNodePaths } from '../../scripts/lib/examples';
 import { credentialData } from '../../scripts/lib/provision';
+import { sleep } from '../harness/wait';
 
 jest.setTimeout(300_000);
 
@@ -24,10 +25,6 @@ let n8n: N8nClient;
 let browser: Browser;
 let workflowId: string;
 let startUrl: string;
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 async function ledger(): Promise<LedgerView> {
 	return await new SandboxClient(sb.url).ledger();

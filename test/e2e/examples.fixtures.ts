@@ -1,24 +1,9 @@
 /**
- * Helpers of the example workflow e2e files (examples*.test.ts): waiting for
- * an outcome, and a local stand-in for a chat service's incoming webhook.
+ * Helpers of the example workflow e2e files (examples*.test.ts): a local
+ * stand-in for a chat service's incoming webhook. (Waiting: test/harness/wait.ts.)
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-
-export function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Probes every 300 ms until it answers something other than undefined. */
-export async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const found = await probe();
-		if (found !== undefined) return found;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await sleep(300);
-	}
-}
 
 export interface ChatPost {
 	path: string;

@@ -14,7 +14,8 @@ import { loadExample, prepareExample } from '../../scripts/lib/examples';
 import { credentialData } from '../../scripts/lib/provision';
 import { itemsNode, manualWorkflow } from '../harness/fixtures';
 import { nodeError, nodeItems, sharedN8n, type Execution, type N8nClient } from '../harness/e2e';
-import { startChatCapture, until, type ChatCapture } from './examples.fixtures';
+import { startChatCapture, type ChatCapture } from './examples.fixtures';
+import { until } from '../harness/wait';
 
 jest.setTimeout(300_000);
 

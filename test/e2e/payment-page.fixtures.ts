@@ -9,6 +9,7 @@ import { launchChromium } from '../harness/chromium';
 import { nodeItems, sharedN8n, type Execution, type N8nClient } from '../harness/e2e';
 import { sandboxAccessToken, sandboxClient } from '../harness/fixtures';
 import type { WorkflowJson } from '../harness/n8n';
+import { sleep } from '../harness/wait';
 import { loadExample, prepareExample } from '../../scripts/lib/examples';
 import { credentialData } from '../../scripts/lib/provision';
 import { deriveKey, open } from '../../nodes/PayOnUsPaymentPage/token';
@@ -47,7 +48,6 @@ export interface PageSuite {
 export const pp: PageSuite = { flows: {} } as PageSuite;
 export const workflowIds: string[] = [];
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function pageWorkflow(name: string, path: string, parameters: Record<string, unknown>): WorkflowJson {
 	return {

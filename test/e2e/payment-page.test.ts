@@ -23,10 +23,10 @@ import {
 	PAGE_TYPE,
 	paidExecution,
 	paymentPageSuite,
-	sleep,
 	startCheckout,
 	submit,
 } from './payment-page.fixtures';
+import { sleep } from '../harness/wait';
 
 jest.setTimeout(300_000);
 

@@ -11,7 +11,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import type { ProfileName } from '../../sandbox/profiles';
 import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
-import { POLL_NAME, SandboxApi, createCredential, pollWorkflow, sleep } from './triggerFixtures';
+import { POLL_NAME, SandboxApi, createCredential, pollWorkflow } from './triggerFixtures';
+import { sleep } from '../harness/wait';
 
 jest.setTimeout(600_000);
 

@@ -6,7 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
-import { POLL_NAME, pollPeriodMs, pollWorkflow, sleep, useTriggerSandbox } from './triggerFixtures';
+import { POLL_NAME, pollPeriodMs, pollWorkflow, useTriggerSandbox } from './triggerFixtures';
+import { sleep } from '../harness/wait';
 
 // newer n8n polls at most once a minute: a run there waits for several polls
 jest.setTimeout(420_000);

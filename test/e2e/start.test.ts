@@ -15,6 +15,7 @@ import { EXAMPLES, loadExample } from '../../scripts/lib/examples';
 import { CREDENTIAL_NAME } from '../../scripts/lib/provision';
 import { readState } from '../../scripts/lib/state';
 import { Shop, payDynamicAccount } from '../../scripts/play-customer';
+import { until } from '../harness/wait';
 
 jest.setTimeout(600_000);
 
@@ -79,9 +80,11 @@ async function stop(run: Run): Promise<number | null> {
  */
 async function stopThroughShell(run: Run): Promise<void> {
 	run.child.kill('SIGTERM');
-	const deadline = Date.now() + 60_000;
-	while (!run.output().includes('stopped.') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-	if (!run.output().includes('stopped.')) throw new Error(`npm start did not stop within 60 s after its shell got SIGTERM:\n${run.output()}`);
+	await until('"stopped." within 60 s after its shell got SIGTERM', 60_000, async () => (run.output().includes('stopped.') ? true : undefined)).catch(
+		(error: Error) => {
+			throw new Error(`npm start: ${error.message}:\n${run.output()}`);
+		},
+	);
 }
 
 /** The process that holds the folder's lock (the script itself), if one does. */
@@ -225,14 +228,11 @@ it('comes up, tears down on SIGTERM (also when only npm\'s shell gets it), and c
 	const state = readState(folder)!;
 	const shop = new Shop(state.sandboxUrl!);
 	const ref = await payDynamicAccount(shop, 10000, `start-test-${Date.now()}`);
-	const deadline = Date.now() + 60_000;
-	let share: { amount: number } | undefined;
-	while (!share && Date.now() < deadline) {
-		const ledger = await new SandboxClient(String(state.sandboxUrl)).ledger();
-		share = ledger.transfers.find((t) => t.merchantReference === `share-${ref}`);
-		if (!share) await new Promise((r) => setTimeout(r, 300));
-	}
-	expect(share?.amount).toBe(1000);
+	const sandbox = new SandboxClient(String(state.sandboxUrl));
+	const share = await until('the supplier share of the payment', 60_000, async () =>
+		(await sandbox.ledger()).transfers.find((t) => t.merchantReference === `share-${ref}`),
+	);
+	expect(share.amount).toBe(1000);
 
 	// and the nightly reconciliation runs out of the box: the demo ledger (a Data
 	// table made once) against the sandbox, its summary in files/chat.log
@@ -244,19 +244,15 @@ it('comes up, tears down on SIGTERM (also when only npm\'s shell gets it), and c
 	const workflowData = await editor.rest('GET', `/workflows/${nightly!.id}`);
 	await editor.rest('POST', `/workflows/${nightly!.id}/run`, { workflowData, triggerToStartFrom: { name: 'Every night at 02:00' } });
 	const chatLog = join(folder, 'files', 'chat.log');
-	const chatDeadline = Date.now() + 120_000;
-	while (!existsSync(chatLog) && Date.now() < chatDeadline) await new Promise((r) => setTimeout(r, 300));
-	const chat = readFileSync(chatLog, 'utf8');
+	const chat = await until('the summary in chat.log', 120_000, async () => (existsSync(chatLog) ? readFileSync(chatLog, 'utf8') : undefined));
 	expect(chat).toMatch(/PayOnUs reconciliation of the payouts of \d{4}-\d{2}-\d{2} \(BUS-2001\): 2 to check/);
 	expect(chat).toContain('missing at PayOnUs 2');
 
 	// SIGTERM reaches the shell only (as from npm): the script stops everything itself
-	const script = lockHolder();
-	expect(script).toBeDefined();
+	expect(lockHolder()).toBeDefined();
 	await stopThroughShell(second);
 	expect(second.output()).toContain('SIGTERM (to npm): stopping');
-	const gone = Date.now() + 10_000;
-	while (lockHolder() !== undefined && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+	await until('the folder lock released', 10_000, async () => (lockHolder() === undefined ? true : undefined));
 	expect(lockHolder()).toBeUndefined();
 	expect(await portFree(n8nPort)).toBe(true);
 	expect(await portFree(sandboxPort)).toBe(true);

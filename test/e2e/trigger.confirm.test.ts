@@ -7,7 +7,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
 import { sandboxCredentialData } from '../harness/fixtures';
-import { KEY, TRIGGER_NAME, sleep, useTriggerSandbox, triggerWorkflow } from './triggerFixtures';
+import { KEY, TRIGGER_NAME, useTriggerSandbox, triggerWorkflow } from './triggerFixtures';
+import { sleep } from '../harness/wait';
 
 jest.setTimeout(300_000);
 

@@ -5,7 +5,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems, sharedN8nLogTail } from '../harness/e2e';
 import { sandboxCredentialData } from '../harness/fixtures';
-import { KEY, TRIGGER_NAME, createCredential, sleep, useTriggerSandbox, triggerWorkflow } from './triggerFixtures';
+import { KEY, TRIGGER_NAME, createCredential, useTriggerSandbox, triggerWorkflow } from './triggerFixtures';
+import { sleep } from '../harness/wait';
 
 jest.setTimeout(300_000);
 

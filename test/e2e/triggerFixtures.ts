@@ -183,7 +183,3 @@ export function pollWorkflow(name: string, credentialId: string, everySeconds: n
 		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all' },
 	};
 }
-
-export function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}

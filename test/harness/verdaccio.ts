@@ -21,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { fetch } from 'undici';
 import { freePort, n8nInstallDir } from './n8n';
+import { sleep } from './wait';
 
 const execFileAsync = promisify(execFile);
 
@@ -83,10 +84,6 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	} catch {
 		// already gone
 	}
-}
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export async function startVerdaccio(opts: { startTimeoutMs?: number } = {}): Promise<VerdaccioHandle> {

@@ -3,12 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { fetch } from 'undici';
 import type { Execution } from '../execution';
 import type { N8nConnection, N8nHandle, WorkflowJson } from './types';
+import { sleep } from '../wait';
 
 export const AUTH_COOKIE = 'n8n-auth';
-
-export function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 export class HttpError extends Error {
 	constructor(

@@ -1,6 +1,7 @@
 /** Waiting until n8n is usable: owner set up (or logged in) and an API key; workers and webhook processes ready. */
 import { fetch } from 'undici';
-import { AUTH_COOKIE, N8nClient, sleep } from './client';
+import { AUTH_COOKIE, N8nClient } from './client';
+import { sleep } from '../wait';
 import { tail, type Proc } from './processes';
 import { OWNER, type StartOptions } from './types';
 
