@@ -56,8 +56,10 @@ async function main() {
 		jitterMs: ms('jitter-ms'),
 		...(requestLogLimit ? { config: { requestLogLimit: Number(requestLogLimit) } } : {}),
 	});
+	let stopping: Promise<void> | undefined;
+	// once, whichever comes first: a signal or the parent gone (Ctrl-C can bring both)
 	const stop = () => {
-		void sb.stop().then(() => process.exit(0));
+		stopping ??= sb.stop().then(() => process.exit(0));
 	};
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);

@@ -8,6 +8,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { releaseLock } = require('../pidLock');
 
 const VERSIONS = require('../../n8n-versions.json');
 const MIN_FREE_BYTES = 4 * 1024 ** 3; // n8n 2.41 takes ~2.9 GB installed, npm's cache more
@@ -26,7 +27,7 @@ function interrupted(signal) {
 			/* gone */
 		}
 	}
-	for (const lock of heldLocks) fs.rmSync(lock, { force: true });
+	for (const lock of heldLocks) releaseLock(lock);
 	say(`interrupted (${signal}); the next run completes the install`);
 	process.exit(130);
 }
@@ -83,7 +84,6 @@ function freeBytes(dir) {
 function gib(bytes) {
 	return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
 }
-
 
 module.exports = {
 	VERSIONS,
