@@ -48,7 +48,7 @@ const {
 	gib,
 } = require('./lib/n8n-install/common');
 const { run, npmFailure, countPackages } = require('./lib/n8n-install/run');
-const { nodeFits, nodeVersionOf, ensureNode } = require('./lib/n8n-install/node');
+const { nodeFits, nodeVersionOf, ensureNode, ensureNodeHeaders } = require('./lib/n8n-install/node');
 const { tryLock, releaseLock } = require('./lib/pidLock');
 
 // ---------------------------------------------------------------------------
@@ -160,9 +160,13 @@ async function rebuildSqlite(version, dir, node) {
 	// sqlite3 uses Node-API: one build serves every Node version. Its install
 	// script first tries a prebuilt download (not reachable everywhere), then
 	// compiles from source with node-gyp; --build-from-source skips the download.
+	// node-gyp gets the headers of the Node that runs n8n as nodedir (from that
+	// Node's install or the npm registry), whatever the user's npm config says:
+	// without one it downloads them from outside the registry.
+	const nodedir = await ensureNodeHeaders(node);
 	await run(`n8n ${version}: building sqlite3 from source`, 'npm', ['rebuild', 'sqlite3', '--build-from-source', '--ignore-scripts=false', '--loglevel=error'], {
 		cwd: dir,
-		env: cleanEnv({ PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` }),
+		env: cleanEnv({ PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}`, npm_config_nodedir: nodedir }),
 	});
 }
 

@@ -76,11 +76,52 @@ function run(what, cmd, args, { cwd, env, progressDir, expected }) {
 	});
 }
 
+/** Lines of npm's output without npm's and node-gyp's prefixes. */
+function plainLines(output) {
+	return output
+		.split('\n')
+		.map((line) => line.replace(/^npm (?:error|ERR!)\s?/, '').trim())
+		.filter(Boolean);
+}
+
+/** node-gyp's report lines that say nothing of the cause (the command, versions, the generic "failed"). */
+const GYP_NOISE = /^gyp ERR! (?:(?:configure|build) error\s*$|System |command |cwd |node -v|node-gyp -v|not ok|stack\s+at |stack Error: `(?:make|gmake)` failed)/;
+
+/**
+ * A native build (node-gyp) that failed: what failed, its first real error
+ * line (the compiler's, else node-gyp's), and what to install or set.
+ */
+function nativeBuildFailure(what, output) {
+	const lines = plainLines(output);
+	const compiler = lines.find((line) => /(?:^|\s)(?:fatal )?error:/.test(line) && !line.startsWith('gyp '));
+	const at = lines.findIndex((line) => line.startsWith('gyp ERR!') && !GYP_NOISE.test(line));
+	let gyp;
+	if (at >= 0) {
+		// an error message node-gyp wraps over several "stack" lines, up to its stack trace
+		const parts = [lines[at]];
+		if (lines[at].startsWith('gyp ERR! stack ')) {
+			for (let i = at + 1; i < lines.length && /^gyp ERR! stack (?!\s*at )/.test(lines[i]); i++) parts.push(lines[i]);
+		}
+		gyp = parts.map((line) => line.replace(/^gyp ERR! (?:stack )?/, '').trim()).join(' ');
+	}
+	const first = compiler ?? gyp ?? (lines.find((line) => line.startsWith('gyp ERR!')) ?? '').replace(/^gyp ERR! /, '');
+	let fix;
+	if (/python/i.test(first)) fix = 'install Python 3 (Debian/Ubuntu: apt-get install python3) or point npm_config_python at it';
+	else if (/make|g\+\+|c\+\+|cc1plus|compiler/i.test(first)) fix = 'install make and a C++ compiler (Debian/Ubuntu: apt-get install make g++)';
+	else if (/network|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|download|headers/i.test(first)) {
+		fix = "node-gyp tried to download Node's headers from outside the npm registry: this installer should have given it local ones, so please report this line";
+	} else fix = 'the native build needs python3, make and a C++ compiler (Debian/Ubuntu: apt-get install python3 make g++)';
+	return new UserError(`${what} failed: the native build (node-gyp) stopped at: ${first.replace(/\.+$/, '') || 'no error line in its output'}. To fix: ${fix}; then run again.`);
+}
+
 /** One clear line for the failures a user can act on; the tail of npm's output otherwise. */
 function npmFailure(what, code, output) {
 	if (/ENOSPC|no space left/i.test(output)) {
 		return new UserError(`${what} failed: the disk is full. Free at least ${gib(MIN_FREE_BYTES)} and run again.`);
 	}
+	// before the network test: node-gyp's own messages speak of "network connectivity"
+	// when it could not download headers, which is no registry request
+	if (/gyp ERR!/.test(output)) return nativeBuildFailure(what, output);
 	if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network/i.test(output) && !/ETARGET/.test(output)) {
 		const registry = spawnSync('npm', ['config', 'get', 'registry'], { env: cleanEnv(), encoding: 'utf8' }).stdout?.trim();
 		return new UserError(
@@ -97,4 +138,4 @@ function npmFailure(what, code, output) {
 	return new Error(`${what} failed (exit ${code}):\n${tail}`);
 }
 
-module.exports = { run, npmFailure, countPackages };
+module.exports = { run, npmFailure, nativeBuildFailure, countPackages };
