@@ -43,7 +43,8 @@ function optionValues(props: Described[]): Array<string | number | boolean> | un
 /**
  * One value the way n8n handed it, read strictly by the parameter's type
  * (../../shared/parameters.ts): booleans become true/false, numbers and
- * options are checked (the operation's schema reads them exactly after).
+ * options are checked (the operation's schema reads them exactly after:
+ * numeric text such as "1500.00" is read there).
  * `fromExpression`: the stored value is an expression, so nothing
  * (undefined, '') is an error too, never the default.
  */
@@ -56,7 +57,12 @@ function strictValue(props: Described[], label: string, value: unknown, fromExpr
 		return b;
 	}
 	if (type === 'number') {
-		if (parseNumber(value) === undefined) throw new ParameterValueError(label, value, 'a number', displayName);
+		// Nothing from an expression is an error, never the default; text is
+		// read exactly (or refused naming the field) by the operation's schema.
+		const blank = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+		if (blank || (typeof value !== 'string' && parseNumber(value) === undefined)) {
+			throw new ParameterValueError(label, value, 'a number', displayName);
+		}
 		return value;
 	}
 	if (type === 'options' && fromExpression) {
