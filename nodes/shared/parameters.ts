@@ -45,7 +45,7 @@ export function describeValue(value: unknown): string {
 	}
 	if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
 	if (Array.isArray(value)) return 'a list';
-	return `a ${typeof value}`;
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** true/false from a boolean or the text "true"/"false" (trimmed, any case); undefined otherwise. */
