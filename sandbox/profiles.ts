@@ -21,6 +21,8 @@ export const PROFILE_NAMES = [
 	'bare-records',
 	'duplicate-returns-existing',
 	'prose-paging-fields',
+	'unlisted-payout-statuses',
+	'text-amounts',
 ] as const;
 
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -43,6 +45,10 @@ export const PROFILE_DESCRIPTIONS: Record<ProfileName, string> = {
 		'A money-moving call whose reference is already used answers 200 with the EXISTING record instead of 409 (the spec says 409 "normally"). Transfers, bulk, token charges, mobile money collections, card payments.',
 	'prose-paging-fields':
 		'The payment request list answers only the prose paging fields page, size, totalElements, totalPages, sort (no pageNo, pageSize, lastPage, totalNumberOfItems).',
+	'unlisted-payout-statuses':
+		'Payout statuses the spec does not list (public material: "settled, failed, or rejected"; the public sandbox table\'s 9999991111 is PROCESSING): a transfer to an account ending 1111 shows PROCESSING (never settles), one ending 1122 fails and shows REJECTED (money reversed). Answers, search and bulk answers.',
+	'text-amounts':
+		'Transfer answers and records (create, search, bulk answer) carry amount and fee as text with two decimals ("1500.00"), as public integrations read them.',
 };
 
 export function isProfileName(name: string): name is ProfileName {

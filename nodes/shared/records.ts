@@ -16,6 +16,12 @@ import type { IDataObject } from 'n8n-workflow';
  *   paymentStatus          status (refund notifications)
  *   beneficiaryAccountNumber  accountNumber (PAYOUT webhook: the signed account)
  *
+ * Money fields of the record (amount, fee, amountPaid, settlementAmount)
+ * answered as plain numeric text ("1500.00") come out as numbers, so
+ * `{{ $json.amount + 100 }}` adds; other text is kept as it came. The
+ * webhook's own names (transactionAmount, merchantFee) keep the value they
+ * came with; `amount` beside them is the number.
+ *
  * Nothing is removed or renamed: a field a saved workflow reads (e.g.
  * `transactionAmount` on the webhook trigger's output) stays, with the same
  * value as the record name beside it. Nothing is invented either: a field
@@ -74,7 +80,18 @@ function copy(record: IDataObject | null | undefined): IDataObject {
 	return record && typeof record === 'object' && !Array.isArray(record) ? { ...record } : {};
 }
 
+/** Money fields a service may answer as text ("1500.00"): numbers like every other amount. */
+const MONEY_FIELDS = ['amount', 'fee', 'amountPaid', 'settlementAmount'] as const;
+
+/** The money fields of a record as numbers where they came as plain numeric text (a copy; nothing added). */
+export function moneyAsNumbers(record: IDataObject | null | undefined): IDataObject {
+	const out = copy(record);
+	for (const k of MONEY_FIELDS) if (typeof out[k] === 'string') out[k] = money(out[k]);
+	return out;
+}
+
 function common(out: IDataObject): IDataObject {
+	for (const k of MONEY_FIELDS) if (typeof out[k] === 'string') out[k] = money(out[k]);
 	if (!known(out.amount) && known(out.transactionAmount)) out.amount = money(out.transactionAmount);
 	if (!known(out.merchantReference) && known(out.reference)) out.merchantReference = out.reference;
 	if (!known(out.paymentStatus) && typeof out.status === 'string' && out.status !== '') out.paymentStatus = out.status;

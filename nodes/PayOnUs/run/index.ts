@@ -10,6 +10,8 @@ import { READ_CONCURRENCY, readOnlyClient, runBounded } from './bounded';
 import { gatedClient, MONEY_MOVING_CONCURRENCY_DEFAULT, moneyMovingConcurrency, SharedBackoff } from './concurrency';
 import { errorJson, errorMessage, noteSentAlongside, toNodeError } from './failures';
 import { inputReader, operationContext, validateItems, type ItemInput } from './input';
+import { readBoolean } from '../../shared/parameters';
+import { containsExpression } from './parameters';
 
 /**
  * The node's execute(): runs the chosen operation over the input items.
@@ -35,7 +37,7 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 
 	// Dry Run (../safeguards/dryRun.ts): every item checked and reported,
 	// nothing that moves money sent; invalid items are reported, not thrown.
-	if (movesMoney(op) && ctx.getNodeParameter('dryRun', 0, false) === true) {
+	if (movesMoney(op) && readDryRun(ctx, items.length)) {
 		return [await dryRun(ctx, op, client, items)];
 	}
 
@@ -129,6 +131,44 @@ async function runWrites(
 	} catch (error) {
 		throw noteSentAlongside(error, results, limit);
 	}
+}
+
+/**
+ * Dry Run, read strictly for every item (../../shared/parameters.ts): a
+ * fixed switch once; an expression (an item's field, an n8n Variable, both
+ * text) for each item, where the text "true"/"false" counts and anything
+ * else stops the run naming the item and the value. Items that differ
+ * (a dry run for some, not for others) stop the run too: nothing is sent.
+ */
+export function readDryRun(ctx: IExecuteFunctions, itemCount: number): boolean {
+	const stored = ctx.getNode().parameters?.dryRun;
+	const read = (i: number): boolean => {
+		let value: unknown;
+		try {
+			value = ctx.getNodeParameter('dryRun', i, false) as unknown;
+		} catch (error) {
+			throw new NodeOperationError(ctx.getNode(), `Item ${i + 1}: "dryRun" (Dry Run) could not be read, nothing was sent: ${errorMessage(error)}`, {
+				itemIndex: i,
+			});
+		}
+		try {
+			return readBoolean(value, 'dryRun', 'Dry Run');
+		} catch (error) {
+			throw new NodeOperationError(ctx.getNode(), `Item ${i + 1}: ${errorMessage(error)}; nothing was sent`, { itemIndex: i });
+		}
+	};
+	if (!containsExpression(stored) || itemCount <= 1) return read(0);
+	const values = Array.from({ length: itemCount }, (_, i) => read(i));
+	const differs = values.findIndex((v) => v !== values[0]);
+	if (differs > 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Item ${differs + 1}: "dryRun" (Dry Run) is ${String(values[differs])} but ${String(values[0])} for item 1; ` +
+				'a run is either a dry run or not, for every item: nothing was sent. Split the items (e.g. with an If node) into two PayOnUs nodes.',
+			{ itemIndex: differs },
+		);
+	}
+	return values[0];
 }
 
 /** The Dry Run of a money-moving operation: one report per item (one for an aggregating run). */

@@ -1,11 +1,19 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/client';
 import { describeIssue } from '../../shared/validation';
 import { parameterNames } from '../resources';
 import { withCredentialDefaults } from '../resources/fields';
 import type { OperationContext, PayOnUsOperation } from '../resources/types';
+import { isExpression, ParameterValueError, parseBoolean, parseNumber, readOption } from '../../shared/parameters';
 import { errorMessage } from './failures';
-import { ItemParameters } from './parameters';
+import { containsExpression, ItemParameters } from './parameters';
 
 /** The input of each item: its parameters read, the credential's defaults applied, the operation's schema checked. */
 
@@ -20,6 +28,76 @@ function readParameter(ctx: IExecuteFunctions, name: string, itemIndex: number):
 	return value;
 }
 
+type Described = Pick<INodeProperties, 'name' | 'displayName' | 'type' | 'options'>;
+
+/** The option values of an options parameter (undefined: loaded at run time, not checked here). */
+function optionValues(props: Described[]): Array<string | number | boolean> | undefined {
+	const values: Array<string | number | boolean> = [];
+	for (const p of props) {
+		if (!Array.isArray(p.options)) return undefined;
+		for (const o of p.options) if (o && typeof o === 'object' && 'value' in o) values.push((o as INodePropertyOptions).value);
+	}
+	return values.length > 0 ? values : undefined;
+}
+
+/**
+ * One value the way n8n handed it, read strictly by the parameter's type
+ * (../../shared/parameters.ts): booleans become true/false, numbers and
+ * options are checked (the operation's schema reads them exactly after:
+ * numeric text such as "1500.00" is read there).
+ * `fromExpression`: the stored value is an expression, so nothing
+ * (undefined, '') is an error too, never the default.
+ */
+function strictValue(props: Described[], label: string, value: unknown, fromExpression: boolean): unknown {
+	if (props.length === 0 || (value === undefined && !fromExpression)) return value;
+	const { type, displayName } = props[0];
+	if (type === 'boolean') {
+		const b = parseBoolean(value);
+		if (b === undefined) throw new ParameterValueError(label, value, 'true or false', displayName);
+		return b;
+	}
+	if (type === 'number') {
+		// Nothing from an expression is an error, never the default; text is
+		// read exactly (or refused naming the field) by the operation's schema.
+		const blank = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+		if (blank || (typeof value !== 'string' && parseNumber(value) === undefined)) {
+			throw new ParameterValueError(label, value, 'a number', displayName);
+		}
+		return value;
+	}
+	if (type === 'options' && fromExpression) {
+		const allowed = optionValues(props);
+		return allowed ? readOption(value, allowed, label, displayName) : value;
+	}
+	return value;
+}
+
+/** The properties of an operation by name (a name may be declared once per node version). */
+function describedByName(props: readonly INodeProperties[]): Map<string, INodeProperties[]> {
+	const out = new Map<string, INodeProperties[]>();
+	for (const p of props) out.set(p.name, [...(out.get(p.name) ?? []), p]);
+	return out;
+}
+
+/** Strict reading of one top-level parameter, and of the fields of a collection. */
+function strictParameter(props: INodeProperties[], value: unknown, stored: unknown): unknown {
+	const p = props[0];
+	if (!p) return value;
+	const label = `${p.name}`;
+	if (p.type === 'collection' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+		const storedFields = stored !== null && typeof stored === 'object' ? (stored as IDataObject) : {};
+		const fields = describedByName((p.options ?? []) as INodeProperties[]);
+		const out: IDataObject = { ...(value as IDataObject) };
+		for (const [key, sub] of fields) {
+			if (!Object.prototype.hasOwnProperty.call(out, key)) continue;
+			out[key] = strictValue(sub, `${label}.${key}`, out[key], isExpression(storedFields[key])) as IDataObject[string];
+		}
+		return out;
+	}
+	if (!['boolean', 'number', 'options'].includes(p.type)) return value;
+	return strictValue(props, label, value, containsExpression(stored));
+}
+
 /**
  * A reader of the raw input of items: every top-level parameter of the
  * operation, read by name (collections and fixed collections come as
@@ -29,7 +107,10 @@ function readParameter(ctx: IExecuteFunctions, name: string, itemIndex: number):
  */
 export function inputReader(ctx: IExecuteFunctions, op: PayOnUsOperation, client: PayOnUsClient): (itemIndex: number) => IDataObject {
 	const names = parameterNames(op);
-	const params = new ItemParameters((name, i) => readParameter(ctx, name, i), ctx.getNode().parameters, names);
+	const stored = ctx.getNode().parameters ?? {};
+	const described = describedByName(op.properties);
+	const read = (name: string, i: number) => strictParameter(described.get(name) ?? [], readParameter(ctx, name, i), stored[name]);
+	const params = new ItemParameters(read, stored, names);
 	return (itemIndex) => {
 		const raw: IDataObject = {};
 		for (const name of names) raw[name] = params.get(name, itemIndex) as IDataObject[keyof IDataObject];

@@ -44,7 +44,7 @@ export function dryRunProperty(): INodeProperties {
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to only check this run and send nothing that moves money: inputs, reference unused, wallet balance, bank code and beneficiary name (bank transfers). Each item says what would be sent and which checks pass. Read once, for the first item.',
+			'Whether to only check this run and send nothing that moves money: inputs, reference unused, wallet balance, bank code and beneficiary name (bank transfers). Each item says what would be sent and which checks pass. From an expression: true or false (text counts) for every item, the same for all items; anything else stops the run, nothing sent.',
 	};
 }
 

@@ -12,6 +12,7 @@ import type { Sandbox } from '../../runtime';
 import { amount, bool, countryCode, currency, email, fail, optStr, parse, reference, str } from '../../validate';
 import { duplicateReplay } from '../replay';
 import { checkFunds, payoutFee, plannedOutcome, resolveDestination, TRANSFER_TYPES, type Resolved } from './rules';
+import { answerProfiles } from './view';
 
 const transferSchema = z.object({
 	amount: amount(),
@@ -77,7 +78,10 @@ export function createTransfer(
 		lastUpdatedDate: now,
 		_seq: seq,
 		_createdMs: state.clock.nowMs(),
-		_plannedOutcome: plannedOutcome(input.beneficiaryAccountNumber),
+		_plannedOutcome:
+			sb.profiles.has('unlisted-payout-statuses') && input.beneficiaryAccountNumber.replace(/\D/g, '').endsWith('1122')
+				? 'REJECTED'
+				: plannedOutcome(input.beneficiaryAccountNumber),
 		_walletId: wallet.id,
 	};
 	state.claimReference(business.id, input.reference, 'transfer', onusReference);
@@ -147,12 +151,18 @@ export function initiateTransfer(ctx: Ctx) {
 	const fee = payoutFee(input.transferType, input.currency, input.amount);
 	checkFunds(wallet, round2(input.amount + fee));
 	const t = createTransfer(sb, business, wallet, input, dest, fee, null);
-	return ok({
-		paymentStatus: t.paymentStatus,
-		currency: t.currency,
-		amount: t.amount,
-		fee: t.fee,
-		onusReference: t.onusReference,
-		merchantReference: t.merchantReference,
-	});
+	return ok(
+		answerProfiles(
+			t,
+			{
+				paymentStatus: t.paymentStatus,
+				currency: t.currency,
+				amount: t.amount,
+				fee: t.fee,
+				onusReference: t.onusReference,
+				merchantReference: t.merchantReference,
+			},
+			sb.profiles,
+		),
+	);
 }

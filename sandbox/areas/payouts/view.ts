@@ -12,5 +12,21 @@ export function transferView(t: Transfer, profiles?: Profiles): Record<string, u
 	const bare = profiles?.has('bare-records') === true;
 	const out: Record<string, unknown> = {};
 	for (const [k, v] of Object.entries(t)) if (k[0] !== '_' && (!bare || SPEC_TRANSFER_FIELDS.has(k))) out[k] = v;
+	return answerProfiles(t, out, profiles);
+}
+
+/**
+ * Profiles `unlisted-payout-statuses` (PROCESSING for a held transfer,
+ * REJECTED for a failed one planned so) and `text-amounts` (amount and fee
+ * as text) applied to any answer about transfer `t`.
+ */
+export function answerProfiles(t: Transfer, out: Record<string, unknown>, profiles?: Profiles): Record<string, unknown> {
+	if (profiles?.has('unlisted-payout-statuses') === true && 'paymentStatus' in out) {
+		if (t.paymentStatus === 'PENDING' && t._plannedOutcome === 'HOLD') out.paymentStatus = 'PROCESSING';
+		if (t.paymentStatus === 'FAILED' && t._plannedOutcome === 'REJECTED') out.paymentStatus = 'REJECTED';
+	}
+	if (profiles?.has('text-amounts') === true) {
+		for (const k of ['amount', 'fee']) if (typeof out[k] === 'number') out[k] = (out[k] as number).toFixed(2);
+	}
 	return out;
 }

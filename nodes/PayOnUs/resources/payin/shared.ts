@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../../shared/client';
 import { moneyMoving, PAYMENT_REQUESTS } from '../../../shared/api';
+import { moneyAsNumbers } from '../../../shared/records';
 
 /**
  * The request every money-moving payin makes: a POST carrying the merchant
@@ -32,5 +33,6 @@ export async function postPayin(
 		body,
 		moneyMoving: moneyMoving(client, PAYMENT_REQUESTS, body.businessId, body.reference, expected, 'payment'),
 	});
-	return data ?? {};
+	// Amounts the service answers as text come out as numbers (nodes/shared/records.ts).
+	return moneyAsNumbers(data);
 }

@@ -16,6 +16,19 @@ import { allItemsAtOnce, PayOnUsInputError, type OperationContext, type PayOnUsO
  * - statusDiffers: only the status differs
  * - missingAtService: our reference has no service record in the window
  * - missingOnOurSide: a service record in the window that no input item names
+ * - duplicateOnOurSide: our records hold the reference more than once (each
+ *   of them; `service` is the one service record, or null)
+ * - duplicateAtService: the service holds the reference more than once in
+ *   one business (each of our records and each service record)
+ * - ambiguousBusiness: no Business ID given and the reference is held by
+ *   records of two or more businesses while we hold it too: which one is
+ *   ours cannot be told (each of our records and each service record)
+ *
+ * A reference is only "matched" (or amountDiffers / statusDiffers) when
+ * exactly one of our records and exactly one service record hold it; the
+ * three categories above are never folded into those. A status the spec
+ * does not list (PROCESSING on a payout, REJECTED...) is compared like any
+ * other: never taken as success.
  *
  * The service list is walked page by page (shared/api/paging.ts
  * walkPages): each page is compared and dropped, only the output is kept.
@@ -120,7 +133,15 @@ const schema = z
 
 type Input = z.infer<typeof schema>;
 
-export type Category = 'matched' | 'amountDiffers' | 'statusDiffers' | 'missingAtService' | 'missingOnOurSide';
+export type Category =
+	| 'matched'
+	| 'amountDiffers'
+	| 'statusDiffers'
+	| 'missingAtService'
+	| 'missingOnOurSide'
+	| 'duplicateOnOurSide'
+	| 'duplicateAtService'
+	| 'ambiguousBusiness';
 
 interface Ours {
 	item: number;
@@ -193,6 +214,55 @@ export function compareRecord(o: Ours, r: IDataObject): { category: Category; di
 	return { category, differences };
 }
 
+const items = (mine: Ours[]) => mine.map((o) => o.item + 1).join(', ');
+const businessOf = (r: IDataObject) => (typeof r.businessId === 'string' && r.businessId !== '' ? r.businessId : undefined);
+
+/**
+ * The output items of one reference: our records holding it (`mine`) and
+ * the service records holding it (`records`, already views).
+ */
+export function categorise(reference: string, mine: Ours[], records: IDataObject[]): IDataObject[] {
+	const out = (category: Category, o: Ours | null, r: IDataObject | null, differences: string[]): IDataObject => ({
+		category,
+		reference,
+		ours: o ? ourView(o) : null,
+		service: r,
+		differences,
+	});
+	if (mine.length === 0) {
+		if (records.length === 1) return [out('missingOnOurSide', null, records[0], [])];
+		// Several service records and none of ours: in one business a duplicate;
+		// in several, each is a record nobody booked.
+		const businesses = new Set(records.map(businessOf));
+		if (businesses.size > 1 || businesses.has(undefined)) return records.map((r) => out('missingOnOurSide', null, r, []));
+		const note = `the service holds reference ${reference} ${records.length} times in business ${String([...businesses][0])}`;
+		return records.map((r) => out('duplicateAtService', null, r, [note]));
+	}
+	if (records.length === 0) {
+		if (mine.length === 1) return [out('missingAtService', mine[0], null, [])];
+		const note = `our records hold reference ${reference} ${mine.length} times (items ${items(mine)}); the service has no record of it`;
+		return mine.map((o) => out('duplicateOnOurSide', o, null, [note]));
+	}
+	if (mine.length === 1 && records.length === 1) {
+		const { category, differences } = compareRecord(mine[0], records[0]);
+		return [out(category, mine[0], records[0], differences)];
+	}
+	if (records.length > 1) {
+		const known = records.map(businessOf);
+		const businesses = [...new Set(known.filter((b): b is string => b !== undefined))];
+		// Records that do not say their business are counted as another business: which one is ours cannot be told.
+		const ambiguous = businesses.length > 1 || known.includes(undefined);
+		const category: Category = ambiguous ? 'ambiguousBusiness' : 'duplicateAtService';
+		const note = ambiguous
+			? `reference ${reference} is held by ${records.length} service records (businesses ${known.map((b) => b ?? 'not shown').join(', ')}) and by our item(s) ${items(mine)}: ` +
+				'which is ours cannot be told without a Business ID'
+			: `the service holds reference ${reference} ${records.length} times in business ${businesses[0]}; our item(s) ${items(mine)}`;
+		return [...mine.map((o) => out(category, o, null, [note])), ...records.map((r) => out(category, null, r, [note]))];
+	}
+	const note = `our records hold reference ${reference} ${mine.length} times (items ${items(mine)}) against one service record`;
+	return mine.map((o) => out('duplicateOnOurSide', o, records[0], [note, ...compareRecord(o, records[0]).differences]));
+}
+
 const day = (r: IDataObject) => (typeof r.createdDate === 'string' ? r.createdDate.slice(0, 10) : undefined);
 
 export const reconcile: PayOnUsOperation<typeof schema> = {
@@ -200,7 +270,7 @@ export const reconcile: PayOnUsOperation<typeof schema> = {
 	name: 'Reconcile',
 	action: 'Reconcile records with the service',
 	description:
-		"Compare the input items (reference, optional amount, currency and status) with the service's payins or payouts created in a window of days. Returns one item per record in one category: matched, amountDiffers, statusDiffers, missingAtService or missingOnOurSide (read only).",
+		"Compare the input items (reference, optional amount, currency and status) with the service's payins or payouts created in a window of days. Returns one item per record in one category: matched, amountDiffers, statusDiffers, missingAtService, missingOnOurSide, or, where a reference is held more than once, duplicateOnOurSide, duplicateAtService or ambiguousBusiness (read only).",
 	properties,
 	schema,
 	// Reads only, but declared 'write' as it has always run: it keeps the Options
@@ -222,8 +292,8 @@ export const reconcile: PayOnUsOperation<typeof schema> = {
 			toDate: input.toDate,
 		};
 		const toRecord = payouts ? toTransfer : toPayin;
-		const results: IDataObject[] = [];
-		const seenOurs = new Set<string>();
+		// Service records by reference (first-seen order), each once (by onusReference).
+		const service = new Map<string, IDataObject[]>();
 		const seenService = new Set<string>();
 		await walkPages({
 			path,
@@ -246,24 +316,16 @@ export const reconcile: PayOnUsOperation<typeof schema> = {
 					if (seenService.has(key)) continue;
 					seenService.add(key);
 					const reference = String(r.merchantReference ?? r.reference ?? '');
-					const mine = ours.get(reference);
-					if (!mine) {
-						results.push({ category: 'missingOnOurSide', reference, ours: null, service: serviceView(r), differences: [] });
-						continue;
-					}
-					seenOurs.add(reference);
-					for (const o of mine) {
-						const { category, differences } = compareRecord(o, r);
-						results.push({ category, reference, ours: ourView(o), service: serviceView(r), differences });
-					}
+					const held = service.get(reference);
+					if (held) held.push(serviceView(r));
+					else service.set(reference, [serviceView(r)]);
 				}
 			},
 		});
+		const results: IDataObject[] = [];
+		for (const [reference, records] of service) results.push(...categorise(reference, ours.get(reference) ?? [], records));
 		for (const [reference, mine] of ours) {
-			if (seenOurs.has(reference)) continue;
-			for (const o of mine) {
-				results.push({ category: 'missingAtService', reference, ours: ourView(o), service: null, differences: [] });
-			}
+			if (!service.has(reference)) results.push(...categorise(reference, mine, []));
 		}
 		return results;
 	},

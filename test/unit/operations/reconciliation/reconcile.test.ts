@@ -100,4 +100,67 @@ describe('reconcile', () => {
 		await expect(op.execute(context(pagedService([]), { items: [{ amount: 1 }] }), input())).rejects.toThrow('Item 1: field "reference" (the reference) is missing');
 		expect(op.schema.safeParse({ ...input(), fromDate: '2024-06-01' }).success).toBe(false);
 	});
+
+	describe('references held more than once', () => {
+		const run = async (records: IDataObject[], items: IDataObject[], businessId = '') =>
+			((await op.execute(context(pagedService(records), { items }), input({ businessId }))) as IDataObject[]).map((o) => [
+				o.category,
+				(o.ours as IDataObject | null)?.item ?? null,
+				(o.service as IDataObject | null)?.businessId ?? null,
+			]);
+
+		it('our ledger holding a reference twice against one service record: duplicateOnOurSide for each, never matched', async () => {
+			expect(await run([transfer('d', 10)], [{ reference: 'd', amount: 10 }, { reference: 'd', amount: 10 }], 'BUS-2001')).toEqual([
+				['duplicateOnOurSide', 1, 'BUS-2001'],
+				['duplicateOnOurSide', 2, 'BUS-2001'],
+			]);
+		});
+
+		it('our ledger holding a reference twice that the service lacks: duplicateOnOurSide', async () => {
+			expect(await run([], [{ reference: 'd' }, { reference: 'd' }], 'BUS-2001')).toEqual([
+				['duplicateOnOurSide', 1, null],
+				['duplicateOnOurSide', 2, null],
+			]);
+		});
+
+		it('the service holding a reference twice in one business: duplicateAtService for ours and each record', async () => {
+			const twice = [transfer('s', 10), { ...transfer('s', 10), onusReference: 'ONUS-s-2' }];
+			expect(await run(twice, [{ reference: 's', amount: 10 }], 'BUS-2001')).toEqual([
+				['duplicateAtService', 1, null],
+				['duplicateAtService', null, 'BUS-2001'],
+				['duplicateAtService', null, 'BUS-2001'],
+			]);
+		});
+
+		it('no Business ID: one of our records against the reference in two businesses is ambiguousBusiness; the unbooked one shows', async () => {
+			const both = [transfer('b', 10), { ...transfer('b', 10, 'SUCCESSFUL', '2024-05-10T10:00:00', 'BUS-2002'), onusReference: 'ONUS-b-2' }];
+			expect(await run(both, [{ reference: 'b', amount: 10 }])).toEqual([
+				['ambiguousBusiness', 1, null],
+				['ambiguousBusiness', null, 'BUS-2001'],
+				['ambiguousBusiness', null, 'BUS-2002'],
+			]);
+		});
+
+		it('no Business ID and none of ours: each business\'s record is missingOnOurSide', async () => {
+			const both = [transfer('m', 10), { ...transfer('m', 10, 'SUCCESSFUL', '2024-05-10T10:00:00', 'BUS-2002'), onusReference: 'ONUS-m-2' }];
+			expect(await run(both, [{ reference: 'other' }])).toEqual([
+				['missingOnOurSide', null, 'BUS-2001'],
+				['missingOnOurSide', null, 'BUS-2002'],
+				['missingAtService', 1, null],
+			]);
+		});
+
+		it('a status the spec does not list is compared, never matched against SUCCESSFUL; a text amount is read', async () => {
+			const out = await op.execute(
+				context(pagedService([transfer('p', 10, 'PROCESSING'), { ...transfer('r', 10, 'REJECTED'), amount: '10.00' }]), {
+					items: [{ reference: 'p', amount: 10, status: 'SUCCESSFUL' }, { reference: 'r', amount: 10, status: 'SUCCESSFUL' }],
+				}),
+				input(),
+			);
+			expect((out as IDataObject[]).map((o) => [o.category, (o.service as IDataObject).amount])).toEqual([
+				['statusDiffers', 10],
+				['statusDiffers', 10],
+			]);
+		});
+	});
 });
