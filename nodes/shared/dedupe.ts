@@ -58,6 +58,8 @@ export class SeenKeys {
 	private readonly dates = new Map<string, string>();
 	/** The newest service date among keys this memory let go (undefined: none let go yet). */
 	private horizonDate: string | undefined;
+	/** Whether static data was merged once already (its horizon is taken only then). */
+	private seeded = false;
 
 	constructor(readonly window: SeenWindow) {}
 
@@ -156,7 +158,11 @@ export class SeenKeys {
 
 	/** Adds keys remembered elsewhere (static data) without reordering known ones. */
 	merge(pairs: PersistedKey[], now: number, horizon?: unknown): void {
-		this.raiseHorizon(typeof horizon === 'string' ? horizon : undefined);
+		// The persisted horizon covers the keys left out of static data: a
+		// memory that starts from static data (a restart, another process)
+		// takes it once; a live memory still holds those keys.
+		if (!this.seeded) this.raiseHorizon(typeof horizon === 'string' ? horizon : undefined);
+		this.seeded = true;
 		const oldest = now - this.window.ttlMs;
 		for (const [, at, date] of pairs) {
 			// Expired while persisted: the horizon covers it.

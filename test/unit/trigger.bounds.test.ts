@@ -186,3 +186,13 @@ describe('a signed event the service never confirms costs one execution, not one
 		expect((await deliver(notification(7))).verified).toHaveLength(1);
 	});
 });
+
+describe('the horizon persisted for a restart does not narrow the live memory', () => {
+	it('70 events created in one second, then one more from that second: all Verified (no restart)', async () => {
+		const sameSecond = (n: number): IDataObject => ({ ...record(n), createdDate: created(0) });
+		for (let n = 1; n <= PERSISTED_KEYS + 20; n++) {
+			records.set(ref(n), sameSecond(n));
+			expect((await deliver(notification(n))).verified).toHaveLength(1);
+		}
+	});
+});
