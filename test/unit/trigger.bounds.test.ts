@@ -78,7 +78,6 @@ async function deliver(body: IDataObject) {
 }
 
 const records = new Map<string, IDataObject>();
-let reads = 0;
 const record = (n: number): IDataObject => ({
 	onusReference: ref(n),
 	amount: 5000,
@@ -105,11 +104,9 @@ beforeEach(() => {
 	resetSeenKeys();
 	staticData = {};
 	records.clear();
-	reads = 0;
 	clock = Date.UTC(2025, 0, 1, 12);
 	fakeClient.request.mockReset();
 	fakeClient.request.mockImplementation(async (opts: { path: string; qs?: IDataObject }) => {
-		reads++;
 		const r = records.get(String(opts.qs?.onusReference ?? ''));
 		if (opts.path === '/api/v1/payment-requests') return { content: r ? [{ ...r }] : [], lastPage: 1, totalNumberOfItems: r ? 1 : 0 };
 		const err = Object.assign(new Error('404 Not Found'), { httpCode: '404', statusCode: 404 });
