@@ -1,16 +1,24 @@
 /**
  * `npm run bench -- webhook-drills [--events=1000] [--forgeries=1000] [--concurrency=16] [--modes=regular,queue]`
  *
- * Real n8n + the PayOnUs Trigger on an active workflow, once per mode: regular
+ * Real n8n (PAYONUS_N8N_VERSION, labelled with the version that runs) + the
+ * PayOnUs Trigger as designed (Confirm With the Service on, two outputs:
+ * Verified and Not Confirmed) on an active workflow, once per mode: regular
  * (SQLite, one process) and queue mode (PostgreSQL + Redis, one worker runs
- * the executions, the main only answers webhooks):
+ * the executions, the main only answers webhooks). Every genuine event is a
+ * real payin in the sandbox, so the trigger can confirm it.
  *  1. Forgery drill: >= 1,000 bad requests (no hash, wrong hash, right hash of
  *     another body, tampered status, tampered amount replaying a delivered
  *     event, wrong key, malformed JSON, huge body, wrong method, unknown event,
- *     forged tokenization) at the production URL; counts by category and
- *     response code; executions started (goal: 0).
+ *     forged tokenization, and copies of signed notifications the service
+ *     never confirms: SUCCESSFUL for unpaid payins) at the production URL;
+ *     counts by category and response code; executions per output. Goal:
+ *     Verified 0; Not Confirmed at most one per distinct signed event the
+ *     service does not confirm (the cost decided for such an event: one
+ *     execution a day, not one per copy).
  *  2. Delivery drill: N valid signed events, each delivered three times, at
- *     concurrency C; executions started (goal: exactly N) and accept latency.
+ *     concurrency C; executions started (goal: exactly N Verified, 0 Not
+ *     Confirmed) and accept latency.
  *  Side by side in the same run: the same valid traffic against n8n's own
  *  Webhook node (no verification, no dedupe) for the latency ratio.
  */
@@ -18,13 +26,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../sandbox/server';
-import { startN8n, type N8nInstance, type StartOptions } from '../test/harness/n8n';
+import { N8N_VERSION, startN8n, type N8nInstance, type StartOptions } from '../test/harness/n8n';
 import { nodeItems } from '../test/harness/execution';
-import { KEY, TRIGGER_NAME, createCredential, triggerWorkflow } from '../test/e2e/triggerFixtures';
+import { KEY, SandboxApi, TRIGGER_NAME, createCredential, triggerWorkflow } from '../test/e2e/triggerFixtures';
 import { sleep } from '../test/harness/wait';
 import { percentile } from './common';
 
-export const description = 'PayOnUs Trigger in real n8n: forgery drill (0 executions) and triple-delivery drill (exactly N)';
+export const description =
+	'PayOnUs Trigger in real n8n, confirmation on: forgery drill (0 Verified, at most 1 Not Confirmed per unconfirmable signed event) and triple-delivery drill (exactly N Verified)';
 
 const arg = (args: string[], name: string, fallback: number) =>
 	Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -122,7 +131,53 @@ function signed(body: IDataObject, category = 'valid'): Shot {
 	};
 }
 
-function forgeries(total: number, tag: string, replayable: IDataObject[]): Shot[] {
+/** The notification the service sends for a sandbox payin (signed fields from the record). */
+function notificationOf(account: IDataObject, i: number, tag: string): IDataObject {
+	return {
+		id: `evt-${tag}-${i}`,
+		type: 'COLLECTION',
+		currency: 'NGN',
+		businessId: 'BUS-2001',
+		accountNumber: String(account.accountNumber),
+		onusReference: String(account.onusReference),
+		paymentStatus: 'SUCCESSFUL',
+		transactionAmount: Number(account.amount ?? 1000),
+		merchantReference: String(account.merchantReference ?? account.reference ?? ''),
+	};
+}
+
+/** `count` payins in the sandbox, paid (the sandbox's own notifications go nowhere). */
+async function sandboxPayins(api: SandboxApi, count: number, tag: string, paid = true): Promise<IDataObject[]> {
+	const out: IDataObject[] = new Array(count);
+	let next = 0;
+	await Promise.all(
+		Array.from({ length: 16 }, async () => {
+			while (next < count) {
+				const i = next++;
+				out[i] = paid ? await api.collection(`wd-${tag}-${i}`, 1000) : await api.unpaidPayin(`wd-${tag}-${i}`, 1000);
+			}
+		}),
+	);
+	return out;
+}
+
+/** Activates and waits until the production URL answers (not n8n's 404). */
+async function activateAndWait(n8n: N8nInstance, id: string, url: string, agent: Agent): Promise<void> {
+	// n8n >= 2.3x publishes in the background; in queue mode its publication
+	// status can stay in_progress although the webhook is registered (the
+	// harness's wait gave up after 60 s): wait for the URL itself instead.
+	await n8n.api('POST', `/workflows/${id}/activate`);
+	const deadline = Date.now() + 120_000;
+	for (;;) {
+		const res = await request(url, { method: 'POST', body: '', headers: { 'content-type': 'text/plain' }, dispatcher: agent });
+		await res.body.text();
+		if (res.statusCode !== 404) return;
+		if (Date.now() > deadline) throw new Error(`workflow ${id}: ${url} still answers 404 after 120 s`);
+		await sleep(250);
+	}
+}
+
+function forgeries(total: number, tag: string, replayable: IDataObject[], unconfirmable: IDataObject[]): Shot[] {
 	const makers: Array<(i: number) => Shot> = [
 		(i) => ({ category: 'no hash', body: JSON.stringify(collection(i, tag)), headers: {} }),
 		(i) => ({ category: 'wrong hash', body: JSON.stringify(collection(i, tag)), headers: { hash: createHash('sha256').update(`x${i}`).digest('hex') } }),
@@ -147,6 +202,11 @@ function forgeries(total: number, tag: string, replayable: IDataObject[]): Shot[
 		(i) => ({ category: 'huge body (300 KiB)', body: JSON.stringify({ ...collection(i, tag), pad: 'x'.repeat(300 * 1024) }), headers: signed(collection(i, tag)).headers }),
 		(i) => ({ category: 'wrong method (GET)', method: 'GET', body: '', headers: signed(collection(i, tag)).headers }),
 		(i) => ({ category: 'unknown event', body: JSON.stringify({ ...collection(i, tag), type: 'CHARGEBACK' }), headers: signed(collection(i, tag)).headers }),
+		(i) => {
+			// A genuine signature of an event the service does not confirm (SUCCESSFUL for an unpaid payin).
+			const b = unconfirmable[i % unconfirmable.length];
+			return { category: 'signed, never confirmed (copies)', body: JSON.stringify({ ...b, transactionAmount: 1000 + i }), headers: signed(b).headers };
+		},
 		(i) => ({
 			category: 'forged tokenization',
 			body: JSON.stringify({ event: 'card_tokenization_link.completed', cardTokenizationLinkId: `CTL-FORGED-${i}`, cardTokenId: `tok-${i}`, businessId: 'BUS-2001', status: 'COMPLETED' }),
@@ -162,12 +222,23 @@ type Mode = 'regular' | 'queue';
 
 /** How n8n runs: the default single process, or queue mode (executions on a worker). */
 const MODES: Record<Mode, { label: string; options: StartOptions }> = {
-	regular: { label: '2.8.4 (sqlite, regular mode: webhooks and executions in one process)', options: { db: 'sqlite' } },
+	regular: { label: `${N8N_VERSION} (sqlite, regular mode: webhooks and executions in one process)`, options: { db: 'sqlite' } },
 	queue: {
-		label: '2.8.4 (postgres, queue mode: main answers webhooks, one worker runs executions)',
+		label: `${N8N_VERSION} (postgres, queue mode: main answers webhooks, one worker runs executions)`,
 		options: { db: 'postgres', queueWorkers: 1 },
 	},
 };
+
+/** Items on each output of the trigger, over executions. */
+function outputs(executions: IDataObject[]): { verified: IDataObject[]; notConfirmed: IDataObject[] } {
+	const verified: IDataObject[] = [];
+	const notConfirmed: IDataObject[] = [];
+	for (const e of executions) {
+		verified.push(...nodeItems(e as never, TRIGGER_NAME, 0));
+		notConfirmed.push(...nodeItems(e as never, TRIGGER_NAME, 1));
+	}
+	return { verified, notConfirmed };
+}
 
 export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const events = arg(args, 'events', 1000);
@@ -189,22 +260,30 @@ async function drill(mode: Mode, events: number, forgeryCount: number, concurren
 	const n8n = await startN8n(MODES[mode].options);
 	const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
 	try {
+		const api = new SandboxApi(sb.url);
+		await api.setWebhooks({ url: 'http://127.0.0.1:9/nowhere', verificationKey: KEY });
 		const credentialId = await createCredential(n8n, sb.url, 'PayOnUs drills');
 		const webhookId = randomUUID();
-		const { id } = await n8n.createWorkflow(triggerWorkflow('webhook drills', webhookId, credentialId));
-		await n8n.activate(id);
+		const { id } = await n8n.createWorkflow(
+			triggerWorkflow('webhook drills', webhookId, credentialId, { events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link.completed'], confirmWithService: true }),
+		);
 		const url = n8n.webhookUrl(`${webhookId}/webhook`);
+		await activateAndWait(n8n, id, url, agent);
 		const tag = String(Date.now());
 
-		// 0. Warm-up + a few genuine events the tampered-amount forgeries replay.
-		const replayable = Array.from({ length: 10 }, (_, i) => collection(900000 + i, `r${tag}`));
+		// 0. Warm-up: genuine events (real paid payins) the tampered-amount forgeries replay,
+		// and signed notifications for unpaid payins (the service never confirms them).
+		const replayable = (await sandboxPayins(api, 10, `r${tag}`)).map((a, i) => notificationOf(a, i, `r${tag}`));
+		const unconfirmable = (await sandboxPayins(api, 10, `u${tag}`, false)).map((a, i) => notificationOf(a, i, `u${tag}`));
 		await fire(url, replayable.map((b) => signed(b, 'warm-up')), 4, agent);
 		await settle(n8n, id, 10, 30_000);
-		const beforeForgery = (await allExecutions(n8n, id, false)).length;
+		const warmUp = await allExecutions(n8n, id, true);
+		const beforeForgery = warmUp.length;
 
 		// 1. Forgery drill.
-		const forged = await fire(url, forgeries(forgeryCount, tag, replayable), concurrency, agent);
-		const afterForgery = await settle(n8n, id, beforeForgery, 20_000);
+		const forged = await fire(url, forgeries(forgeryCount, tag, replayable, unconfirmable), concurrency, agent);
+		const afterForgery = await settle(n8n, id, beforeForgery + unconfirmable.length, 30_000);
+		const forgeryRuns = outputs((await allExecutions(n8n, id, true)).slice(0, afterForgery - beforeForgery));
 		const byCategory: Record<string, Record<string, number>> = {};
 		const byStatus: Record<string, number> = {};
 		for (const r of forged) {
@@ -213,11 +292,13 @@ async function drill(mode: Mode, events: number, forgeryCount: number, concurren
 			byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
 		}
 		const forgeryExecutions = afterForgery - beforeForgery;
-		console.log(`  forgery drill: ${forged.length} requests, executions started: ${forgeryExecutions}`);
+		console.log(
+			`  forgery drill: ${forged.length} requests, executions started: ${forgeryExecutions} (Verified items ${forgeryRuns.verified.length}, Not Confirmed items ${forgeryRuns.notConfirmed.length}, distinct unconfirmable signed events ${unconfirmable.length})`,
+		);
 		for (const [category, codes] of Object.entries(byCategory)) console.log(`    ${category.padEnd(28)} ${JSON.stringify(codes)}`);
 
 		// 2. Delivery drill: each event three times, copies spread over the run.
-		const bodies = Array.from({ length: events }, (_, i) => collection(i, tag));
+		const bodies = (await sandboxPayins(api, events, `d${tag}`)).map((a, i) => notificationOf(a, i, `d${tag}`));
 		const shots: Shot[] = [];
 		for (let round = 0; round < 3; round++) {
 			// Copies of one event are at most ~2*concurrency requests apart: some overlap in flight.
@@ -245,8 +326,9 @@ async function drill(mode: Mode, events: number, forgeryCount: number, concurren
 		// Which events started executions (distinct onusReference, duplicates).
 		const executions = await allExecutions(n8n, id, true);
 		const refs = new Map<string, number>();
+		const deliveryRuns = outputs(executions.slice(0, afterDelivery - afterForgery));
 		for (const e of executions) {
-			for (const item of nodeItems(e as never, TRIGGER_NAME)) {
+			for (const item of nodeItems(e as never, TRIGGER_NAME, 0)) {
 				const ref = String(item.onusReference ?? item.cardTokenizationLinkId);
 				refs.set(ref, (refs.get(ref) ?? 0) + 1);
 			}
@@ -254,7 +336,7 @@ async function drill(mode: Mode, events: number, forgeryCount: number, concurren
 		const drillRefs = bodies.map((b) => String(b.onusReference));
 		const missing = drillRefs.filter((r) => !refs.has(r)).length;
 		const repeated = drillRefs.filter((r) => (refs.get(r) ?? 0) > 1).length;
-		const tampered = [...refs.entries()].filter(([r, n]) => r.includes(`r${tag}`) && n > 1).length;
+		const tampered = replayable.filter((b) => (refs.get(String(b.onusReference)) ?? 0) > 1).length;
 
 		// 3. Side by side: n8n's own Webhook node, same traffic shape (one copy each).
 		const plainId = randomUUID();
@@ -274,8 +356,8 @@ async function drill(mode: Mode, events: number, forgeryCount: number, concurren
 			connections: {},
 			settings: { executionOrder: 'v1' },
 		});
-		await n8n.activate(plain.id);
-		const baselineBodies = Array.from({ length: events }, (_, i) => collection(i, `b${tag}`));
+		await activateAndWait(n8n, plain.id, n8n.webhookUrl(plainId), agent);
+		const baselineBodies = (await sandboxPayins(api, events, `b${tag}`)).map((a, i) => notificationOf(a, i, `b${tag}`));
 		const ours = await fire(url, baselineBodies.map((b) => signed(b)), concurrency, agent);
 		// The trigger answers before its executions are created: let them finish so
 		// the Webhook node's run does not pay for them.
@@ -288,12 +370,22 @@ async function drill(mode: Mode, events: number, forgeryCount: number, concurren
 		const report = {
 			n8n: MODES[mode].label,
 			concurrency,
-			forgery: { requests: forged.length, executionsStarted: forgeryExecutions, byStatus, byCategory },
+			forgery: {
+				requests: forged.length,
+				executionsStarted: forgeryExecutions,
+				verifiedItems: forgeryRuns.verified.length,
+				notConfirmedItems: forgeryRuns.notConfirmed.length,
+				distinctUnconfirmableSignedEvents: unconfirmable.length,
+				byStatus,
+				byCategory,
+			},
 			delivery: {
 				events,
 				requests: delivered.length,
 				statusCounts,
 				executionsStarted: deliveryExecutions,
+				verifiedItems: deliveryRuns.verified.length,
+				notConfirmedItems: deliveryRuns.notConfirmed.length,
 				missingEvents: missing,
 				eventsStartedMoreThanOnce: repeated,
 				replayedTamperedAmountEventsStartedTwice: tampered,

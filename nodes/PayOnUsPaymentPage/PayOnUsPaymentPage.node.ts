@@ -54,6 +54,8 @@ export const EMITTED_WINDOW: SeenWindow = {
 	maxEntries: 20_000,
 };
 export const PERSISTED_KEYS = 500;
+/** The page's clock for its memory (tests move it). */
+export const PAGE_CLOCK = { now: (): number => Date.now() };
 
 /** The page's memories, one per (workflow, node, mode). */
 const emittedCheckouts = new SeenRegistry();
@@ -248,12 +250,36 @@ export class PayOnUsPaymentPage implements INodeType {
 			const persist = mode !== 'manual';
 			memory = emittedCheckouts.for(`payment-page:${workflowId}:${node.id}:${mode}`, EMITTED_WINDOW);
 			const staticData = persist ? this.getWorkflowStaticData('node') : undefined;
-			const claim = (dedupeKey: string): boolean => {
-				const now = Date.now();
-				if (staticData) memory?.merge(readPersistedKeys(staticData.emittedCheckouts), now);
-				if (!memory?.checkAndAdd(dedupeKey, now)) return false;
+			/**
+			 * Claims a checkout's emission. A Paid item carries its payin's
+			 * createdDate: a checkout the memory no longer holds (past 7 days,
+			 * 20,000 checkouts, or left out of static data over a restart) is
+			 * emitted only if its payin was created after the memory's horizon;
+			 * else the page still shows the receipt but starts nothing, and logs
+			 * why (it may have been started already).
+			 */
+			const claim = (dedupeKey: string, serviceDate?: unknown): boolean => {
+				const now = PAGE_CLOCK.now();
+				if (staticData)
+					memory?.merge(readPersistedKeys(staticData.emittedCheckouts), now, staticData.emittedHorizon);
+				if (!memory || memory.has(dedupeKey, now)) return false;
+				if (serviceDate !== undefined) {
+					const decision = memory.decide(serviceDate);
+					if (decision.known) {
+						this.logger.warn(
+							`PayOnUs Payment Page: checkout ${dedupeKey} is paid, but was not started again: ${decision.reason}. Check your records for this checkout (merchantCheckoutReference ${dedupeKey})`,
+						);
+						return false;
+					}
+				}
+				if (!memory.checkAndAdd(dedupeKey, now)) return false;
+				memory.setDate(dedupeKey, serviceDate);
 				claimed.push(dedupeKey);
-				if (staticData) staticData.emittedCheckouts = memory.newest(PERSISTED_KEYS);
+				if (staticData) {
+					staticData.emittedCheckouts = memory.newest(PERSISTED_KEYS);
+					const horizon = memory.horizonBeyond(PERSISTED_KEYS);
+					if (horizon !== undefined) staticData.emittedHorizon = horizon;
+				}
 				return true;
 			};
 
@@ -268,7 +294,7 @@ export class PayOnUsPaymentPage implements INodeType {
 					: `${req.protocol}://${String(req.headers.host ?? '')}${req.baseUrl ?? ''}${req.path}`,
 				seal: (state) => seal(state, key),
 				emit: (item, ref) => {
-					if (!claim(ref)) return false;
+					if (!claim(ref, item.createdDate ?? null)) return false;
 					emitted = item;
 					return true;
 				},

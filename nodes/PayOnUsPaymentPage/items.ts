@@ -95,6 +95,13 @@ export function mismatches(
 	if (record.businessId !== undefined && record.businessId !== businessId)
 		problems.push(`business ${String(record.businessId)}`);
 	if (Number(record.amount) !== state.amt) problems.push(`amount ${String(record.amount)}`);
+	// SUCCESSFUL is not enough: the service must say the full amount was paid
+	// (the spec lets a payin's amountPaid differ from its amount and says
+	// nothing of a partial payment's status). No amountPaid: not decided.
+	const paid = record.amountPaid;
+	if (typeof paid !== 'number' || !Number.isFinite(paid))
+		problems.push(`amountPaid ${paid === undefined ? 'missing' : String(paid)}`);
+	else if (state.amt !== undefined && paid < state.amt) problems.push(`amountPaid ${paid} of ${state.amt}`);
 	if (record.currency !== undefined && record.currency !== state.cur)
 		problems.push(`currency ${String(record.currency)}`);
 	return problems;

@@ -192,7 +192,7 @@ export class PayOnUsPollTrigger implements INodeType {
 				}
 				if (result.evicted > 0) {
 					this.logger?.warn(
-						`PayOnUs Poll Trigger: more than ${MAX_SEEN} ${watch.stream} in the re-read window; the oldest ${result.evicted} were forgotten and records created on or before ${String(result.next.floor)} will not be emitted again`,
+						`PayOnUs Poll Trigger: more than ${MAX_SEEN} ${watch.stream} in the re-read window; the oldest ${result.evicted} were forgotten: for records created on or before ${String(result.next.floor)} the service's lastUpdatedDate now decides (changed after ${String(result.next.floorUpdated)}: emitted; else not emitted again)`,
 					);
 				}
 				for (const record of result.emit) {

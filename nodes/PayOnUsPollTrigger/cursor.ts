@@ -18,12 +18,21 @@ import type { IDataObject } from 'n8n-workflow';
  *
  * State per stream (payins, payouts), kept in the node's static data:
  *  - cursor: the latest creation day seen (YYYY-MM-DD, the service's days);
- *  - seen:   key -> creation day, for every record created on or after the
- *            next read start (older entries can never be emitted again and
+ *  - seen:   key -> creation time (`YYYY-MM-DD HH:MM:SS`, or the day when
+ *            the record gives no time), for every record created on or after
+ *            the next read start (older entries can never be emitted again and
  *            are dropped, which is what bounds the set);
  *  - floor:  set only if the seen-set ever overflows MAX_SEEN: the newest
- *            creation day dropped for room; records created on or before it
- *            are never emitted again (status changes on those days included);
+ *            creation time forgotten for room (to the second, not the day);
+ *  - floorUpdated: the newest lastUpdatedDate seen when that happened. For a
+ *            record created on or before `floor` the memory cannot tell; the
+ *            service's dates decide: a key not remembered whose lastUpdatedDate
+ *            is after `floorUpdated` is a change made after the memory let go
+ *            (emitted), else it was seen before (not emitted again). So past
+ *            the bound nothing old is re-emitted and nothing new goes unseen
+ *            (README, "Bounds"; the one thing left to check: a record whose
+ *            lastUpdatedDate moves without a status change is emitted again);
+ *  - updatedHigh: the newest lastUpdatedDate ever seen (raises floorUpdated);
  *  - undated: keys of records without a readable creation date (the spec
  *            says every record has one), newest MAX_UNDATED kept.
  *
@@ -37,6 +46,8 @@ export interface StreamState {
 	cursor?: string;
 	seen: Record<string, string>;
 	floor?: string;
+	floorUpdated?: string;
+	updatedHigh?: string;
 	undated?: string[];
 }
 
@@ -70,6 +81,25 @@ export function utcDay(now: Date): string {
 	return now.toISOString().slice(0, 10);
 }
 
+const TIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})/;
+
+/** A service timestamp as comparable text (`YYYY-MM-DD HH:MM:SS`), or undefined. */
+export function stamp(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const m = TIME.exec(value.trim());
+	return m && isDay(m[1]) ? `${m[1]} ${m[2]}` : undefined;
+}
+
+/** A remembered creation time: a timestamp, or a day (older state, or no time given). */
+function isMoment(value: unknown): value is string {
+	return isDay(value) || stamp(value) === value;
+}
+
+/** The creation moment of a record: its timestamp, else its day. */
+export function recordMoment(record: IDataObject): string | undefined {
+	return stamp(record.createdDate) ?? recordDay(record);
+}
+
 /** The creation day of a record (`YYYY-MM-DD HH:MM:SS` or ISO), if readable. */
 export function recordDay(record: IDataObject): string | undefined {
 	const value = record.createdDate;
@@ -87,15 +117,28 @@ export function recordKey(record: IDataObject): string | undefined {
 /** Reads a stream's state from static data, tolerating anything malformed. */
 export function readStream(value: unknown): StreamState | undefined {
 	if (typeof value !== 'object' || value === null) return undefined;
-	const raw = value as { cursor?: unknown; seen?: unknown; floor?: unknown; undated?: unknown };
+	const raw = value as {
+		cursor?: unknown;
+		seen?: unknown;
+		floor?: unknown;
+		floorUpdated?: unknown;
+		updatedHigh?: unknown;
+		undated?: unknown;
+	};
 	const seen: Record<string, string> = {};
 	if (typeof raw.seen === 'object' && raw.seen !== null) {
 		for (const [key, day] of Object.entries(raw.seen as Record<string, unknown>)) {
-			if (isDay(day)) seen[key] = day;
+			if (isMoment(day)) seen[key] = day;
 		}
 	}
 	const state: StreamState = { cursor: isDay(raw.cursor) ? raw.cursor : undefined, seen };
-	if (isDay(raw.floor)) state.floor = raw.floor;
+	// A floor written by an older version is a whole day: records created that day are covered.
+	if (isDay(raw.floor)) state.floor = `${raw.floor} 23:59:59`;
+	else if (stamp(raw.floor) === raw.floor) state.floor = raw.floor as string;
+	if (state.floor !== undefined) {
+		state.floorUpdated = stamp(raw.floorUpdated) === raw.floorUpdated ? (raw.floorUpdated as string) : state.floor;
+	}
+	if (stamp(raw.updatedHigh) === raw.updatedHigh) state.updatedHigh = raw.updatedHigh as string;
 	if (Array.isArray(raw.undated)) {
 		const undated = raw.undated.filter((k): k is string => typeof k === 'string');
 		if (undated.length > 0) state.undated = undated.slice(-MAX_UNDATED);
@@ -137,6 +180,8 @@ export function advance(
 	// ours to emit, whatever the service sent.
 	const readStart = readFrom(state, options.today, options.overlapDays);
 	const floor = state?.floor;
+	const floorUpdated = state?.floorUpdated ?? floor;
+	let updatedHigh = state?.updatedHigh;
 	let cursor = state?.cursor;
 	let outsideWindow = 0;
 	const fresh: Array<{ record: IDataObject; order: string }> = [];
@@ -145,14 +190,26 @@ export function advance(
 		const key = recordKey(record);
 		if (key === undefined) continue;
 		const day = recordDay(record);
+		const updated = stamp(record.lastUpdatedDate);
+		if (updated !== undefined && (updatedHigh === undefined || updated > updatedHigh)) updatedHigh = updated;
 		if (day !== undefined) {
-			if (day < readStart || (floor !== undefined && day <= floor)) {
+			const moment = recordMoment(record) as string;
+			if (day < readStart) {
 				outsideWindow++;
 				continue;
 			}
 			if (cursor === undefined || day > cursor) cursor = day;
 			if (key in seen) continue;
-			seen[key] = day;
+			if (floor !== undefined && moment <= floor) {
+				// Created where the memory let go: the service's dates decide.
+				// Changed after the memory let go: new. Otherwise (or no
+				// readable lastUpdatedDate): seen before, not emitted again.
+				if (updated === undefined || floorUpdated === undefined || updated <= floorUpdated) {
+					outsideWindow++;
+					continue;
+				}
+			}
+			seen[key] = moment;
 		} else {
 			if (undatedSet.has(key)) continue;
 			undatedSet.add(key);
@@ -171,20 +228,32 @@ export function advance(
 	// Never let a record dated in the future drag the read start past today.
 	if (cursor > options.today) cursor = options.today;
 	const nextStart = addDays(cursor, -options.overlapDays);
-	const kept = Object.entries(seen).filter(([, day]) => day >= nextStart);
+	const kept = Object.entries(seen).filter(([, moment]) => moment >= nextStart);
 	kept.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
 	const cut = Math.max(0, kept.length - MAX_SEEN);
 	let nextFloor = floor !== undefined && floor >= nextStart ? floor : undefined;
+	let nextFloorUpdated = nextFloor !== undefined ? floorUpdated : undefined;
 	if (cut > 0) {
-		// Forget the oldest days WHOLE (a day partly forgotten could re-emit
-		// its forgotten records), and never emit those days again.
+		// Forget the oldest creation times WHOLE (a second partly forgotten
+		// could re-emit its forgotten records); the service's lastUpdatedDate
+		// decides for them from now on (see floorUpdated above).
 		const lastDropped = kept[cut - 1][1];
-		nextFloor = nextFloor === undefined || lastDropped > nextFloor ? lastDropped : nextFloor;
+		const asTime = isDay(lastDropped) ? `${lastDropped} 23:59:59` : lastDropped;
+		nextFloor = nextFloor === undefined || asTime > nextFloor ? asTime : nextFloor;
+		if (updatedHigh !== undefined && (nextFloorUpdated === undefined || updatedHigh > nextFloorUpdated)) {
+			nextFloorUpdated = updatedHigh;
+		}
+		// No lastUpdatedDate ever seen: only the creation time can be trusted.
+		nextFloorUpdated ??= nextFloor;
 	}
-	const bounded = nextFloor === undefined ? kept : kept.filter(([, day]) => day > (nextFloor as string));
+	const bounded = nextFloor === undefined ? kept : kept.filter(([, moment]) => moment > (nextFloor as string));
 	fresh.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
 	const next: StreamState = { cursor, seen: Object.fromEntries(bounded) };
-	if (nextFloor !== undefined) next.floor = nextFloor;
+	if (nextFloor !== undefined) {
+		next.floor = nextFloor;
+		if (nextFloorUpdated !== undefined) next.floorUpdated = nextFloorUpdated;
+	}
+	if (updatedHigh !== undefined) next.updatedHigh = updatedHigh;
 	if (undated.length > 0) next.undated = undated.slice(-MAX_UNDATED);
 	return { emit: fresh.map((f) => f.record), next, outsideWindow, evicted: kept.length - bounded.length };
 }

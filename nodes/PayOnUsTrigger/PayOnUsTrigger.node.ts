@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 import { createClient } from '../shared/transport';
 import type { PayOnUsClient } from '../shared/client';
-import { readPersistedKeys, seenKeysFor, type SeenWindow } from '../shared/dedupe';
+import { heldKeysFor, readPersistedKeys, seenKeysFor, type SeenWindow } from '../shared/dedupe';
 import { merchantIdOf, readFilters, splitList } from '../shared/triggerOptions';
 import { signatureValid } from './authenticity';
 import { confirmedFields, confirmSigned, confirmedItem } from './confirm';
@@ -65,8 +65,17 @@ import { confirmTokenization, unreadable, type TokenizationVerdict } from './tok
  * unreachable, no Merchant ID for a payout) the event goes to the second
  * output, "Not Confirmed", with `confirmation.reason`, and a warning is
  * logged: an execution exists for the operator to see, and a workflow wired
- * to output 1 only never pays on it. Its repeat key is released, so a later
- * redelivery can still be confirmed. Card tokenization notifications are not
+ * to output 1 only never pays on it. Such an event is held back (HELD_WINDOW):
+ * it starts ONE Not Confirmed execution; a later copy is answered 200 without
+ * a run, after one read of the record: if the service now confirms it (a
+ * legitimate retry), it goes to Verified.
+ *
+ * Past the memory's bounds (README, "Bounds"): every remembered key carries
+ * the service record's createdDate; a key let go (24 h, 10,000 events, or
+ * left out of static data over a restart) raises the memory's horizon to
+ * that date. A confirmed event the memory does not hold whose record was
+ * created on or before the horizon may have been handled already: it goes
+ * to Not Confirmed with that reason instead of Verified (shared/dedupe.ts). Card tokenization notifications are not
  * signed: by default the link is read by id (businessId only, no Merchant ID
  * needed) and the event is Verified only if the link is COMPLETED for the same
  * business and, when a Merchant ID allows reading it, the same card token
@@ -109,6 +118,15 @@ export const DEDUPE_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntrie
  * most recent events over a restart (the in-process memory holds 10,000).
  */
 export const PERSISTED_KEYS = 50;
+
+/**
+ * Events the service did not confirm (Not Confirmed, or refused as possibly
+ * handled already): remembered for a day, up to 10,000 per trigger, so that
+ * one such event starts ONE Not Confirmed execution, not one per copy.
+ */
+export const HELD_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
+/** The trigger's clock (tests move it). */
+export const TRIGGER_CLOCK = { now: (): number => Date.now() };
 
 export class PayOnUsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -155,8 +173,8 @@ export class PayOnUsTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const receivedAt = new Date();
-		const now = receivedAt.getTime();
+		const now = TRIGGER_CLOCK.now();
+		const receivedAt = new Date(now);
 		const req = this.getRequestObject();
 		const res = this.getResponseObject();
 		const answer = (status: number, body: IDataObject): IWebhookResponseData => {
@@ -219,24 +237,50 @@ export class PayOnUsTrigger implements INodeType {
 		const seen = seenKeysFor(scope, DEDUPE_WINDOW);
 		const persist = mode !== 'manual';
 		const staticData = persist ? this.getWorkflowStaticData('node') : undefined;
-		if (staticData) seen.merge(readPersistedKeys(staticData.seenEvents), now);
+		if (staticData) seen.merge(readPersistedKeys(staticData.seenEvents), now, staticData.seenHorizon);
 		const key = dedupeKey(event, body);
 		if (seen.has(key, now)) return duplicate();
 
+		// Held back (not confirmed earlier): no second execution. A copy is
+		// checked with the service again (one read, one copy at a time through
+		// the claim below): a legitimate retry of an event the service now
+		// confirms still goes on; a tokenization event (sent once) is never
+		// swallowed by an earlier forged copy.
+		const confirming =
+			confirmSignedEvent ||
+			(event === EVENTS.cardTokenizationLinkCompleted && this.getNodeParameter('confirmTokenization', true) !== false);
+		const held = heldKeysFor(scope, HELD_WINDOW);
+		const recheck = confirming && held.has(key, now);
+
 		const save = () => {
-			if (staticData) staticData.seenEvents = seen.newest(PERSISTED_KEYS);
+			if (!staticData) return;
+			staticData.seenEvents = seen.newest(PERSISTED_KEYS);
+			const horizon = seen.horizonBeyond(PERSISTED_KEYS);
+			if (horizon !== undefined) staticData.seenHorizon = horizon;
 		};
 		/** Claims the key (synchronously: one of several concurrent copies goes on). */
-		const claim = (): boolean => seen.checkAndAdd(key, Date.now());
+		const claim = (): boolean => seen.checkAndAdd(key, TRIGGER_CLOCK.now());
 		const merchantId = (client: PayOnUsClient): string | undefined =>
 			merchantIdOf(this.getNodeParameter('merchantId', ''), client.defaults);
 		const verified = (item: IDataObject): IWebhookResponseData => {
 			save();
 			return { noWebhookResponse: true, workflowData: [[{ json: item }], []] };
 		};
-		/** Given up: the key is released, so a later redelivery may be confirmed. */
+		/**
+		 * Given up: the key is released from the seen memory and held back, so
+		 * a later redelivery may still be confirmed (rechecked) but no copy
+		 * starts a second Not Confirmed execution.
+		 */
 		const notConfirmed = (item: IDataObject, reason: string): IWebhookResponseData => {
 			seen.forget(key);
+			held.forget(key);
+			held.checkAndAdd(key, TRIGGER_CLOCK.now());
+			if (recheck) {
+				this.logger.info(
+					`PayOnUs Trigger: ${event} ${eventReference(event, body)} was checked again and still not confirmed (${reason}); no new execution`,
+				);
+				return { noWebhookResponse: true };
+			}
 			this.logger.warn(
 				`PayOnUs Trigger: ${event} ${eventReference(event, body)} was not confirmed (${reason}); sent to the Not Confirmed output, not to Verified`,
 			);
@@ -265,7 +309,7 @@ export class PayOnUsTrigger implements INodeType {
 				verdict = await confirmSigned(client, event, body, {
 					merchantId: merchantId(client),
 					sleep: CONFIRM_TIMING.sleep,
-					attempts: CONFIRM_TIMING.attempts,
+					attempts: recheck ? 1 : CONFIRM_TIMING.attempts,
 					pauseMs: CONFIRM_TIMING.pauseMs,
 				});
 			} catch (error) {
@@ -275,6 +319,17 @@ export class PayOnUsTrigger implements INodeType {
 				const item = verdict.record ? { ...received, serviceRecord: verdict.record } : received;
 				return notConfirmed(item, verdict.reason ?? 'not confirmed');
 			}
+			// The memory cannot vouch for events created before its horizon
+			// (keys let go past its bounds): the service's date decides.
+			const decision = seen.decide(verdict.record.createdDate);
+			if (decision.known) {
+				return notConfirmed(
+					{ ...received, serviceRecord: verdict.record },
+					`not started again: ${decision.reason}. Check your records for ${eventReference(event, body)}`,
+				);
+			}
+			seen.setDate(key, verdict.record.createdDate);
+			held.forget(key);
 			const item: IDataObject = {
 				...confirmedItem(received, verdict.record, event),
 				confirmed: true,
@@ -337,6 +392,7 @@ export class PayOnUsTrigger implements INodeType {
 			}
 			return notConfirmed(received, verdict.reason ?? 'not confirmed');
 		}
+		held.forget(key);
 		const item = toItem(event, body, 'api', receivedAt);
 		if (verdict.tokenChecked === false) {
 			item.unsignedFields = ['cardTokenId'];

@@ -106,6 +106,24 @@ describe('bank transfer', () => {
 		await page.close();
 	});
 
+	it('a payin SUCCESSFUL with less than the amount paid (amountPaid below amount) is not paid and starts nothing; the full amount then does (issue 22, partial payment)', async () => {
+		const page = await pp.browser.newPage();
+		const ref = await startCheckout(page, pp.flows.ngn, { email: 'ada@example.com', name: 'Ada Obi', phone: '+2348012345678', method: 'bank' });
+		const payin = (await ledgerPayins()).find((p) => p.reference === `${ref}-1`)!;
+		// The spec is silent on what the service records for a short transfer: this reading says SUCCESSFUL.
+		const record = pp.sb.state.payins.get(String(payin.onusReference))!;
+		Object.assign(record, { paymentStatus: 'SUCCESSFUL', amountPaid: 2000 });
+		await submit(page, 'button:has-text("I have paid")');
+		expect(await page.textContent('main')).not.toMatch(/Payment received/);
+		await sleep(3000);
+		expect(await executionsOf(pp.flows.ngn, ref)).toHaveLength(0);
+		Object.assign(record, { amountPaid: 5000 });
+		await expectPaid(page);
+		await paidExecution(pp.flows.ngn, ref);
+		expect(await executionsOf(pp.flows.ngn, ref)).toHaveLength(1);
+		await page.close();
+	});
+
 	it('a double submit, a second tab and repeated status checks create one payin and one execution', async () => {
 		const html = await (await fetch(pp.flows.ngn.url)).text();
 		const token = /name="c" value="([^"]+)"/.exec(html)![1];

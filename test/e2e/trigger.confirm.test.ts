@@ -95,6 +95,43 @@ describe('PayOnUs Trigger: Confirm With the Service (real n8n, sandbox)', () => 
 		expect(String((item.confirmation as IDataObject).reason)).toContain('has no payin');
 	});
 
+	it('copies of a signed event the service never confirms start ONE Not Confirmed execution; a copy it then confirms goes to Verified (issue 22)', async () => {
+		const { id, url } = await activeTrigger(e2e.credentialId, { events: ['COLLECTION'] });
+		await e2e.sb.setWebhooks({ url: 'http://127.0.0.1:9/nowhere', verificationKey: KEY });
+		const tag = Date.now();
+		// A real payin, still unpaid: a signed SUCCESSFUL notification for it is not confirmed.
+		const account = await e2e.sb.unpaidPayin(`e2e-held-${tag}`, 1500);
+		const body = {
+			type: 'COLLECTION',
+			businessId: 'BUS-2001',
+			accountNumber: String(account.accountNumber),
+			onusReference: String(account.onusReference),
+			paymentStatus: 'SUCCESSFUL',
+			transactionAmount: 1500,
+		};
+		expect((await post(url, body)).status).toBe(200);
+		await n8n.waitForExecutions(id, 1, 60_000);
+		for (let i = 0; i < 5; i++) expect((await post(url, { ...body, transactionAmount: 1500 + i })).status).toBe(200);
+		await sleep(8000);
+		const executions = await n8n.listExecutions(id, true);
+		expect(executions).toHaveLength(1);
+		// The customer pays; the service's retry of the notification is confirmed.
+		await e2e.sb.api('POST', '/api/v1/fund-ngn-account', {
+			onusReference: account.onusReference,
+			accountNumber: account.accountNumber,
+			amount: 1500,
+			paymentStatus: 'SUCCESSFUL',
+			forDynamicAccount: true,
+		});
+		expect((await post(url, body)).status).toBe(200);
+		const all = await n8n.waitForExecutions(id, 2, 60_000);
+		const verified = all.flatMap((e) => nodeItems(e, TRIGGER_NAME, 0));
+		const notConfirmed = all.flatMap((e) => nodeItems(e, TRIGGER_NAME, 1));
+		expect(verified).toHaveLength(1);
+		expect(verified[0]).toMatchObject({ onusReference: account.onusReference, confirmed: true });
+		expect(notConfirmed).toHaveLength(1);
+	});
+
 	it('confirms a tokenization notification with a credential that has no Default Merchant ID (link record as in the spec: no cardTokenId)', async () => {
 		await e2e.sb.setProfiles(['link-without-token-id']);
 		const { id: noMerchant } = await n8n.createCredential({

@@ -51,6 +51,7 @@ class FakePayOnUs implements PayOnUsClient {
 				merchantReference: ref,
 				businessId: body.businessId,
 				amount: body.amount,
+				amountPaid: 0,
 				currency: body.currency ?? 'NGN',
 				paymentChannel: channel,
 				paymentStatus: 'PENDING',
@@ -104,6 +105,7 @@ function setup(over: Partial<PageConfig> = {}) {
 	const emitted: IDataObject[] = [];
 	const notPaid: IDataObject[] = [];
 	const seen = new Set<string>();
+	const warnings: string[] = [];
 	let now = Date.UTC(2026, 0, 1, 12);
 	const checkout = new Checkout({
 		client: fake,
@@ -123,9 +125,9 @@ function setup(over: Partial<PageConfig> = {}) {
 			notPaid.push(item);
 			return true;
 		},
-		warn: () => undefined,
+		warn: (m: string) => warnings.push(m),
 	});
-	return { fake, emitted, notPaid, checkout, advance: (ms: number) => (now += ms) };
+	return { fake, emitted, notPaid, checkout, warnings, advance: (ms: number) => (now += ms) };
 }
 
 describe('checkout token', () => {
@@ -186,6 +188,7 @@ describe('checkout: bank transfer', () => {
 		expect(emitted).toHaveLength(0);
 
 		payin.paymentStatus = 'SUCCESSFUL';
+		payin.amountPaid = payin.amount;
 		expect(await checkout.poll(first.state)).toEqual({ state: 'paid' });
 		const again = await checkout.show(second.state);
 		expect(again.kind).toBe('paid');
@@ -215,7 +218,7 @@ describe('checkout: bank transfer', () => {
 		expect(back.kind).toBe('bank');
 		expect((await checkout.show(back.state)).kind).toBe('bank');
 		expect(fake.payins.size).toBe(1);
-		[...fake.payins.values()][0].paymentStatus = 'SUCCESSFUL';
+		Object.assign([...fake.payins.values()][0], { paymentStatus: 'SUCCESSFUL', amountPaid: 5000 });
 		expect((await checkout.show(card.state)).kind).toBe('paid');
 		expect(emitted).toHaveLength(1);
 	});
@@ -229,6 +232,26 @@ describe('checkout: bank transfer', () => {
 		payin.amount = 1;
 		expect((await checkout.show(view.state)).kind).toBe('bank');
 		expect(emitted).toHaveLength(0);
+	});
+
+	it('does not take a SUCCESSFUL payin whose amountPaid is below the amount as paid (issue 22, point 3)', async () => {
+		const { fake, emitted, checkout, warnings } = setup();
+		const start = checkout.fresh(newCheckoutId());
+		const view = await checkout.step(start.state, 'start', { email: 'a@b.co', method: 'bank' });
+		const [payin] = [...fake.payins.values()];
+		Object.assign(payin, { paymentStatus: 'SUCCESSFUL', amountPaid: 1000 });
+		expect((await checkout.show(view.state)).kind).not.toBe('paid');
+		expect(await checkout.poll(view.state)).not.toEqual({ state: 'paid' });
+		expect(emitted).toHaveLength(0);
+		expect(warnings.join(' ')).toContain('amountPaid 1000 of 5000');
+		// Without amountPaid the service has not said the full amount was paid: not paid either.
+		delete payin.amountPaid;
+		expect((await checkout.show(view.state)).kind).not.toBe('paid');
+		expect(emitted).toHaveLength(0);
+		// The rest arrives: paid, once.
+		payin.amountPaid = 5000;
+		expect((await checkout.show(view.state)).kind).toBe('paid');
+		expect(emitted).toHaveLength(1);
 	});
 
 	it('expires, and the customer chooses the amount within the bounds', async () => {
@@ -285,5 +308,39 @@ describe('emitted checkouts memory (shared/dedupe.ts SeenKeys, as the page uses 
 		expect(m.size).toBe(3);
 		expect(m.newest(2).map(([k]) => k)).toEqual(['c', 'd']);
 		expect(m.checkAndAdd('c', 5000)).toBe(true); // past the window
+	});
+});
+
+describe('a paid checkout past the memory is not emitted again (issue 22, point 2)', () => {
+	const DAY = 24 * 60 * 60 * 1000;
+	it('reopened after the window: the payin created before the horizon is refused; a newer one goes on', () => {
+		const m = new SeenKeys({ ttlMs: 7 * DAY, maxEntries: 20_000 });
+		expect(m.decide('2026-01-01 10:00:00').known).toBe(false);
+		expect(m.checkAndAdd('PP-a', 0)).toBe(true);
+		m.setDate('PP-a', '2026-01-01 10:00:00');
+		expect(m.checkAndAdd('PP-b', 1000)).toBe(true);
+		m.setDate('PP-b', '2026-01-01 10:05:00');
+		// Eight days later: both aged out; the receipt link of PP-a is opened again.
+		m.prune(8 * DAY);
+		expect(m.has('PP-a', 8 * DAY)).toBe(false);
+		expect(m.decide('2026-01-01 10:00:00')).toMatchObject({ known: true });
+		expect(m.decide(undefined)).toMatchObject({ known: true });
+		expect(m.decide('2026-01-09 09:00:00').known).toBe(false);
+	});
+
+	it('past the count and over a restart beyond the persisted keys', () => {
+		const m = new SeenKeys({ ttlMs: 7 * DAY, maxEntries: 3 });
+		for (let n = 0; n < 5; n++) {
+			m.checkAndAdd(`PP-${n}`, n);
+			m.setDate(`PP-${n}`, `2026-01-01 10:0${n}:00`);
+		}
+		expect(m.decide('2026-01-01 10:01:00').known).toBe(true); // PP-1 let go
+		expect(m.decide('2026-01-01 10:05:00').known).toBe(false);
+		// Restart: only the newest 2 persisted, with the horizon of those left out.
+		const restarted = new SeenKeys({ ttlMs: 7 * DAY, maxEntries: 3 });
+		restarted.merge(m.newest(2), 10, m.horizonBeyond(2));
+		expect(restarted.has('PP-4', 10)).toBe(true);
+		expect(restarted.decide('2026-01-01 10:02:00').known).toBe(true); // PP-2: left out of static data
+		expect(restarted.decide('2026-01-01 10:06:00').known).toBe(false);
 	});
 });

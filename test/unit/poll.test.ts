@@ -196,7 +196,7 @@ describe('cursor', () => {
 		});
 		expect(r.next.cursor).toBe('2025-03-10');
 		expect(readFrom(r.next, '2025-03-10', 1)).toBe('2025-03-09');
-		expect(r.next.seen['f|X']).toBe('2030-01-01');
+		expect(r.next.seen['f|X']).toBe('2030-01-01 00:00:00');
 	});
 
 	it('reads malformed state as empty', () => {

@@ -110,7 +110,7 @@ describe('cursor memory is bounded', () => {
 		const first = advance({ cursor: today, seen: {} }, records, { today, overlapDays: 1, baseline: false });
 		expect(first.emit).toHaveLength(records.length);
 		expect(Object.keys(first.next.seen).length).toBeLessThanOrEqual(MAX_SEEN);
-		expect(first.next.floor).toBe(yesterday);
+		expect(first.next.floor).toBe(`${yesterday} 10:00:00`);
 		expect(first.evicted).toBe(600);
 		const again = advance(first.next, records, { today, overlapDays: 1, baseline: false });
 		expect(again.emit).toEqual([]);
@@ -126,5 +126,42 @@ describe('cursor memory is bounded', () => {
 			expect(b.emit).toEqual([]);
 			state = b.next;
 		}
+	});
+
+	it('at 12,000 payins a day (each PENDING then SUCCESSFUL, past the key bound) emits every change exactly once, all day (issue 22, point 5)', () => {
+		const today = '2025-03-10';
+		const perHour = 500;
+		const pad = (n: number) => String(n).padStart(2, '0');
+		const time = (h: number, i: number) => `${today} ${pad(h)}:${pad(Math.floor((i * 60) / perHour))}:${pad((i * 7) % 60)}`;
+		const counts = new Map<string, number>();
+		let state: StreamState | undefined = { cursor: today, seen: {} };
+		let evicted = 0;
+		for (let hour = 0; hour < 24; hour++) {
+			const records: IDataObject[] = [];
+			for (let h = 0; h <= hour; h++) {
+				for (let i = 0; i < perHour; i++) {
+					// Paid an hour after it was created.
+					const paid = h < hour;
+					records.push({
+						onusReference: `R-${h}-${i}`,
+						paymentStatus: paid ? 'SUCCESSFUL' : 'PENDING',
+						createdDate: time(h, i),
+						lastUpdatedDate: paid ? time(h + 1, i) : time(h, i),
+					});
+				}
+			}
+			const r = advance(state, records, { today, overlapDays: 1, baseline: false });
+			evicted += r.evicted;
+			for (const e of r.emit) {
+				const k = `${String(e.onusReference)}|${String(e.paymentStatus)}`;
+				counts.set(k, (counts.get(k) ?? 0) + 1);
+			}
+			state = r.next;
+			expect(Object.keys(state.seen).length).toBeLessThanOrEqual(MAX_SEEN);
+		}
+		expect(evicted).toBeGreaterThan(0); // the bound was passed
+		// Every payin created today: PENDING emitted once; every one paid before the last poll: SUCCESSFUL once.
+		expect(counts.size).toBe(24 * perHour + 23 * perHour);
+		expect([...counts.values()].every((c) => c === 1)).toBe(true);
 	});
 });

@@ -1,0 +1,195 @@
+/**
+ * Issue 22 (points 4 and 12): the webhook trigger's memories fail closed past
+ * their bounds. A signed notification replayed after its key left the memory
+ * (a day later, past the count, after a restart beyond the persisted keys) is
+ * not Verified again: the service record's createdDate against the memory's
+ * horizon decides. A signed event that never confirms starts ONE Not
+ * Confirmed execution, not one per copy. Each case failed on 69eb4b9.
+ */
+import { createHash } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+import { fakeClient } from './fakes/transport';
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'), { virtual: true });
+
+import {
+	CONFIRM_TIMING,
+	DEDUPE_WINDOW,
+	PERSISTED_KEYS,
+	PayOnUsTrigger,
+	TRIGGER_CLOCK,
+} from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
+import { resetSeenKeys } from '../../nodes/shared/dedupe';
+
+const KEY = 'whk-bounds-key';
+const hashOf = (a: string, r: string, s: string) => createHash('sha256').update(a + r + s + KEY).digest('hex');
+const ref = (n: number) => `ONUS-NUB-${String(1_000_000_000 + n)}-01012025-101010`;
+/** Service dates: record n created n minutes after 10:00 on 2025-01-01. */
+const created = (n: number) => {
+	const d = new Date(Date.UTC(2025, 0, 1, 10, 0, 0) + n * 60_000);
+	return d.toISOString().slice(0, 19).replace('T', ' ');
+};
+
+const notification = (n: number, over: IDataObject = {}): IDataObject => ({
+	type: 'COLLECTION',
+	currency: 'NGN',
+	businessId: 'BUS-2001',
+	accountNumber: '0123456789',
+	onusReference: ref(n),
+	paymentStatus: 'SUCCESSFUL',
+	transactionAmount: 5000,
+	...over,
+});
+
+let staticData: IDataObject = {};
+async function deliver(body: IDataObject) {
+	const raw = JSON.stringify(body);
+	const response = { status: 0, body: undefined as unknown };
+	const res = {
+		status(code: number) {
+			response.status = code;
+			return res;
+		},
+		json(b: unknown) {
+			response.body = b;
+			return res;
+		},
+	};
+	const params: IDataObject = { events: ['COLLECTION', 'PAYOUT'], options: {} };
+	const hash = hashOf(String(body.accountNumber), String(body.onusReference), String(body.paymentStatus));
+	const ctx = {
+		getRequestObject: () => ({ headers: { 'content-type': 'text/plain', hash }, rawBody: Buffer.from(raw, 'utf8') }),
+		getResponseObject: () => res,
+		getBodyData: () => raw,
+		getCredentials: async () => ({ webhookVerificationKey: KEY }),
+		getNodeParameter: (name: string, fallback: unknown) => (name in params ? params[name] : fallback),
+		getMode: () => 'webhook',
+		getWorkflow: () => ({ id: 'wf-bounds' }),
+		getNode: () => ({ id: 'node-b', name: 'PayOnUs Trigger' }),
+		getWorkflowStaticData: () => staticData,
+		logger: { warn: () => undefined, info: () => undefined, error: () => undefined, debug: () => undefined },
+	};
+	const result = await new PayOnUsTrigger().webhook.call(ctx as never);
+	return {
+		response,
+		verified: result.workflowData?.[0]?.map((i) => i.json) ?? [],
+		notConfirmed: result.workflowData?.[1]?.map((i) => i.json) ?? [],
+	};
+}
+
+const records = new Map<string, IDataObject>();
+const record = (n: number): IDataObject => ({
+	onusReference: ref(n),
+	amount: 5000,
+	amountPaid: 5000,
+	currency: 'NGN',
+	businessId: 'BUS-2001',
+	paymentStatus: 'SUCCESSFUL',
+	accountNumber: '0123456789',
+	createdDate: created(n),
+	lastUpdatedDate: created(n + 1),
+});
+
+let clock = Date.UTC(2025, 0, 1, 12);
+const window = { ...DEDUPE_WINDOW };
+beforeAll(() => {
+	CONFIRM_TIMING.pauseMs = 0;
+	TRIGGER_CLOCK.now = () => clock;
+});
+afterAll(() => {
+	TRIGGER_CLOCK.now = () => Date.now();
+});
+beforeEach(() => {
+	Object.assign(DEDUPE_WINDOW, window);
+	resetSeenKeys();
+	staticData = {};
+	records.clear();
+	clock = Date.UTC(2025, 0, 1, 12);
+	fakeClient.request.mockReset();
+	fakeClient.request.mockImplementation(async (opts: { path: string; qs?: IDataObject }) => {
+		const r = records.get(String(opts.qs?.onusReference ?? ''));
+		if (opts.path === '/api/v1/payment-requests') return { content: r ? [{ ...r }] : [], lastPage: 1, totalNumberOfItems: r ? 1 : 0 };
+		const err = Object.assign(new Error('404 Not Found'), { httpCode: '404', statusCode: 404 });
+		throw err;
+	});
+});
+
+describe('a replay beyond the memory is not Verified again (the service record decides)', () => {
+	it('a day later (the 24 h window passed): Not Confirmed with the reason; a new event still goes on', async () => {
+		records.set(ref(1), record(1));
+		expect((await deliver(notification(1))).verified).toHaveLength(1);
+		clock += 25 * 60 * 60 * 1000;
+		// Something else keeps the memory busy meanwhile (its key ages out too).
+		records.set(ref(2), record(2));
+		const replay = await deliver(notification(1, { transactionAmount: 99 }));
+		expect(replay.response.status).toBe(200);
+		expect(replay.verified).toEqual([]);
+		expect(replay.notConfirmed).toHaveLength(1);
+		expect(String((replay.notConfirmed[0].confirmation as IDataObject).reason)).toContain('may have been handled already');
+		// A genuinely new event (created after the horizon) is not refused.
+		records.set(ref(3), record(3));
+		expect((await deliver(notification(3))).verified).toHaveLength(1);
+		// More copies of the replay: no further execution.
+		for (let i = 0; i < 3; i++) {
+			const again = await deliver(notification(1));
+			expect(again.verified).toEqual([]);
+			expect(again.notConfirmed).toEqual([]);
+		}
+	});
+
+	it('past the count bound: the oldest key let go is not Verified again', async () => {
+		DEDUPE_WINDOW.maxEntries = 3;
+		resetSeenKeys();
+		for (let n = 1; n <= 5; n++) {
+			records.set(ref(n), record(n));
+			expect((await deliver(notification(n))).verified).toHaveLength(1);
+		}
+		const replay = await deliver(notification(1));
+		expect(replay.verified).toEqual([]);
+		expect(replay.notConfirmed).toHaveLength(1);
+		records.set(ref(6), record(6));
+		expect((await deliver(notification(6))).verified).toHaveLength(1);
+	});
+
+	it('after a restart beyond the persisted keys: not Verified again; the newest are still duplicates', async () => {
+		const total = PERSISTED_KEYS + 5;
+		for (let n = 1; n <= total; n++) {
+			records.set(ref(n), record(n));
+			expect((await deliver(notification(n))).verified).toHaveLength(1);
+		}
+		resetSeenKeys(); // a restart: process memory gone, static data kept
+		const oldest = await deliver(notification(1));
+		expect(oldest.verified).toEqual([]);
+		expect(oldest.notConfirmed).toHaveLength(1);
+		const newest = await deliver(notification(total));
+		expect(newest.response.body).toMatchObject({ duplicate: true });
+		records.set(ref(total + 1), record(total + 1));
+		expect((await deliver(notification(total + 1))).verified).toHaveLength(1);
+	});
+});
+
+describe('a signed event the service never confirms costs one execution, not one per copy', () => {
+	it('1 Not Confirmed run for 20 copies (changed amounts); a later copy the service confirms goes to Verified', async () => {
+		let runs = 0;
+		for (let i = 0; i < 20; i++) {
+			const d = await deliver(notification(7, { transactionAmount: 5000 + i }));
+			expect(d.response.status).toBe(200);
+			expect(d.verified).toEqual([]);
+			runs += d.notConfirmed.length;
+		}
+		expect(runs).toBe(1);
+		// The service writes the record late: the next copy (a retry) is confirmed.
+		records.set(ref(7), record(7));
+		expect((await deliver(notification(7))).verified).toHaveLength(1);
+	});
+});
+
+describe('the horizon persisted for a restart does not narrow the live memory', () => {
+	it('70 events created in one second, then one more from that second: all Verified (no restart)', async () => {
+		const sameSecond = (n: number): IDataObject => ({ ...record(n), createdDate: created(0) });
+		for (let n = 1; n <= PERSISTED_KEYS + 20; n++) {
+			records.set(ref(n), sameSecond(n));
+			expect((await deliver(notification(n))).verified).toHaveLength(1);
+		}
+	});
+});
