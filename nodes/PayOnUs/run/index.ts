@@ -1,7 +1,8 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { createClient } from '../../shared/transport';
 import type { PayOnUsClient } from '../../shared/client';
-import { describeIssue } from '../../shared/validation';
+import { describeIssues } from '../../shared/validation';
+import { labeller } from '../resources/labels';
 import { findOperation } from '../resources';
 import { movesMoney, type NodeOperation } from '../resources/types';
 import { dryRunItems } from '../safeguards/dryRun';
@@ -144,7 +145,7 @@ async function dryRun(
 			const r = op.schema.safeParse(read(i));
 			return r.success
 				? { ok: true as const, data: r.data as IDataObject }
-				: { ok: false as const, message: describeIssue(r.error).message };
+				: { ok: false as const, message: describeIssues(r.error, labeller(op)).problems.join('; ') };
 		} catch (error) {
 			return { ok: false as const, message: errorMessage(error) };
 		}

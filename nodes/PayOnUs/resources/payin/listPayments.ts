@@ -31,7 +31,7 @@ const schema = z
 		// searches check their date range in the handler).
 		const { fromDate, toDate } = input.filters;
 		if (fromDate && toDate && fromDate > toDate) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['filters', 'toDate'], message: 'must not be before fromDate' });
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['filters', 'toDate'], message: 'must not be before "From Date"' });
 		}
 		limitWhenNotAll(input, ctx);
 	});
@@ -48,7 +48,7 @@ export const listPayments: PayOnUsOperation<typeof schema> = {
 		businessIdFilter("Only this business's payments (empty: every business of the merchant)"),
 		dateFilter('fromDate', 'From Date', 'Created on or after this day (YYYY-MM-DD, UTC)'),
 		{
-			displayName: 'Onus Reference',
+			displayName: 'PayOnUs Reference',
 			name: 'onusReference',
 			type: 'string',
 			default: '',

@@ -48,7 +48,7 @@ export const searchTransfers: PayOnUsOperation<typeof schema> = {
 				default: '',
 				description: 'Your reference of the transfer',
 			},
-			{ displayName: 'Onus Reference', name: 'onusReference', type: 'string', default: '' },
+			{ displayName: 'PayOnUs Reference', name: 'onusReference', type: 'string', default: '' },
 			statusFilter(STATUSES, 'PENDING'),
 			dateFilter('toDate', 'To Date', 'Created on or before this date (YYYY-MM-DD)'),
 		]),
