@@ -19,12 +19,12 @@ export function redactText(text: string, secrets: Array<string | undefined> = []
 	// A PayOnUs reference (ONUS-TRNF-1234567890123-23112026-120000: an id, a
 	// date and a time) is not a card number: kept whole, so the user can find it.
 	const kept: string[] = [];
-	let out = text.replace(ONUS_REFERENCE, (m) => `\u0000${kept.push(m) - 1}\u0000`);
+	let out = text.replace(ONUS_REFERENCE, (m) => `\uE000${kept.push(m) - 1}\uE000`);
 	out = out.replace(BEARER, 'Bearer ***').replace(CARD_LIKE, (m) => {
 		const digits = m.replace(/\D/g, '');
 		return digits.length >= 13 ? `****${digits.slice(-4)}` : m;
 	});
-	out = out.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => kept[Number(i)] ?? '');
+	out = out.replace(/\uE000(\d+)\uE000/g, (_m, i: string) => kept[Number(i)] ?? '');
 	for (const s of secrets) {
 		if (typeof s === 'string' && s.length >= 4) out = out.split(s).join('***');
 	}

@@ -158,7 +158,7 @@ export function onusReferenceField(overrides: Partial<INodeProperties> = {}): IN
 		default: '',
 		required: true,
 		placeholder: 'e.g. ONUS-NUB-1234567890123-31052024-101500',
-		description: 'The reference PayOnUs gave the payment when it was created (onusReference in its output), e.g. ONUS-NUB-...',
+		description: 'The reference PayOnUs gave the payment when it was created (onusReference in its output), such as ONUS-NUB-1234567890123-31052024-101500',
 		...overrides,
 	};
 }

@@ -4,6 +4,7 @@ import type { PayOnUsClient } from '../../shared/client';
 import { describeIssues } from '../../shared/validation';
 import { labeller } from '../resources/labels';
 import { findOperation } from '../resources';
+import { shapedOperation } from '../resources/output';
 import { movesMoney, type NodeOperation } from '../resources/types';
 import { dryRunItems } from '../safeguards/dryRun';
 import { isToolNode, limitedOperation, readToolLimits } from '../safeguards/toolLimits';
@@ -29,7 +30,8 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 	if (!found) {
 		throw new NodeOperationError(ctx.getNode(), `Unknown operation "${operation}" for resource "${resource}"`);
 	}
-	let op: NodeOperation = found;
+	// From version 3: Simplify / the tool's Output choice (../resources/output.ts).
+	let op: NodeOperation = shapedOperation(found, (name, i, fallback) => ctx.getNodeParameter(name, i, fallback as string) as unknown, isToolNode(ctx.getNode().type));
 	// Operations that are not read only: one back-off for the whole execution (./concurrency.ts).
 	const backoff = op.effect === 'read' ? undefined : new SharedBackoff();
 	const client = await createClient(ctx, backoff ? { sleep: backoff.pause } : {});

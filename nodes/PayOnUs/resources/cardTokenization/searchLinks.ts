@@ -48,6 +48,7 @@ export const searchLinks: PayOnUsOperation<typeof schema> = {
 	],
 	schema,
 	effect: 'read',
+	outputRecord: 'cardLink',
 	paging: true,
 	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input: Input) {

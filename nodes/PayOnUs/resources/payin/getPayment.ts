@@ -30,6 +30,7 @@ export const getPayment: PayOnUsOperation<typeof schema> = {
 	],
 	schema,
 	effect: 'read',
+	outputRecord: 'payment',
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {

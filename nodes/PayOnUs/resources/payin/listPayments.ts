@@ -66,6 +66,7 @@ export const listPayments: PayOnUsOperation<typeof schema> = {
 	]),
 	schema,
 	effect: 'read',
+	outputRecord: 'payment',
 	paging: true,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {

@@ -32,6 +32,7 @@ export const getTransfer: PayOnUsOperation<typeof schema> = {
 	properties,
 	schema,
 	effect: 'read',
+	outputRecord: 'transfer',
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input) {

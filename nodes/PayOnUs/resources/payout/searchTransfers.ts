@@ -55,6 +55,7 @@ export const searchTransfers: PayOnUsOperation<typeof schema> = {
 	],
 	schema,
 	effect: 'read',
+	outputRecord: 'transfer',
 	paging: true,
 	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input) {
