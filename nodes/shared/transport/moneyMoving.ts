@@ -57,7 +57,7 @@ function unknownOutcome(t: MoneyCaller, mm: MoneyMovingOptions, opts: RequestOpt
 		message: `Outcome unknown for reference "${mm.reference}": the ${noun} may or may not have been made`,
 		description:
 			`The outcome is UNKNOWN for reference "${mm.reference}"${what(mm)}: ${checked}. Nothing more was sent. ` +
-			`Before retrying, check reference "${mm.reference}" in PayOnUs (Get Transfer / Search Transfers or List Payments by that reference, ` +
+			`Before retrying, check reference "${mm.reference}" in PayOnUs (Get Transfer, Get Many Transfers or Get Many Payments by that reference, ` +
 			`the wallet ledger, or the PayOnUs dashboard). If it is not there and you retry, keep the SAME reference "${mm.reference}" so the service refuses a second payment.`,
 	});
 }

@@ -40,8 +40,8 @@ type Input = z.infer<typeof schema>;
 
 export const listPayments: PayOnUsOperation<typeof schema> = {
 	value: 'listPayments',
-	name: 'List Payments',
-	action: 'List payments',
+	name: 'Get Many Payments',
+	action: 'Get many payments',
 	description:
 		'List payins (payment requests), newest first, filtered by status, business, reference, onusReference or creation date; all of them or up to a limit. Returns one item per payment with its status and amount (read only).',
 	properties: searchProperties([

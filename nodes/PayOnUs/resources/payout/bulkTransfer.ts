@@ -246,7 +246,7 @@ export function batchLookup(
 
 export const bulkTransfer: PayOnUsOperation<typeof schema> = {
 	value: 'bulkTransfer',
-	name: 'Bulk Transfer',
+	name: 'Create Bulk Transfer',
 	action: 'Create a bulk transfer',
 	description:
 		'Pay many bank accounts in one batch from a CSV file or from the input items (moves money). Every row is checked before anything is sent. Returns the batch: reference, count, total amount, total fee and one transfer record per row.',

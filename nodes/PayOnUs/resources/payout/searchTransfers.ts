@@ -32,8 +32,8 @@ const schema = z
 
 export const searchTransfers: PayOnUsOperation<typeof schema> = {
 	value: 'searchTransfers',
-	name: 'Search Transfers',
-	action: 'Search transfers',
+	name: 'Get Many Transfers',
+	action: 'Get many transfers',
 	description:
 		'Search the transfers (payouts) of the merchant, newest first, filtered by business, status, reference or creation date. Returns one item per transfer with its status, amount and fee (read only).',
 	properties: [
