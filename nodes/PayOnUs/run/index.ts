@@ -7,6 +7,7 @@ import { findOperation } from '../resources';
 import { shapedOperation } from '../resources/output';
 import { movesMoney, type NodeOperation } from '../resources/types';
 import { dryRunItems } from '../safeguards/dryRun';
+import { dryRunHint } from '../safeguards/dryRunHint';
 import { isToolNode, limitedOperation, readToolLimits } from '../safeguards/toolLimits';
 import { READ_CONCURRENCY, readOnlyClient, runBounded } from './bounded';
 import { gatedClient, MONEY_MOVING_CONCURRENCY_DEFAULT, moneyMovingConcurrency, SharedBackoff } from './concurrency';
@@ -155,6 +156,8 @@ async function dryRun(
 	const first = parsed[0];
 	const aggregate = first?.ok === true && op.aggregatesItems(first.data) === true;
 	const reports = await dryRunItems(op, client, parsed, (i) => operationContext(ctx, items, client, i, aggregate), aggregate);
+	// A failed Dry Run shown as failed above the output (n8n's execution hints; ../safeguards/dryRunHint.ts).
+	if (typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints(dryRunHint(reports, aggregate));
 	return reports.map((json, i) => ({
 		json,
 		pairedItem: aggregate ? items.map((_, item) => ({ item })) : { item: i },
