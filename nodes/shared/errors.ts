@@ -85,7 +85,7 @@ export function serviceMessage(body: unknown): string | undefined {
 export function statusHint(status: number, moneyMoving: boolean): string | undefined {
 	switch (status) {
 		case 400:
-			return 'Check the fields of this item against what PayOnUs said, then run it again.';
+			return 'Correct the field PayOnUs names below, then run the item again.';
 		case 401:
 			return 'Check the Client ID, Client Secret and Environment of the PayOnUs API credential.';
 		case 403:
@@ -117,7 +117,7 @@ function capitalized(text: string): string {
  * The title of an HTTP error: what happened in a builder's words, short, with
  * no service path (the path and the service's words go under details).
  */
-export function statusTitle(status: number, subject: string): string {
+export function statusTitle(status: number, subject: string, method = 'GET'): string {
 	switch (status) {
 		case 400:
 			return `PayOnUs refused the ${subject}: a field is missing or invalid`;
@@ -126,7 +126,8 @@ export function statusTitle(status: number, subject: string): string {
 		case 403:
 			return `PayOnUs refused permission for this ${subject}`;
 		case 404:
-			return `${capitalized(subject)} not found in PayOnUs`;
+			// A read: the thing itself is missing; a write: something it refers to (a wallet, a business...).
+			return method === 'GET' ? `${capitalized(subject)} not found in PayOnUs` : `PayOnUs refused the ${subject}: something it refers to was not found`;
 		case 409:
 			return 'Reference already used for this business';
 		case 410:
@@ -164,11 +165,12 @@ export function summarizeHttpError(
 ): ServiceErrorSummary {
 	const secrets = context.secrets ?? [];
 	const said = serviceMessage(body);
-	const message = statusTitle(status, subjectOfPath(context.path));
+	const message = statusTitle(status, subjectOfPath(context.path), context.method);
 	const descriptionParts: string[] = [];
-	if (said && status === 400) descriptionParts.push(`PayOnUs said: ${redactText(said, secrets)}.`);
+	// The service's words say what is wrong (a field, a missing wallet...); a 409's own description says it instead.
 	const hint = statusHint(status, context.moneyMoving === true);
 	if (hint) descriptionParts.push(hint);
+	if (said && status !== 409) descriptionParts.push(`PayOnUs said: ${redactText(said, secrets).replace(/\.$/, '')}.`);
 	return {
 		status,
 		message: redactText(message, secrets),

@@ -309,7 +309,8 @@ export function humanize(name: string): string {
 		.replace(/([a-z\d])([A-Z])/g, '$1 $2')
 		.replace(/[_-]+/g, ' ')
 		.trim();
-	return words.charAt(0).toUpperCase() + words.slice(1);
+	const titled = words.charAt(0).toUpperCase() + words.slice(1);
+	return titled.replace(/\b(Id|Bvn|Otp|Url|Eft)\b/g, (w) => w.toUpperCase());
 }
 
 function issueMessage(issue: z.ZodIssue): string {

@@ -61,9 +61,9 @@ describe('PayOnUs inputs in n8n', () => {
 
 	it('an amount that would lose digits, or in exponent notation, is refused naming item and field; nothing is sent', async () => {
 		const big = await run(2, transfer, [{ amount: '12345678901234567.89', reference: `e2e-big-${stamp}`, name: 'x' }]);
-		expect(nodeError(big, NODE)).toBe('Item 1: "amount" must be at most 999999999999.99');
+		expect(nodeError(big, NODE)).toBe('"Amount" must be at most 999999999999.99');
 		const exp = await run(2, transfer, [{ amount: 5, reference: `e2e-e1-${stamp}`, name: 'x' }, { amount: '1e20', reference: `e2e-e2-${stamp}`, name: 'x' }]);
-		expect(nodeError(exp, NODE)).toContain('Item 2: "amount" must be a number');
+		expect(nodeError(exp, NODE)).toContain('"Amount" must be a number');
 		expect(await paths()).toEqual([]);
 	});
 

@@ -70,7 +70,7 @@ describe('HTTP error titles', () => {
 	it('404 names what was not found, in words', () => {
 		const s = summarizeHttpError(404, { message: 'not found' }, { method: 'GET', path: '/api/v1/payment-requests/businesses/BUS-2001' });
 		expect(s.message).toBe('Payment not found in PayOnUs');
-		expect(s.description).toMatch(/^Check the reference or ID/);
+		expect(s.description).toMatch(/^Check the reference or ID.*PayOnUs said: not found\.$/);
 	});
 
 	it('keeps the service words and the request path under details, not in the title', () => {

@@ -151,7 +151,8 @@ describe('errors', () => {
 			description?: string;
 			context: IDataObject;
 		};
-		// The service's words are kept for support under details, masked.
+		// The service's words are kept (description, and under details for support), masked.
+		expect(error.description).toContain('****1111');
 		expect(error.context.serviceMessage).toContain('****1111');
 		expect(JSON.stringify(error) + error.description + JSON.stringify(error.context)).not.toContain('4111 1111 1111 1111');
 	});

@@ -24,7 +24,8 @@ export function fieldLabel(op: Pick<PayOnUsOperation, 'properties'>, path: strin
 		const options = (found as INodeProperties).options ?? (found as INodePropertyCollection).values;
 		level = Array.isArray(options) ? (options as Array<INodeProperties | INodePropertyCollection>).filter((o) => 'displayName' in o) : [];
 	}
-	return label ?? humanize(parts[parts.length - 1] ?? path);
+	// n8n names a dropdown field "<Thing> Name or ID": a message says "<Thing>".
+	return (label ?? humanize(parts[parts.length - 1] ?? path)).replace(/ Name or ID$/, '');
 }
 
 /** A labeller for describeIssues. */

@@ -125,7 +125,7 @@ async function readRows(ctx: OperationContext, input: Input): Promise<RawRow[]> 
 	const binary = await ctx.getBinary(property);
 	const read = readCsvRows(binary.data.toString('utf8'));
 	if ('error' in read) {
-		throw new PayOnUsInputError(property, `cannot be read as a bulk transfer CSV, nothing was sent: ${read.error}`);
+		throw new PayOnUsInputError('', `Binary property "${property}" cannot be read as a bulk transfer CSV, nothing was sent: ${read.error}`);
 	}
 	return read.rows;
 }
