@@ -80,7 +80,9 @@ describe('PayOnUs payout operations in n8n', () => {
 		expect(String(out[3].error)).toContain(
 			'does not match the name on the account, nothing was sent: the bank says account 9999991112 belongs to "Sandbox Success Beneficiary", the transfer names "Somebody Else"',
 		);
-		expect(String(out[4].error)).toMatch(/409/);
+		// The duplicate, in the user's terms: the transfer holding the reference, its status and amount; no path, no status code.
+		expect(String(out[4].error)).toMatch(new RegExp(`^Already paid: reference "${bankItem.reference}" is transfer ONUS-TRNF-\\S+ \\(\\w+, NGN 1,500\\.50\\) \\[item 4\\]$`));
+		expect(out[4]).toMatchObject({ outcome: 'alreadyDone', existingRecord: { merchantReference: bankItem.reference } });
 
 		const requests = await e2e.sb.requests();
 		const posted = requests.filter((r) => r.method === 'POST');
