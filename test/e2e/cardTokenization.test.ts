@@ -152,8 +152,8 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(tokenId).not.toBe('null');
 		expect(found[1]).toMatchObject({ merchantReference: refB, status: 'PENDING', cardTokenId: null });
 		expect(found).toHaveLength(4);
-		expect(found[2].error).toContain('"filters.status" must be one of PENDING, COMPLETED, EXPIRED, CANCELLED');
-		expect(found[3].error).toContain('"filters.createdFrom" must be a date written YYYY-MM-DD');
+		expect(found[2].error).toContain('"Status" must be one of PENDING, COMPLETED, EXPIRED, CANCELLED');
+		expect(found[3].error).toContain('"Created From" must be a date written YYYY-MM-DD');
 		const queries = (await e2e.sb.requests()).map((r) => r.query as IDataObject);
 		expect(queries).toEqual([
 			{ merchantId: 'MER-1001', businessIds: 'BUS-2001', createdFrom: '2000-01-01', createdTo: '2100-01-01', status: 'COMPLETED', hasCardToken: 'true', pageNo: '1', pageSize: '100' },
@@ -174,7 +174,7 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		const list = nodeItems(tokens, NODE);
 		expect(list[0]).toMatchObject({ id: tokenId, merchantReference: refA, customerEmail: 'ada@example.com' });
 		expect(String(list[0].maskedPan)).toMatch(/1111$/);
-		expect(list[1].error).toContain('"filters.customerEmail" must be an e-mail address');
+		expect(list[1].error).toContain('"Customer Email" must be an e-mail address');
 		expect(JSON.stringify([found, list])).not.toContain(CARD);
 		expect(JSON.stringify([found, list])).not.toMatch(/"cvv"|"cardNumber"/);
 		expect((await e2e.sb.requests()).map((r) => r.query)).toEqual([

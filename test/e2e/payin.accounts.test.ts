@@ -215,7 +215,7 @@ describe('payin in real n8n', () => {
 		expect(errors).toEqual([
 			'"Limit" must be at least 1 [item 2]',
 			'"From Date" must be a date written YYYY-MM-DD, e.g. 2024-05-31 [item 3]',
-			'"To Date" must not be before fromDate [item 4]',
+			'"To Date" must not be before "From Date" [item 4]',
 			'"Status" must be one of PROCESSING, PENDING, SUCCESSFUL, FAILED [item 5]',
 		]);
 		// item 1: the one SUCCESSFUL payin; item 2: one PENDING (of the two accounts + the stopped run's none)

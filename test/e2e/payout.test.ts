@@ -307,7 +307,7 @@ describe('PayOnUs payout operations in n8n', () => {
 			{ json: { ...rows[0], reference: `${batch}-x` } },
 			{ json: { ...rows[1], amount: 'ten' } },
 		]);
-		expect(nodeItems(bad, NODE)[0].error).toContain('row 2: "Amount" must be a number such as 1500.50 (got "ten")');
+		expect(nodeItems(bad, NODE)[0].error).toContain('row 2: "amount" must be a number such as 1500.50 (got "ten")');
 		expect(await e2e.sb.requests()).toEqual([]);
 	});
 });
