@@ -43,7 +43,7 @@ describe('PayOnUs inputs in n8n', () => {
 
 	it('version 2 runs the name enquiry before a bank transfer by default and refuses a wrong name', async () => {
 		const execution = await run(2, transfer, [{ amount: 10, reference: `e2e-v2-${stamp}`, name: 'Somebody Else' }]);
-		expect(nodeError(execution, NODE)).toContain('"beneficiaryAccountName" does not match the name on the account, nothing was sent');
+		expect(nodeError(execution, NODE)).toContain('"Beneficiary Account Name" does not match the name on the account, nothing was sent');
 		expect(await paths()).toEqual(['POST /api/v1/transfer-requests/name-enquiry']);
 	});
 
