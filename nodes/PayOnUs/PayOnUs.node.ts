@@ -25,8 +25,10 @@ export class PayOnUs implements INodeType {
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['transform'],
 		// 2: Create Transfer verifies the beneficiary name by default (1: off).
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: Simplify on by default for records of more than 10 fields (1, 2: raw records, no Simplify);
+		//    Create Transfer's Country Code taken from the currency when left empty.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: buildSubtitle(),
 		description:
 			'Collect payments (virtual accounts, cards, mobile money, EFT), pay out from wallets and charge stored cards with PayOnUs',

@@ -1,5 +1,6 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+import { subjectOfPath } from './format';
 import { redactText, sanitizeBody } from './redact';
 
 /**
@@ -84,23 +85,61 @@ export function serviceMessage(body: unknown): string | undefined {
 export function statusHint(status: number, moneyMoving: boolean): string | undefined {
 	switch (status) {
 		case 400:
-			return 'Check the fields named above and the formats in the node description.';
+			return 'Correct the field PayOnUs names below, then run the item again.';
 		case 401:
 			return 'Check the Client ID, Client Secret and Environment of the PayOnUs API credential.';
 		case 403:
 			return moneyMoving
-				? 'Check that the API client may do this and that this n8n server\'s outbound IP address is whitelisted on the PayOnUs dashboard for this environment.'
+				? "Check that the API client may do this and that this n8n server's outbound IP address is whitelisted on the PayOnUs dashboard for this environment."
 				: 'Check that the API client may do this for this merchant and business.';
 		case 404:
-			return 'Check the identifiers (merchant, business, reference, id) and that they belong to this environment.';
+			return 'Check the reference or ID, and that it belongs to this business and to this environment (sandbox or production).';
 		case 409:
 			return moneyMoving
-				? 'The reference is already used for this business: check the outcome of the transaction holding it (Get Transfer / List Payments by reference, the wallet ledger, or the PayOnUs dashboard) before doing anything else.'
-				: 'A reference can be used only once per business.';
+				? 'Nothing was sent again. Check the transaction that holds this reference (Get Transfer, Get Payment or the PayOnUs dashboard) before doing anything else.'
+				: 'A reference can be used only once per business: give this one its own reference.';
+		case 410:
+			return 'Store the card again through a card tokenization link.';
+		case 422:
+			return 'Store the card again if its token expired, or ask PayOnUs to enable card payments for the business.';
 		case 429:
 			return 'Wait a minute before trying again.';
 		default:
 			return status >= 500 ? 'Try again later; check the transaction status before resending a payment.' : undefined;
+	}
+}
+
+function capitalized(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The title of an HTTP error: what happened in a builder's words, short, with
+ * no service path (the path and the service's words go under details).
+ */
+export function statusTitle(status: number, subject: string, method = 'GET'): string {
+	switch (status) {
+		case 400:
+			return `PayOnUs refused the ${subject}: a field is missing or invalid`;
+		case 401:
+			return "PayOnUs did not accept the credential's access token";
+		case 403:
+			return `PayOnUs refused permission for this ${subject}`;
+		case 404:
+			// A read: the thing itself is missing; a write: something it refers to (a wallet, a business...).
+			return method === 'GET' ? `${capitalized(subject)} not found in PayOnUs` : `PayOnUs refused the ${subject}: something it refers to was not found`;
+		case 409:
+			return 'Reference already used for this business';
+		case 410:
+			return 'The card token was deleted';
+		case 422:
+			return 'The card token expired, or the business cannot take card payments';
+		case 429:
+			return 'Too many requests to PayOnUs: wait a minute';
+		default:
+			if (status >= 500) return `PayOnUs failed to process the ${subject} (server error ${status})`;
+			if (status >= 300 && status < 400) return 'PayOnUs answered with a redirect, which is not followed: set the Base URL to the final https address';
+			return `PayOnUs refused the ${subject} (HTTP ${status})`;
 	}
 }
 
@@ -114,7 +153,11 @@ export interface ServiceErrorSummary {
 	body?: unknown;
 }
 
-/** Builds the plain message and description for an HTTP error from the service. */
+/**
+ * Builds the title and description for an HTTP error from the service: the
+ * title says what happened (no path), the description what to do (with the
+ * service's words for a 400, where they name what is wrong).
+ */
 export function summarizeHttpError(
 	status: number,
 	body: unknown,
@@ -122,11 +165,12 @@ export function summarizeHttpError(
 ): ServiceErrorSummary {
 	const secrets = context.secrets ?? [];
 	const said = serviceMessage(body);
-	const message = `PayOnUs ${context.method} ${context.path} failed with ${status}: ${statusMeaning(status)}`;
+	const message = statusTitle(status, subjectOfPath(context.path), context.method);
 	const descriptionParts: string[] = [];
-	if (said) descriptionParts.push(`The service said: ${redactText(said, secrets)}`);
+	// The service's words say what is wrong (a field, a missing wallet...); a 409's own description says it instead.
 	const hint = statusHint(status, context.moneyMoving === true);
 	if (hint) descriptionParts.push(hint);
+	if (said && status !== 409) descriptionParts.push(`PayOnUs said: ${redactText(said, secrets).replace(/\.$/, '')}.`);
 	return {
 		status,
 		message: redactText(message, secrets),
@@ -197,6 +241,8 @@ export interface PayOnUsApiErrorInit {
 	outcome?: MoneyOutcome;
 	/** The record holding the reference (already cleaned). */
 	existingRecord?: IDataObject;
+	/** "POST /api/v1/..." (for support; kept under details, never in the title). */
+	request?: string;
 }
 
 /**
@@ -220,6 +266,8 @@ export class PayOnUsApiError extends NodeApiError {
 		if (init.serviceResponse !== undefined) details.serviceResponse = init.serviceResponse as IDataObject;
 		if (init.existingRecord) details.existingRecord = init.existingRecord;
 		if (init.outcome) details.outcome = init.outcome;
+		if (init.serviceMessage) details.serviceMessage = init.serviceMessage;
+		if (init.request) details.request = init.request;
 		super(node, details as JsonObject, { message: init.message, description: init.description, httpCode });
 		this.name = 'NodeApiError';
 		const numeric = httpCode !== undefined && /^\d{3}$/.test(httpCode) ? Number(httpCode) : undefined;
@@ -232,6 +280,8 @@ export class PayOnUsApiError extends NodeApiError {
 		if (init.serviceResponse !== undefined) this.context.serviceResponse = init.serviceResponse as IDataObject;
 		if (init.existingRecord) this.context.existingRecord = init.existingRecord;
 		if (init.outcome) this.context.outcome = init.outcome;
+		if (init.serviceMessage) this.context.serviceMessage = init.serviceMessage;
+		if (init.request) this.context.request = init.request;
 	}
 }
 
@@ -255,7 +305,7 @@ export function requestError(
 	node: INode,
 	f: Failure,
 	call: FailedCall,
-	extra?: { description?: string; record?: IDataObject; outcome?: MoneyOutcome },
+	extra?: { message?: string; description?: string; record?: IDataObject; outcome?: MoneyOutcome },
 ): PayOnUsApiError {
 	const { secrets } = call;
 	const where = `${call.method} ${call.path}`;
@@ -275,18 +325,19 @@ export function requestError(
 		message = redactText(f.message ?? 'Could not get a PayOnUs access token', secrets);
 		status = f.status;
 	} else if (f.kind === 'timeout') {
-		message = `PayOnUs ${where} did not answer within ${Math.round(call.timeoutMs / 1000)} s`;
+		message = `PayOnUs did not answer within ${Math.round(call.timeoutMs / 1000)} s`;
 		description = 'The service may be slow or unreachable. Try again later.';
 	} else if (f.kind === 'dropped') {
-		message = `The connection to PayOnUs dropped during ${where} (${networkReason(f.code)})`;
+		message = `The connection to PayOnUs dropped (${networkReason(f.code)})`;
 		description = 'Try again later.';
 	} else if (f.kind === 'unreachable') {
-		message = `Could not reach PayOnUs at ${call.baseUrl} for ${where} (${networkReason(f.code)})`;
+		message = `Could not reach PayOnUs at ${call.baseUrl} (${networkReason(f.code)})`;
 		description = "Check the credential's Environment / Base URL and this server's network access.";
 	} else {
-		message = `PayOnUs ${where} failed: ${redactText(f.message ?? 'unknown error', secrets)}`;
+		message = `The call to PayOnUs failed: ${redactText(f.message ?? 'unknown error', secrets)}`;
 	}
 	if (extra?.description) description = description ? `${extra.description} ${description}` : extra.description;
+	if (extra?.message) message = redactText(extra.message, secrets);
 	return new PayOnUsApiError(node, {
 		message,
 		description,
@@ -297,6 +348,7 @@ export function requestError(
 		reference: call.reference,
 		existingRecord: extra?.record ? (sanitizeBody(extra.record, secrets) as IDataObject) : undefined,
 		outcome: extra?.outcome,
+		request: where,
 	});
 }
 
@@ -315,6 +367,7 @@ export function outcomeError(
 		reference: call.reference,
 		outcome,
 		existingRecord: text.record ? (sanitizeBody(text.record, secrets) as IDataObject) : undefined,
+		request: `${call.method} ${call.path}`,
 	});
 }
 
@@ -368,6 +421,19 @@ export class TokenCallError extends Error {
 /** HTTP status of an error of the transport (undefined for any other error). */
 export function statusOf(error: unknown): number | undefined {
 	return error instanceof PayOnUsApiError ? error.status : undefined;
+}
+
+/**
+ * Gives a service error of one status a title of the operation's own
+ * (e.g. a 404 of Get Payment: which payment was not found); the error keeps
+ * its status, description and details. Other errors pass unchanged.
+ */
+export function retitle(error: unknown, status: number, title: string, description?: string): unknown {
+	if (statusOf(error) === status && error instanceof PayOnUsApiError) {
+		error.message = title;
+		if (description) error.description = description;
+	}
+	return error;
 }
 
 /**

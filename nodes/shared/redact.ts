@@ -11,12 +11,20 @@ const SENSITIVE_KEY = /authori[sz]ation|token|secret|password|passwd|verificatio
 const CARD_LIKE = /\b(?:\d[ -]?){12,18}\d\b/g;
 const BEARER = /bearer\s+[A-Za-z0-9._~+/=-]+/gi;
 
+/** The service's own references: ONUS-<kind>-<13 digits>-<DDMMYYYY>-<HHMMSS>. */
+const ONUS_REFERENCE = /\bONUS-[A-Z]{2,8}-\d{13}-\d{8}-\d{6}\b/g;
+
 /** Masks bearer values, card-like numbers and any of the given secret strings. */
 export function redactText(text: string, secrets: Array<string | undefined> = []): string {
-	let out = text.replace(BEARER, 'Bearer ***').replace(CARD_LIKE, (m) => {
+	// A PayOnUs reference (ONUS-TRNF-1234567890123-23112026-120000: an id, a
+	// date and a time) is not a card number: kept whole, so the user can find it.
+	const kept: string[] = [];
+	let out = text.replace(ONUS_REFERENCE, (m) => `\uE000${kept.push(m) - 1}\uE000`);
+	out = out.replace(BEARER, 'Bearer ***').replace(CARD_LIKE, (m) => {
 		const digits = m.replace(/\D/g, '');
 		return digits.length >= 13 ? `****${digits.slice(-4)}` : m;
 	});
+	out = out.replace(/\uE000(\d+)\uE000/g, (_m, i: string) => kept[Number(i)] ?? '');
 	for (const s of secrets) {
 		if (typeof s === 'string' && s.length >= 4) out = out.split(s).join('***');
 	}

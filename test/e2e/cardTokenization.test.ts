@@ -56,11 +56,11 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(out[1]).toMatchObject({ status: 'PENDING', merchantReference: refB });
 		expect(out[2].error).toContain('Card tokenization is not enabled for business BUS-2003');
 		expect(out[3].error).toContain(`Merchant reference "${refA}" is already used by link ${String(out[0].id)} (status PENDING) for business BUS-2001`);
-		expect(out[4].error).toContain('Item 5: "additionalFields.expiryMinutes" must be at most 1440 minutes (24 hours)');
-		expect(out[5].error).toContain('Item 6: "customerEmail" must be an e-mail address');
-		expect(out[6].error).toContain('Item 7: "merchantReference" must be at most 100 characters');
-		expect(out[7].error).toContain('Item 8: "additionalFields.customerPhone" must be in international format');
-		expect(out[8].error).toContain('Item 9: "customerName" is required');
+		expect(out[4].error).toContain('"Expiry Minutes" must be at most 1440 minutes (24 hours)');
+		expect(out[5].error).toContain('"Customer Email" must be an e-mail address');
+		expect(out[6].error).toContain('"Merchant Reference" must be at most 100 characters');
+		expect(out[7].error).toContain('"Customer Phone" must be in international format');
+		expect(out[8].error).toContain('"Customer Name" is required');
 
 		const requests = await e2e.sb.requests();
 		// With Money-Moving Concurrency above 1 two items go at a time: the
@@ -113,7 +113,7 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(out[0]).toMatchObject({ id: linkA.id, merchantReference: refA, status: 'PENDING' });
 		expect(out[1]).toMatchObject({ merchantReference: refB });
 		expect(out[2].error).toContain('No tokenization link with ID "LNK-NOPE" for business BUS-2001');
-		expect(out[3].error).toContain('Item 4: "linkId" is required');
+		expect(out[3].error).toContain('"Link ID" is required');
 		expect((await e2e.sb.requests()).map((r) => [r.path, r.query])).toEqual([
 			[`/api/v1/card-tokenization-links/${String(linkA.id)}`, { businessId: 'BUS-2001' }],
 			[`/api/v1/card-tokenization-links/by-reference/${refB}`, { businessId: 'BUS-2001' }],
@@ -152,8 +152,8 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(tokenId).not.toBe('null');
 		expect(found[1]).toMatchObject({ merchantReference: refB, status: 'PENDING', cardTokenId: null });
 		expect(found).toHaveLength(4);
-		expect(found[2].error).toContain('"filters.status" must be one of PENDING, COMPLETED, EXPIRED, CANCELLED');
-		expect(found[3].error).toContain('"filters.createdFrom" must be a date written YYYY-MM-DD');
+		expect(found[2].error).toContain('"Status" must be one of PENDING, COMPLETED, EXPIRED, CANCELLED');
+		expect(found[3].error).toContain('"Created From" must be a date written YYYY-MM-DD');
 		const queries = (await e2e.sb.requests()).map((r) => r.query as IDataObject);
 		expect(queries).toEqual([
 			{ merchantId: 'MER-1001', businessIds: 'BUS-2001', createdFrom: '2000-01-01', createdTo: '2100-01-01', status: 'COMPLETED', hasCardToken: 'true', pageNo: '1', pageSize: '100' },
@@ -174,7 +174,7 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		const list = nodeItems(tokens, NODE);
 		expect(list[0]).toMatchObject({ id: tokenId, merchantReference: refA, customerEmail: 'ada@example.com' });
 		expect(String(list[0].maskedPan)).toMatch(/1111$/);
-		expect(list[1].error).toContain('"filters.customerEmail" must be an e-mail address');
+		expect(list[1].error).toContain('"Customer Email" must be an e-mail address');
 		expect(JSON.stringify([found, list])).not.toContain(CARD);
 		expect(JSON.stringify([found, list])).not.toMatch(/"cvv"|"cardNumber"/);
 		expect((await e2e.sb.requests()).map((r) => r.query)).toEqual([
@@ -199,7 +199,7 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(out[1]).toEqual({ id: tokenId, businessId: 'BUS-2001', deleted: true, alreadyDeleted: true, message: 'Card token already deleted' });
 		expect(out[2].error).toContain('No card token "TOK-NOPE" exists for business BUS-2001');
 		expect(out[3].error).toContain(`Card token ${tokenId} belongs to another business than BUS-2002`);
-		expect(out[4].error).toContain('Item 5: "cardTokenId" is required');
+		expect(out[4].error).toContain('"Card Token ID" is required');
 		expect((await e2e.sb.requests()).map((r) => [r.method, r.path, r.status])).toEqual([
 			['DELETE', `/api/v1/card-tokens/${tokenId}`, 200],
 			['DELETE', `/api/v1/card-tokens/${tokenId}`, 200],

@@ -43,7 +43,7 @@ describe('PayOnUs inputs in n8n', () => {
 
 	it('version 2 runs the name enquiry before a bank transfer by default and refuses a wrong name', async () => {
 		const execution = await run(2, transfer, [{ amount: 10, reference: `e2e-v2-${stamp}`, name: 'Somebody Else' }]);
-		expect(nodeError(execution, NODE)).toContain('"beneficiaryAccountName" does not match the name on the account, nothing was sent');
+		expect(nodeError(execution, NODE)).toContain('"Beneficiary Account Name" does not match the name on the account, nothing was sent');
 		expect(await paths()).toEqual(['POST /api/v1/transfer-requests/name-enquiry']);
 	});
 
@@ -61,9 +61,9 @@ describe('PayOnUs inputs in n8n', () => {
 
 	it('an amount that would lose digits, or in exponent notation, is refused naming item and field; nothing is sent', async () => {
 		const big = await run(2, transfer, [{ amount: '12345678901234567.89', reference: `e2e-big-${stamp}`, name: 'x' }]);
-		expect(nodeError(big, NODE)).toBe('Item 1: "amount" must be at most 999999999999.99');
+		expect(nodeError(big, NODE)).toBe('"Amount" must be at most 999999999999.99');
 		const exp = await run(2, transfer, [{ amount: 5, reference: `e2e-e1-${stamp}`, name: 'x' }, { amount: '1e20', reference: `e2e-e2-${stamp}`, name: 'x' }]);
-		expect(nodeError(exp, NODE)).toContain('Item 2: "amount" must be a number');
+		expect(nodeError(exp, NODE)).toContain('"Amount" must be a number');
 		expect(await paths()).toEqual([]);
 	});
 

@@ -45,7 +45,7 @@ describe('payin in real n8n', () => {
 			{ continueOnFail: false },
 		);
 		expect(execution.status).toBe('error');
-		expect(nodeError(execution, NODE)).toBe('Item 2: "amount" must be greater than 0');
+		expect(nodeError(execution, NODE)).toBe('"Amount" must be greater than 0');
 		expect(await payin.sb.requests()).toEqual([]);
 	});
 
@@ -67,16 +67,16 @@ describe('payin in real n8n', () => {
 		]);
 		const { ok, errors } = outcome(execution);
 		expect(errors).toEqual([
-			'Item 3: "amount" must be greater than 0',
-			'Item 4: "amount" must have at most 2 decimal places',
-			'Item 5: "reference" must contain no spaces or special characters (letters, digits and symbols like - _ . / only)',
-			'Item 6: "reference" is required',
-			'Item 7: "customerEmail" must be an e-mail address such as name@example.com',
-			'Item 8: "customerName" is required',
-			'Item 9: "additionalFields.customerPhone" must be in international format: + followed by 7 to 15 digits, e.g. +2348012345678',
-			'Item 10: "additionalFields.customerBvn" must be 11 digits',
-			'Item 11: "businessId" must be an identifier without spaces or slashes, e.g. BUS-2001',
-			'Item 12: "amount" must be a number',
+			'"Amount" must be greater than 0 [item 2]',
+			'"Amount" must have at most 2 decimal places [item 3]',
+			'"Reference" must contain no spaces or special characters (letters, digits and symbols like - _ . / only) [item 4]',
+			'"Reference" is required [item 5]',
+			'"Customer Email" must be an e-mail address such as name@example.com [item 6]',
+			'"Customer Name" is required [item 7]',
+			'"Customer Phone" must be in international format: + followed by 7 to 15 digits, e.g. +2348012345678 [item 8]',
+			'"Customer BVN" must be 11 digits [item 9]',
+			'"Business" must be an identifier without spaces or slashes, e.g. BUS-2001 [item 10]',
+			'"Amount" must be a number [item 11]',
 		]);
 		expect(ok).toHaveLength(2);
 		expect(ok[0]).toMatchObject({ amount: 5000, merchantReference: 'dyn-1' });
@@ -122,9 +122,9 @@ describe('payin in real n8n', () => {
 		);
 		const { ok, errors } = outcome(execution);
 		expect(errors).toEqual([
-			'Item 2: "accountNumber" must be 6 to 20 digits',
-			'Item 3: "paymentStatus" must be one of SUCCESSFUL, FAILED',
-			'Item 4: "onusReference" is required',
+			'"Account Number" must be 6 to 20 digits [item 1]',
+			'"Payment Status" must be one of SUCCESSFUL, FAILED [item 2]',
+			'"PayOnUs Reference" is required [item 3]',
 		]);
 		expect(ok).toHaveLength(1);
 		expect(ok[0]).toMatchObject({ onusReference: first.onusReference, simulated: true, paymentStatus: 'SUCCESSFUL' });
@@ -160,7 +160,7 @@ describe('payin in real n8n', () => {
 			{ continueOnFail: true, credential: production },
 		);
 		expect(outcome(execution).errors).toEqual([
-			'Item 1: Simulate Dynamic Account Payment only works in the sandbox, and this PayOnUs credential points at production. Use a sandbox credential; nothing was sent.',
+			'Simulate Dynamic Account Payment only works in the sandbox, and this PayOnUs credential points at production. Use a sandbox credential; nothing was sent. [item 0]',
 		]);
 		expect(await payin.sb.requests()).toEqual([]);
 		await n8n.rest('DELETE', `/credentials/${production}`).catch(() => undefined);
@@ -180,9 +180,9 @@ describe('payin in real n8n', () => {
 		);
 		const { ok, errors } = outcome(execution);
 		expect(errors).toEqual([
-			'Item 2: "onusReference" is required',
-			'Item 3: "onusReference" must be an identifier without spaces or slashes, e.g. ONUS-NUB-1234567890123-31052024-101500',
-			'Item 4: "businessId" must be an identifier without spaces or slashes, e.g. BUS-2001',
+			'"PayOnUs Reference" is required [item 1]',
+			'"PayOnUs Reference" must be an identifier without spaces or slashes, e.g. ONUS-NUB-1234567890123-31052024-101500 [item 2]',
+			'"Business" must be an identifier without spaces or slashes, e.g. BUS-2001 [item 3]',
 		]);
 		expect(ok).toHaveLength(1);
 		expect(ok[0]).toMatchObject({ onusReference: first.onusReference, paymentStatus: 'SUCCESSFUL', businessId: 'BUS-2001' });
@@ -213,10 +213,10 @@ describe('payin in real n8n', () => {
 		);
 		const { ok, errors } = outcome(execution);
 		expect(errors).toEqual([
-			'Item 3: "limit" must be at least 1',
-			'Item 4: "filters.fromDate" must be a date written YYYY-MM-DD, e.g. 2024-05-31',
-			'Item 5: "filters.toDate" must not be before fromDate',
-			'Item 6: "filters.status" must be one of PROCESSING, PENDING, SUCCESSFUL, FAILED',
+			'"Limit" must be at least 1 [item 2]',
+			'"From Date" must be a date written YYYY-MM-DD, e.g. 2024-05-31 [item 3]',
+			'"To Date" must not be before "From Date" [item 4]',
+			'"Status" must be one of PROCESSING, PENDING, SUCCESSFUL, FAILED [item 5]',
 		]);
 		// item 1: the one SUCCESSFUL payin; item 2: one PENDING (of the two accounts + the stopped run's none)
 		expect(ok.map((p) => [p.merchantReference, p.paymentStatus])).toEqual([
@@ -257,11 +257,11 @@ describe('payin in real n8n', () => {
 		);
 		const { ok, errors } = outcome(execution);
 		expect(errors).toEqual([
-			'Item 2: "dob" must be a date written YYYY-MM-DD, e.g. 2024-05-31',
-			'Item 3: "customerBvn" must be 11 digits',
-			'Item 4: "addressLine1" is required',
-			'Item 5: "addressCity" is required',
-			'Item 6: "addressCountryCode" must be a 2-letter country code such as NG, KE or ZA',
+			'"Date of Birth" must be a date written YYYY-MM-DD, e.g. 2024-05-31 [item 1]',
+			'"Customer BVN" must be 11 digits [item 2]',
+			'"Address Line 1" is required [item 3]',
+			'"City" is required [item 4]',
+			'"Country Code" must be a 2-letter country code such as NG, KE or ZA [item 5]',
 		]);
 		expect(ok).toHaveLength(1);
 		expect(ok[0].accountNumber).toBeTruthy();

@@ -53,10 +53,10 @@ describe('payin in real n8n', () => {
 		);
 		const { ok, errors } = outcome(execution);
 		expect(errors).toEqual([
-			'Item 5: "cardData" looks like a raw card number: encrypt the card details with the PayOnUs RSA public key and give the Base64 result; never put raw card numbers in a workflow',
-			'Item 6: "cardData" must be the card details RSA-encrypted with the PayOnUs public key and Base64-encoded (at least 88 characters of A-Z, a-z, 0-9, + and /)',
-			'Item 7: "currency" must be a 3-letter currency code such as NGN, KES or ZAR',
-			'Item 8: "amount" must be greater than 0',
+			'"Encrypted Card Data" looks like a raw card number: encrypt the card details with the PayOnUs RSA public key and give the Base64 result; never put raw card numbers in a workflow [item 4]',
+			'"Encrypted Card Data" must be the card details RSA-encrypted with the PayOnUs public key and Base64-encoded (at least 88 characters of A-Z, a-z, 0-9, + and /) [item 5]',
+			'"Currency" must be a 3-letter currency code such as NGN, KES or ZAR [item 6]',
+			'"Amount" must be greater than 0 [item 7]',
 		]);
 		expect(ok.map((o) => [o.authTypeRequired ?? null, o.paymentStatus])).toEqual([
 			[null, 'SUCCESSFUL'],
@@ -129,12 +129,12 @@ describe('payin in real n8n', () => {
 		expect(ok).toHaveLength(1);
 		expect(ok[0]).toMatchObject({ paymentStatus: 'SUCCESSFUL', authTypeRequired: null });
 		expect(String(ok[0].onusReference)).toMatch(/^ONUS-TKPY-/);
-		expect(errors[0]).toBe('Item 2: "cardTokenId" "no-such-token" was not found: no card token has this id. Check the id (Search Card Tokens lists them). Nothing was charged.');
-		expect(errors[1]).toBe('Item 3: "cardTokenId" belongs to another business than BUS-2001: charge it with the business that stored the card. Nothing was charged.');
-		expect(errors[2]).toMatch(/^Item 4: "reference" "tk-1" was already used for this business \(duplicate reference\): this charge was NOT made again\. The earlier payment is ONUS-TKPY-/);
-		expect(errors[3]).toMatch(/^Item 5: "cardTokenId" was deleted and can no longer be charged/);
-		expect(errors[4]).toMatch(/^Item 6: "cardTokenId" has expired/);
-		expect(errors.slice(5)).toEqual(['Item 7: "amount" must be at least 1', 'Item 8: "cardTokenId" is required']);
+		expect(errors[0]).toBe('"Card Token ID" "no-such-token" was not found: no card token has this id. Check the id (Get Many Card Tokens lists them). Nothing was charged. [item 1]');
+		expect(errors[1]).toBe('"Card Token ID" belongs to another business than BUS-2001: charge it with the business that stored the card. Nothing was charged. [item 2]');
+		expect(errors[2]).toMatch(/^"Reference" "tk-1" was already used for this business \(duplicate reference\): this charge was NOT made again\. The earlier payment is ONUS-TKPY-/);
+		expect(errors[3]).toMatch(/^"Card Token ID" was deleted and can no longer be charged/);
+		expect(errors[4]).toMatch(/^"Card Token ID" has expired/);
+		expect(errors.slice(5)).toEqual(['"Amount" must be at least 1 [item 6]', '"Card Token ID" is required [item 7]']);
 
 		const charges = (await payin.sb.requests()).filter((r) => r.path === '/api/v1/card-payments/with-token');
 		expect(charges.map((r) => [(r.body as IDataObject).reference, r.status])).toEqual([

@@ -46,10 +46,10 @@ describe('payin in real n8n', () => {
 		const { ok, errors } = outcome(execution);
 		// Item 3 is valid but BUS-2001 has no GHS wallet (seed): the service's 404 is an error item.
 		expect(errors).toEqual([
-			'Item 3: PayOnUs POST /api/v1/mobile-money/collection failed with 404: not found',
-			'Item 4: "customerPhone" must be in international format: + followed by 7 to 15 digits, e.g. +2348012345678',
-			'Item 5: "momoNetwork" is required',
-			'Item 6: "additionalFields.addressCountryCode" must be a 2-letter country code such as NG, KE or ZA',
+			'PayOnUs refused the payment: something it refers to was not found [item 2]',
+			'"Customer Phone" must be in international format: + followed by 7 to 15 digits, e.g. +2348012345678 [item 3]',
+			'"Network" is required [item 4]',
+			'"Country Code" must be a 2-letter country code such as NG, KE or ZA [item 5]',
 		]);
 		expect(nodeItems(execution, NODE)[2].description).toContain('no GHS wallet is enabled for business BUS-2001');
 		expect(ok.map((o) => [o.merchantReference, o.otpRequired])).toEqual([
@@ -92,7 +92,7 @@ describe('payin in real n8n', () => {
 			],
 		);
 		const { ok, errors } = outcome(execution);
-		expect(errors).toEqual(['Item 2: "bank" is required', 'Item 3: "reference" must be at most 100 characters']);
+		expect(errors).toEqual(['"Bank" is required [item 1]', '"Reference" must be at most 100 characters [item 2]']);
 		expect(ok).toHaveLength(1);
 		expect(String(ok[0].redirectUrl)).toMatch(/^https?:\/\//);
 		expect(ok[0].nextStep).toContain(`Send the customer to ${String(ok[0].redirectUrl)}`);

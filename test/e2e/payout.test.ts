@@ -80,7 +80,9 @@ describe('PayOnUs payout operations in n8n', () => {
 		expect(String(out[3].error)).toContain(
 			'does not match the name on the account, nothing was sent: the bank says account 9999991112 belongs to "Sandbox Success Beneficiary", the transfer names "Somebody Else"',
 		);
-		expect(String(out[4].error)).toMatch(/409/);
+		// The duplicate, in the user's terms: the transfer holding the reference, its status and amount; no path, no status code.
+		expect(String(out[4].error)).toMatch(new RegExp(`^Already paid: reference "${bankItem.reference}" is transfer ONUS-TRNF-\\S+ \\(\\w+, NGN 1,500\\.50\\) \\[item 4\\]$`));
+		expect(out[4]).toMatchObject({ outcome: 'alreadyDone', existingRecord: { merchantReference: bankItem.reference } });
 
 		const requests = await e2e.sb.requests();
 		const posted = requests.filter((r) => r.method === 'POST');
@@ -123,34 +125,36 @@ describe('PayOnUs payout operations in n8n', () => {
 	it('refuses every bad field before sending anything', async () => {
 		const good = { ...bankItem, verify: false };
 		const bad: Array<[IDataObject, string]> = [
-			[{ amount: 0 }, '"amount" must be greater than 0'],
-			[{ amount: 10.123 }, '"amount" must have at most 2 decimal places'],
-			[{ currency: 'NAIRA' }, '"currency" must be a 3-letter currency code'],
-			[{ countryCode: 'NGA' }, '"countryCode" must be a 2-letter country code'],
-			[{ reference: 'has space' }, '"reference" must contain no spaces'],
-			[{ reference: '' }, '"reference" is required'],
-			[{ bank: '' }, '"beneficiaryBankCode" is required'],
-			[{ account: '12AB' }, '"beneficiaryAccountNumber" must be 6 to 20 digits'],
-			[{ name: '' }, '"beneficiaryAccountName" is required'],
-			[{ narration: '' }, '"narration" is required'],
-			[{ email: 'nope' }, '"email" must be an e-mail address'],
-			[{ transferType: 'WALLET_TO_WALLET' }, '"transferType" must be one of'],
-			[{ transferType: 'WALLET_TO_EFT', eftBank: '' }, '"eftBank" is required'],
-			[{ transferType: 'WALLET_TO_MOMO', network: '' , phone: '254700000000' }, '"momoNetwork" is required'],
-			[{ transferType: 'WALLET_TO_MOMO', network: 'MPESA_KE', phone: 'call me' }, '"beneficiaryPhoneNumber" must be a phone number'],
-			[{ businessId: 'BUS 1' }, '"businessId" must be an identifier'],
+			[{ amount: 0 }, '"Amount" must be greater than 0'],
+			[{ amount: 10.123 }, '"Amount" must have at most 2 decimal places'],
+			[{ currency: 'NAIRA' }, '"Currency" must be a 3-letter currency code'],
+			[{ countryCode: 'NGA' }, '"Country Code" must be a 2-letter country code'],
+			[{ reference: 'has space' }, '"Reference" must contain no spaces'],
+			[{ reference: '' }, '"Reference" is required'],
+			[{ bank: '' }, '"Beneficiary Bank" is required'],
+			[{ account: '12AB' }, '"Beneficiary Account Number" must be 6 to 20 digits'],
+			[{ name: '' }, '"Beneficiary Account Name" is required'],
+			[{ narration: '' }, '"Narration" is required'],
+			[{ email: 'nope' }, '"Email" must be an e-mail address'],
+			[{ transferType: 'WALLET_TO_WALLET' }, '"Transfer Type" must be one of'],
+			[{ transferType: 'WALLET_TO_EFT', eftBank: '' }, '"EFT Bank" is required'],
+			[{ transferType: 'WALLET_TO_MOMO', network: '' , phone: '254700000000' }, '"Mobile Money Network" is required'],
+			[{ transferType: 'WALLET_TO_MOMO', network: 'MPESA_KE', phone: 'call me' }, '"Beneficiary Phone Number" must be a phone number'],
+			[{ businessId: 'BUS 1' }, '"Business" must be an identifier'],
 		];
 		const execution = await run('payout e2e: bad transfers', transferParams, bad.map(([patch]) => ({ json: { ...good, ...patch } })));
 		const out = nodeItems(execution, NODE);
 		expect(out).toHaveLength(bad.length);
-		bad.forEach(([, message], i) => expect(`${i}: ${String(out[i].error)}`).toContain(`${i}: Item ${i + 1}: ${message}`));
+		bad.forEach(([, message], i) => expect(`${i}: ${String(out[i].error)}`).toContain(`${i}: ${message}`));
+		// n8n's item numbering, at the end of each error item.
+		bad.forEach((_, i) => expect(String(out[i].error)).toMatch(new RegExp(`\\[item ${i}\\]$`)));
 		expect(await e2e.sb.requests()).toEqual([]);
 	});
 
 	it('without continueOnFail one bad item stops the run before any item is sent', async () => {
 		const items = [{ json: { ...bankItem, verify: false, reference: `e2e-first-${stamp}` } }, { json: { ...bankItem, amount: -1 } }];
 		const execution = await run('payout e2e: stop on bad item', transferParams, items, false);
-		expect(nodeError(execution, NODE)).toContain('Item 2: "amount" must be greater than 0');
+		expect(nodeError(execution, NODE)).toContain('"Amount" must be greater than 0');
 		expect(await e2e.sb.requests()).toEqual([]);
 	});
 
@@ -175,8 +179,8 @@ describe('PayOnUs payout operations in n8n', () => {
 		const out = nodeItems(enquiry, NODE);
 		expect(out[0]).toEqual({ accountNumber: '9999991112', accountName: 'Sandbox Success Beneficiary', bankCode: '044', bankName: 'Access Bank' });
 		expect(out[1]).toMatchObject({ accountNumber: '9999991118', bankCode: '058', bankName: 'Guaranty Trust Bank' });
-		expect(out[2].error).toContain('Item 3: "accountNumber" must be 6 to 20 digits');
-		expect(out[3].error).toContain('Item 4: "institutionCode" is required');
+		expect(out[2].error).toContain('"Account Number" must be 6 to 20 digits');
+		expect(out[3].error).toContain('"Bank" is required');
 		const requests = await e2e.sb.requests();
 		expect(requests.map((r) => r.body)).toEqual([
 			{ institutionCode: '044', accountNumber: '9999991112', businessId: 'BUS-2001', currency: 'NGN' },
@@ -192,7 +196,7 @@ describe('PayOnUs payout operations in n8n', () => {
 		const list = nodeItems(banks, NODE);
 		expect(list).toContainEqual({ code: '632005', name: 'ABSA Bank' });
 		expect(list).toContainEqual({ code: '68', name: 'Equity Bank Kenya' });
-		expect(list[list.length - 1].error).toContain('Item 3: "currency" must be a 3-letter currency code');
+		expect(list[list.length - 1].error).toContain('"Currency" must be a 3-letter currency code');
 		expect((await e2e.sb.requests()).map((r) => [r.path, r.query])).toEqual([
 			['/api/v1/banks', { key: 'ZAR' }],
 			['/api/v1/banks', { key: 'KES' }],
@@ -210,8 +214,8 @@ describe('PayOnUs payout operations in n8n', () => {
 		);
 		const got = nodeItems(get, NODE);
 		expect(got[0]).toMatchObject({ onusReference: known.onusReference, merchantReference: bankItem.reference });
-		expect(got[1].error).toContain('matches no transfer of merchant MER-1001');
-		expect(got[2].error).toContain('Item 3: "onusReference" must be an identifier');
+		expect(got[1].error).toMatch(/^No transfer ".*" for merchant MER-1001/);
+		expect(got[2].error).toContain('"PayOnUs Reference" must be an identifier');
 		expect((await e2e.sb.requests()).map((r) => r.query)).toEqual([
 			{ merchantId: 'MER-1001', onusReference: known.onusReference },
 			{ merchantId: 'MER-1001', onusReference: 'ONUS-TRNF-0000000000000-01012024-000000' },
@@ -233,7 +237,7 @@ describe('PayOnUs payout operations in n8n', () => {
 		const found = nodeItems(search, NODE);
 		const total = (ledger.transfers as IDataObject[]).filter((t) => t.businessId === 'BUS-2001').length;
 		expect(found).toHaveLength(2 + total + 1);
-		expect(found[found.length - 1].error).toContain('Item 3: "limit" must be at least 1');
+		expect(found[found.length - 1].error).toContain('"Limit" must be at least 1');
 		const queries = (await e2e.sb.requests()).map((r) => r.query as IDataObject);
 		expect(queries[0]).toEqual({ merchantId: 'MER-1001', businessId: 'BUS-2001', pageNo: '1', pageSize: '2' });
 		expect(queries.slice(1).every((q) => q.pageSize === '100')).toBe(true);
@@ -265,7 +269,7 @@ describe('PayOnUs payout operations in n8n', () => {
 		expect((out[0].transfers as IDataObject[]).map((t) => t.merchantReference)).toEqual([`${batch}-1`, `${batch}-2`]);
 		expect((out[0].transfers as IDataObject[])[0]).toMatchObject({ beneficiaryAccountName: 'Obi, Ada', amount: 100.25 });
 		expect(out[1].error).toContain(
-			'Item 2: Bulk transfer refused, nothing was sent: 3 problem(s) in the CSV rows: row 2: "beneficiaryAccountNumber" must be 6 to 20 digits (got "12AB"); row 2: "beneficiaryAccountName" is required; row 2: "amount" must be greater than 0 (got "0")',
+			'Bulk transfer refused, nothing was sent: 3 problem(s) in the CSV rows: row 2: "beneficiaryAccountNumber" must be 6 to 20 digits (got "12AB"); row 2: "beneficiaryAccountName" is required; row 2: "amount" must be greater than 0 (got "0") [item 1]',
 		);
 		const requests = await e2e.sb.requests();
 		expect(requests.map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/api/v1/transfer-requests/bulk/bank-transfer', 200]]);

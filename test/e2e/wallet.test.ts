@@ -52,8 +52,8 @@ it('List Wallets: one item per wallet with balance, lien and payout flag; filter
 	expect(wallets.slice(9).map((w) => `${String(w.entityId)}/${String(w.currency)}`)).toEqual(['BUS-2001/USD']);
 	expect(wallets).toHaveLength(10);
 	expect(errors).toEqual([
-		'Item 4: "filters.currency" must be a 3-letter currency code such as NGN, KES or ZAR',
-		'Item 5: "merchantId" must be an identifier without spaces or slashes, e.g. MER-1001',
+		'"Currency" must be a 3-letter currency code such as NGN, KES or ZAR [item 3]',
+		'"Merchant ID" must be an identifier without spaces or slashes, e.g. MER-1001 [item 4]',
 	]);
 	// paired items: every wallet of the first run is paired with item 0
 	const runData = (execution.data as { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ pairedItem: { item: number } }>> } }>> } })

@@ -1,5 +1,5 @@
 import { Expression, Workflow, type IHttpRequestOptions, type ILoadOptionsFunctions, type INodeTypes } from 'n8n-workflow';
-import { loadOptions } from '../../nodes/PayOnUs/methods';
+import { listSearch, loadOptions } from '../../nodes/PayOnUs/methods';
 import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
 
 /**
@@ -7,7 +7,7 @@ import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
  * parameters are `params` (dotted paths read like n8n), each call is
  * recorded and answered from `answer`.
  */
-function ctx(params: Record<string, unknown>, answer: unknown = []) {
+function ctx(params: Record<string, unknown>, answer: unknown = [], credential: Record<string, unknown> = {}) {
 	const calls: IHttpRequestOptions[] = [];
 	const get = (path: string) =>
 		path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), params);
@@ -21,6 +21,7 @@ function ctx(params: Record<string, unknown>, answer: unknown = []) {
 			clientSecret: 'secret',
 			merchantId: 'MER-1001',
 			businessId: 'BUS-2001',
+			...credential,
 		}),
 		helpers: {
 			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
@@ -40,9 +41,9 @@ const WALLETS = [
 ];
 
 describe('bank dropdown', () => {
-	it('says to choose a currency first instead of an empty list, and sends nothing', async () => {
+	it('says to pick a currency first (its one entry, not a red error), and sends nothing', async () => {
 		const { context, calls } = ctx({});
-		await expect(loadOptions.getBanks.call(context)).rejects.toThrow('Choose a Currency first');
+		await expect(loadOptions.getBanks.call(context)).resolves.toEqual([{ name: 'Pick a Currency first', value: '' }]);
 		expect(calls).toHaveLength(0);
 	});
 
@@ -52,6 +53,29 @@ describe('bank dropdown', () => {
 		expect(calls).toHaveLength(1);
 		expect(String(calls[0].url)).toContain('/api/v1/banks');
 		expect(calls[0].qs).toEqual({ key: 'KES' });
+	});
+});
+
+describe('dropdowns before the user reached their prerequisites: no red error', () => {
+	it('currency without any merchant to read wallets from: the documented currencies, saying how to narrow them', async () => {
+		const { context, calls } = ctx({ businessId: { __rl: true, mode: 'list', value: '' } }, WALLETS, { merchantId: '' });
+		const options = await loadOptions.getCurrencies.call(context);
+		expect(options.map((o) => o.value)).toEqual(['GHS', 'KES', 'NGN', 'USD', 'ZAR']);
+		expect(options[0].description).toContain('Default Merchant ID');
+		expect(calls).toHaveLength(0);
+	});
+
+	it("currency with no business picked: the wallets of the credential's default business", async () => {
+		const options = await loadOptions.getCurrencies.call(ctx({ businessId: { __rl: true, mode: 'list', value: '' } }, WALLETS).context);
+		expect(options.map((o) => o.value)).toEqual(['KES', 'NGN']);
+	});
+
+	it("business list without a merchant: the credential's default business", async () => {
+		const { context, calls } = ctx({}, WALLETS, { merchantId: '' });
+		await expect(listSearch.searchBusinesses.call(context)).resolves.toEqual({
+			results: [{ name: 'Default business of the credential (BUS-2001)', value: 'BUS-2001' }],
+		});
+		expect(calls).toHaveLength(0);
 	});
 });
 

@@ -257,9 +257,9 @@ describe('single transfers (issue 14 points 1 and 2)', () => {
 		stub.transfers.push({ ...transfer('pay-4', 100, '9999991112', stamp(1)), hidden: true });
 		const c = await client();
 		const error = await errorOf(createTransfer.execute(ctx(c), bank('pay-4')));
-		expect(error.message).toMatch(/failed with 409/);
-		expect(error.description).toMatch(/Duplicate reference: "pay-4" is already used for this business/);
-		expect(error.description).toMatch(/check the outcome of that earlier use/);
+		expect(error.message).toBe('Reference "pay-4" was already used for this business');
+		expect(error.description).toMatch(/PayOnUs refused it as a duplicate and nothing was sent again/);
+		expect(error.description).toMatch(/Check the outcome of that earlier use/);
 		expect(`${error.message} ${error.description}`).not.toMatch(/new,? (unique )?reference/i);
 		expect(stub.postCount).toBe(1);
 	});

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 import type { RequestOptions } from '../../nodes/shared/client';
 import { FakeClient } from './fakes';
 import { fakeExecuteContext, type Params } from './fakes';
@@ -125,8 +125,9 @@ describe('PayOnUs node: read-only operations run concurrently', () => {
 		client = new FakeClient().respond('GET', PATH, fn);
 		const ctx = fakeContext(200, (i) => getPayment(`ONUS-${i}`));
 		const slowLast = (keys: string[]) => (keys.length > 1 && keys[0] === 'ONUS-3' ? 1 : 0);
-		const error = (await drive(gate, node.execute.call(ctx), slowLast).catch((e: unknown) => e)) as Error;
-		expect(error.message).toBe('Item 4: Payment ONUS-3 not found');
+		const error = (await drive(gate, node.execute.call(ctx), slowLast).catch((e: unknown) => e)) as NodeOperationError;
+		expect(error.message).toBe('Payment ONUS-3 not found');
+		expect(error.context.itemIndex).toBe(3);
 		// Started before the failures were known: a bounded handful, never the rest.
 		expect(client.requests.length).toBeLessThan(200);
 		expect(client.requests.length).toBeGreaterThan(5);
@@ -143,9 +144,9 @@ describe('PayOnUs node: read-only operations run concurrently', () => {
 		const ctx = fakeContext(12, (i) => getPayment(i === 6 ? 'bad ref' : `ONUS-${i}`), true);
 		const [out] = (await drive(gate, node.execute.call(ctx))) as INodeExecutionData[][];
 		expect(out).toHaveLength(12);
-		expect(out[2]).toEqual({ json: { error: 'Item 3: Payment ONUS-2 not found' }, pairedItem: { item: 2 } });
+		expect(out[2]).toEqual({ json: { error: 'Payment ONUS-2 not found [item 2]' }, pairedItem: { item: 2 } });
 		expect(out[6].pairedItem).toEqual({ item: 6 });
-		expect(String(out[6].json.error)).toMatch(/^Item 7: "onusReference"/);
+		expect(String(out[6].json.error)).toMatch(/^"PayOnUs Reference" .* \[item 6\]$/);
 		expect(out[11]).toEqual({ json: { onusReference: 'ONUS-11' }, pairedItem: { item: 11 } });
 		expect(client.requests).toHaveLength(11);
 	});

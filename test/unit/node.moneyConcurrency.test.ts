@@ -178,12 +178,12 @@ describe('Money-Moving Concurrency', () => {
 		const ctx = fakeExecuteContext(Array.from({ length: 10 }, (_, i) => ({ i })), (i) => simulate(i, { moneyMovingConcurrency: 2 }));
 		const error = (await clock.run(node.execute.call(ctx)).catch((e: unknown) => e)) as NodeApiError | NodeOperationError;
 		expect(error instanceof NodeApiError || error instanceof NodeOperationError).toBe(true);
-		expect(error.message).toMatch(/^Item 3: /);
+		expect(error.message).toBe('Invalid request: amount');
 		expect(error.context.itemIndex).toBe(2);
 		// Item 2 ran from 10 to 60; beside it items 3..7 (10 ms each, the last from 50 to 60); none started after it failed.
 		expect(t.order).toEqual(Array.from({ length: 8 }, (_, i) => `ONUS-NUB-${i}`));
 		expect(t.starts.get('ONUS-NUB-7')).toBe(50);
-		expect(error.description).toContain('Item(s) 4, 5, 6, 7, 8 ran at the same time');
+		expect(error.description).toContain('Items 3, 4, 5, 6, 7 (numbered from 0, as n8n does) ran at the same time');
 	});
 
 	it('with continueOnFail: the failed item becomes an error item in place, the others run', async () => {
@@ -199,7 +199,7 @@ describe('Money-Moving Concurrency', () => {
 		const [out] = (await clock.run(node.execute.call(ctx))) as INodeExecutionData[][];
 		expect(out).toHaveLength(4);
 		expect(out[1].pairedItem).toEqual({ item: 1 });
-		expect(String((out[1].json as IDataObject).error)).toMatch(/^Item 2: /);
+		expect(String((out[1].json as IDataObject).error)).toBe('Invalid request: amount [item 1]');
 		expect(out.filter((_, i) => i !== 1).map((o) => (o.json as IDataObject).ref)).toEqual(['ONUS-NUB-0', 'ONUS-NUB-2', 'ONUS-NUB-3']);
 	});
 });

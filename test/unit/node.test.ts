@@ -101,7 +101,8 @@ describe('PayOnUs node execute', () => {
 		const ctx = fakeContext([{}, {}, {}], (i) => getPaymentParams(i === 2 ? 'bad ref' : `ONUS-${i}`));
 		const error = (await node.execute.call(ctx).catch((e: unknown) => e)) as NodeOperationError;
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe('Item 3: "onusReference" must be an identifier without spaces or slashes, e.g. ONUS-NUB-1234567890123-31052024-101500');
+		// Field label, not the internal name; n8n's item numbering (context.itemIndex, shown as "[item 2]").
+		expect(error.message).toBe('"PayOnUs Reference" must be an identifier without spaces or slashes, e.g. ONUS-NUB-1234567890123-31052024-101500');
 		expect(error.context.itemIndex).toBe(2);
 		expect(client.requests).toHaveLength(0);
 	});
@@ -110,7 +111,7 @@ describe('PayOnUs node execute', () => {
 		const ctx = fakeContext([{}, {}], (i) => getPaymentParams(i === 0 ? '' : 'ONUS-1'), true);
 		const [out] = (await node.execute.call(ctx)) as INodeExecutionData[][];
 		expect(out).toEqual([
-			{ json: { error: 'Item 1: "onusReference" is required' }, pairedItem: { item: 0 } },
+			{ json: { error: '"PayOnUs Reference" is required [item 0]', description: 'Fix this field of the item; nothing was sent.' }, pairedItem: { item: 0 } },
 			{ json: { onusReference: 'ONUS-1', paymentStatus: 'SUCCESSFUL' }, pairedItem: { item: 1 } },
 		]);
 		expect(client.requests).toHaveLength(1);
@@ -123,21 +124,23 @@ describe('PayOnUs node execute', () => {
 
 		client = new FakeClient('custom', {});
 		ctx = fakeContext([{}], () => getPaymentParams('ONUS-1', ''));
-		await expect(node.execute.call(ctx)).rejects.toThrow('Item 1: "businessId" is required');
+		await expect(node.execute.call(ctx)).rejects.toThrow('"Business" is required');
 		expect(client.requests).toHaveLength(0);
 	});
 
-	it('turns a handler input error into "Item N: ..." and an API error into an error item', async () => {
+	it('turns a handler input error into an error of its item and an API error into an error item', async () => {
 		client = new FakeClient('production');
 		const params = { resource: 'payin', operation: 'simulatePayment', onusReference: 'ONUS-1', accountNumber: '9900000001', amount: 10, paymentStatus: 'SUCCESSFUL', forDynamicAccount: true };
-		await expect(node.execute.call(fakeContext([{}], () => params))).rejects.toThrow(/^Item 1: Simulate Dynamic Account Payment only works in the sandbox/);
+		const refused = (await node.execute.call(fakeContext([{}], () => params)).catch((e: unknown) => e)) as NodeOperationError;
+		expect(refused.message).toMatch(/^Simulate Dynamic Account Payment only works in the sandbox/);
+		expect(refused.context.itemIndex).toBe(0);
 		expect(client.requests).toHaveLength(0);
 
 		client = new FakeClient().respond('GET', '/api/v1/payment-requests/businesses/BUS-2001', () => {
 			throw new Error('PayOnUs GET failed with 404: not found');
 		});
 		const [out] = (await node.execute.call(fakeContext([{}], () => getPaymentParams('ONUS-9'), true))) as INodeExecutionData[][];
-		expect(out).toEqual([{ json: { error: 'Item 1: PayOnUs GET failed with 404: not found' }, pairedItem: { item: 0 } }]);
+		expect(out).toEqual([{ json: { error: 'PayOnUs GET failed with 404: not found [item 0]' }, pairedItem: { item: 0 } }]);
 	});
 
 	it('outputs one item per record of a list, all paired with the input item', async () => {

@@ -3,6 +3,7 @@
  * credential is forwarded to another origin. Through n8n-core's real request
  * helpers (fakes/n8n.ts) against two local servers.
  */
+import type { IDataObject } from 'n8n-workflow';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
@@ -68,8 +69,8 @@ describe('redirects', () => {
 		const c = await client();
 		const error = (await c.request({ method: 'GET', path: '/api/v1/merchants/MER-1001/wallets' }).catch((e: Error) => e)) as Error;
 		expect(error).toBeInstanceOf(Error);
-		expect(error.message).toContain('failed with 302');
-		expect(error.message).toContain('redirect');
+		expect(error.message).toContain('answered with a redirect, which is not followed');
+		expect((error as unknown as { context: IDataObject }).context.request).toBe('GET /api/v1/merchants/MER-1001/wallets');
 		expect(seenElsewhere).toEqual([]);
 	});
 

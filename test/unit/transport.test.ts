@@ -132,8 +132,11 @@ describe('errors', () => {
 		const error = (await c.request({ method: 'POST', path: '/api/v1/card-payments/with-token', body: { amount: 0 } }).catch(
 			(e: Error) => e,
 		)) as Error & { description?: string; httpCode?: string };
-		expect(error.message).toBe('PayOnUs POST /api/v1/card-payments/with-token failed with 400: a parameter is missing or invalid');
-		expect(error.description).toContain('The service said: Validation failed; amount: must be at least 1');
+		// The title says what happened, without the service path (kept under details for support).
+		expect(error.message).toBe('PayOnUs refused the payment: a field is missing or invalid');
+		expect(error.message).not.toContain('/api/');
+		expect(error.description).toContain('PayOnUs said: Validation failed; amount: must be at least 1');
+		expect((error as unknown as { context: IDataObject }).context.request).toBe('POST /api/v1/card-payments/with-token');
 		expect(error.httpCode).toBe('400');
 		const everything = JSON.stringify(error) + String(error.stack) + JSON.stringify((error as { cause?: unknown }).cause ?? null);
 		expect(everything).not.toContain(TOKEN);
@@ -146,9 +149,12 @@ describe('errors', () => {
 		const c = await client();
 		const error = (await c.request({ method: 'GET', path: '/api/v1/x' }).catch((e: Error) => e)) as Error & {
 			description?: string;
+			context: IDataObject;
 		};
+		// The service's words are kept (description, and under details for support), masked.
 		expect(error.description).toContain('****1111');
-		expect(JSON.stringify(error) + error.description).not.toContain('4111 1111 1111 1111');
+		expect(error.context.serviceMessage).toContain('****1111');
+		expect(JSON.stringify(error) + error.description + JSON.stringify(error.context)).not.toContain('4111 1111 1111 1111');
 	});
 
 	it('retries a read on a 503 and then succeeds', async () => {
@@ -162,7 +168,7 @@ describe('errors', () => {
 		handler = (_req, _b, res) => fail(res, 500, 'boom');
 		const c = await client();
 		await expect(c.request({ method: 'POST', path: '/api/v1/card-tokenization-links', body: {} })).rejects.toThrow(
-			/failed with 500/,
+			'PayOnUs failed to process the card tokenization link (server error 500)',
 		);
 		expect(calls('/api/v1/card-tokenization-links')).toHaveLength(1);
 	});
@@ -171,7 +177,7 @@ describe('errors', () => {
 		handler = () => undefined; // never answers
 		const c = await client({ readRetries: 0 });
 		await expect(c.request({ method: 'GET', path: '/api/v1/slow' })).rejects.toThrow(
-			'PayOnUs GET /api/v1/slow did not answer within 0 s',
+			'PayOnUs did not answer within 0 s',
 		);
 	});
 });
@@ -344,7 +350,7 @@ describe('money-moving calls', () => {
 		});
 		const c = await client();
 		const error = (await transfer(c).catch((e: Error) => e)) as Error & { description?: string };
-		expect(error.message).toMatch(/failed with 500/);
+		expect(error.message).toBe('PayOnUs failed to process the transfer (server error 500)');
 		expect(error.description).toContain('Nothing was created for reference "REF-1"');
 		expect(error.description).toContain('sent 4 time(s)');
 		expect(srv.attempts()).toBe(4);
@@ -371,8 +377,9 @@ describe('money-moving calls', () => {
 			description?: string;
 			context?: IDataObject;
 		};
-		expect(error.message).toMatch(/failed with 409: conflict: the reference is already used/);
-		expect(error.description).toContain('Duplicate reference: "REF-1" is already used by an existing transaction');
+		expect(error.message).toMatch(/^Already done: reference "REF-1" is transaction ONUS-TRNF-OLD \(/);
+		expect(error.description).toContain('This reference was used before by this same transaction');
+		expect(error.description).toContain('nothing was sent again');
 		expect((error.context?.existingRecord as IDataObject).onusReference).toBe('ONUS-TRNF-OLD');
 		// the record matches this request: machine-readable "already done", for routing on it
 		expect(error.context?.outcome).toBe('alreadyDone');

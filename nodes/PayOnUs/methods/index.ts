@@ -7,6 +7,7 @@ import type {
 import { createClient } from '../../shared/transport';
 import type { PayOnUsClient } from '../../shared/client';
 import * as api from '../../shared/api';
+import { CURRENCIES } from '../../shared/validation';
 
 /**
  * Dropdowns loaded from the service, so users pick instead of typing codes
@@ -25,6 +26,12 @@ import * as api from '../../shared/api';
  *
  * Wallets are listed for the merchant of the node's `merchantId` parameter
  * when there is one, else the credential's Default Merchant ID.
+ *
+ * A dropdown never shows a red error for something the user has not reached
+ * yet: without a merchant the currency lists offer the documented
+ * currencies, the business list offers the credential's Default Business ID,
+ * and a list that needs another field first says so as its one entry. Errors
+ * of the service itself (credential, network) still show.
  */
 
 interface WalletRecord extends IDataObject {
@@ -61,14 +68,25 @@ function current(ctx: ILoadOptionsFunctions, name: string): string {
 	return value.startsWith('=') ? '' : value.trim();
 }
 
-async function merchantWallets(ctx: ILoadOptionsFunctions, client: PayOnUsClient): Promise<WalletRecord[]> {
+/** The merchant's wallets; undefined when no merchant is known (node field or credential default). */
+async function merchantWallets(ctx: ILoadOptionsFunctions, client: PayOnUsClient): Promise<WalletRecord[] | undefined> {
 	const merchantId = current(ctx, 'merchantId') || client.defaults.merchantId;
-	if (!merchantId) {
-		throw new Error(
-			'Set a Merchant ID in the node or a Default Merchant ID in the PayOnUs credential to load this list',
-		);
-	}
+	if (!merchantId) return undefined;
 	return (await api.listWallets(client, merchantId)) as WalletRecord[];
+}
+
+/** Without a merchant to read wallets from: the currencies PayOnUs documents, saying how to narrow them. */
+function documentedCurrencies(): INodePropertyOptions[] {
+	return [...CURRENCIES].sort().map((code) => ({
+		name: code,
+		value: code,
+		description: 'Set a Default Merchant ID in the PayOnUs credential to list only the currencies you have a wallet in',
+	}));
+}
+
+/** The one entry of a list that needs another field first. */
+function pickFirst(what: string): INodePropertyOptions[] {
+	return [{ name: `Pick ${what} first`, value: '' }];
 }
 
 function byName(a: INodePropertyOptions, b: INodePropertyOptions): number {
@@ -88,6 +106,7 @@ export const loadOptions = {
 		const client = await createClient(this);
 		const businessId = current(this, 'businessId') || client.defaults.businessId || '';
 		const wallets = await merchantWallets(this, client);
+		if (!wallets) return documentedCurrencies();
 		const chosen = businessId ? wallets.filter((w) => w.entityId === businessId) : [];
 		const source = chosen.length > 0 ? chosen : wallets;
 		const codes = [...new Set(source.map((w) => w.currency).filter((c): c is string => !!c))].sort();
@@ -104,6 +123,7 @@ export const loadOptions = {
 		const client = await createClient(this);
 		const businessId = current(this, 'filters.businessId');
 		const wallets = await merchantWallets(this, client);
+		if (!wallets) return documentedCurrencies();
 		const source = businessId ? wallets.filter((w) => w.entityId === businessId) : wallets;
 		const codes = [...new Set(source.map((w) => w.currency).filter((c): c is string => !!c))].sort();
 		return codes.map((code) => ({ name: code, value: code }));
@@ -111,8 +131,8 @@ export const loadOptions = {
 
 	async getBanks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const currency = current(this, 'currency');
-		// Said in the dropdown, rather than an empty "No data".
-		if (!currency) throw new Error('Choose a Currency first: the banks are listed per currency');
+		// Said in the dropdown, rather than a red error or an empty "No data".
+		if (!currency) return pickFirst('a Currency');
 		const client = await createClient(this);
 		return bankOptions(await api.listBanks(client, currency));
 	},
@@ -146,6 +166,11 @@ export const listSearch = {
 	async searchBusinesses(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 		const client = await createClient(this);
 		const wallets = await merchantWallets(this, client);
+		if (!wallets) {
+			// No merchant to list businesses from: the credential's default business, when it has one.
+			const id = client.defaults.businessId;
+			return { results: id ? [{ name: `Default business of the credential (${id})`, value: id }] : [] };
+		}
 		const seen = new Map<string, string>();
 		for (const w of wallets) {
 			if (w.entityId && !seen.has(w.entityId)) seen.set(w.entityId, w.businessName ?? w.entityId);

@@ -152,13 +152,13 @@ export function returnAllFields(): INodeProperties[] {
 /** The reference PayOnUs gave a payin or a transfer (onusReference). */
 export function onusReferenceField(overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
-		displayName: 'Onus Reference',
+		displayName: 'PayOnUs Reference',
 		name: 'onusReference',
 		type: 'string',
 		default: '',
 		required: true,
 		placeholder: 'e.g. ONUS-NUB-1234567890123-31052024-101500',
-		description: 'The reference PayOnUs gave the payment (onusReference)',
+		description: 'The reference PayOnUs gave the payment when it was created (onusReference in its output), such as ONUS-NUB-1234567890123-31052024-101500',
 		...overrides,
 	};
 }

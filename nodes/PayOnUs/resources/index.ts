@@ -8,6 +8,7 @@ import * as reconciliation from './reconciliation';
 import { concurrencyOptions } from '../run/concurrency';
 import { dryRunProperty } from '../safeguards/dryRun';
 import { toolLimitProperties } from '../safeguards/toolLimits';
+import { outputProperties } from './output';
 
 /**
  * The resources, each declared once here, with the operations its folder's
@@ -123,6 +124,10 @@ export function buildProperties(): INodeProperties[] {
 				});
 			}
 		}
+	}
+	// Simplify / the tool's Output choice, from version 3, where the record has more than 10 fields (./output.ts).
+	for (const r of active) {
+		properties.push(...outputProperties(r.value, r.operations.filter((o) => o.outputRecord).map((o) => o.value)));
 	}
 	// Shown only on the AI-tool version of the node (../safeguards/toolLimits.ts).
 	properties.push(...toolLimitProperties());

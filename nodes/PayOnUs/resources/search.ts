@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 import * as v from '../../shared/validation';
+import { humanize } from '../../shared/validation';
 import { filtersField, returnAllFields } from './fields';
 import { PayOnUsInputError } from './types';
 
@@ -42,6 +43,6 @@ export function checkDateRange(filters: Record<string, unknown>, from: string, t
 	const start = filters[from];
 	const end = filters[to];
 	if (typeof start === 'string' && typeof end === 'string' && start > end) {
-		throw new PayOnUsInputError(`filters.${to}`, `must be on or after "filters.${from}"`);
+		throw new PayOnUsInputError(`filters.${to}`, `must be on or after "${humanize(from)}"`);
 	}
 }

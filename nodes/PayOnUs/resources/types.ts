@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { z } from 'zod';
 import type { PayOnUsClient } from '../../shared/client';
+import type { RecordKind } from '../../shared/simplify';
 
 /**
  * What a handler may use: the client, the item it works on, and the item's
@@ -78,6 +79,12 @@ export interface PayOnUsOperation<S extends z.ZodTypeAny = z.ZodTypeAny> {
 	effect: Effect;
 	/** Trait, money-moving operations only (required for them): what the safeguards need. */
 	money?: MoneyMovement<z.infer<S>>;
+	/**
+	 * Trait, for operations whose record has more than 10 fields: the kind of
+	 * record it outputs. From node version 3 the node then offers Simplify
+	 * (and the tool's Output choice) with that kind's shape (./output.ts).
+	 */
+	outputRecord?: RecordKind;
 	/** Trait: true when it has Return All + Limit (a list walked page by page). */
 	paging: boolean;
 	/**

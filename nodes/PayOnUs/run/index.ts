@@ -1,10 +1,13 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { createClient } from '../../shared/transport';
 import type { PayOnUsClient } from '../../shared/client';
-import { describeIssue } from '../../shared/validation';
+import { describeIssues } from '../../shared/validation';
+import { labeller } from '../resources/labels';
 import { findOperation } from '../resources';
+import { shapedOperation } from '../resources/output';
 import { movesMoney, type NodeOperation } from '../resources/types';
 import { dryRunItems } from '../safeguards/dryRun';
+import { dryRunHint } from '../safeguards/dryRunHint';
 import { isToolNode, limitedOperation, readToolLimits } from '../safeguards/toolLimits';
 import { READ_CONCURRENCY, readOnlyClient, runBounded } from './bounded';
 import { gatedClient, MONEY_MOVING_CONCURRENCY_DEFAULT, moneyMovingConcurrency, SharedBackoff } from './concurrency';
@@ -30,7 +33,8 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 	if (!found) {
 		throw new NodeOperationError(ctx.getNode(), `Unknown operation "${operation}" for resource "${resource}"`);
 	}
-	let op: NodeOperation = found;
+	// From version 3: Simplify / the tool's Output choice (../resources/output.ts).
+	let op: NodeOperation = shapedOperation(found, (name, i, fallback) => ctx.getNodeParameter(name, i, fallback as string) as unknown, isToolNode(ctx.getNode().type));
 	// Operations that are not read only: one back-off for the whole execution (./concurrency.ts).
 	const backoff = op.effect === 'read' ? undefined : new SharedBackoff();
 	const client = await createClient(ctx, backoff ? { sleep: backoff.pause } : {});
@@ -184,7 +188,7 @@ async function dryRun(
 			const r = op.schema.safeParse(read(i));
 			return r.success
 				? { ok: true as const, data: r.data as IDataObject }
-				: { ok: false as const, message: describeIssue(r.error).message };
+				: { ok: false as const, message: describeIssues(r.error, labeller(op)).problems.join('; ') };
 		} catch (error) {
 			return { ok: false as const, message: errorMessage(error) };
 		}
@@ -192,6 +196,8 @@ async function dryRun(
 	const first = parsed[0];
 	const aggregate = first?.ok === true && op.aggregatesItems(first.data) === true;
 	const reports = await dryRunItems(op, client, parsed, (i) => operationContext(ctx, items, client, i, aggregate), aggregate);
+	// A failed Dry Run shown as failed above the output (n8n's execution hints; ../safeguards/dryRunHint.ts).
+	if (typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints(dryRunHint(reports, aggregate));
 	return reports.map((json, i) => ({
 		json,
 		pairedItem: aggregate ? items.map((_, item) => ({ item })) : { item: i },

@@ -7,12 +7,11 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/client';
-import { describeIssue } from '../../shared/validation';
 import { parameterNames } from '../resources';
 import { withCredentialDefaults } from '../resources/fields';
 import type { OperationContext, PayOnUsOperation } from '../resources/types';
 import { isExpression, ParameterValueError, parseBoolean, parseNumber, readOption } from '../../shared/parameters';
-import { errorMessage } from './failures';
+import { errorMessage, invalidInputError } from './failures';
 import { containsExpression, ItemParameters } from './parameters';
 
 /** The input of each item: its parameters read, the credential's defaults applied, the operation's schema checked. */
@@ -140,17 +139,12 @@ export function validateItems(
 			const result = op.schema.safeParse(read(i));
 			parsed = result.success
 				? { ok: true, data: result.data }
-				: {
-						ok: false,
-						error: new NodeOperationError(ctx.getNode(), `Item ${i + 1}: ${describeIssue(result.error).message}`, {
-							itemIndex: i,
-						}),
-					};
+				: { ok: false, error: invalidInputError(ctx.getNode(), op, result.error, i) };
 		} catch (error) {
 			// An expression that cannot be resolved for this item.
 			parsed = {
 				ok: false,
-				error: new NodeOperationError(ctx.getNode(), `Item ${i + 1}: ${errorMessage(error)}`, { itemIndex: i }),
+				error: new NodeOperationError(ctx.getNode(), errorMessage(error), { itemIndex: i }),
 			};
 		}
 		if (!parsed.ok && !continueOnFail) throw parsed.error;

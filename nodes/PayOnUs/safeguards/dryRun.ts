@@ -10,6 +10,7 @@ import {
 	PAYMENT_REQUESTS,
 	transfersOf,
 } from '../../shared/api';
+import { formatAmount } from '../../shared/format';
 import { batchLookup } from '../resources/payout/bulkTransfer';
 import { namesMatch } from '../resources/payout/shared';
 import { operationId, type NodeOperation, type OperationContext } from '../resources/types';
@@ -214,11 +215,11 @@ export class DryRunSession {
 		if (!wallet) return { passed: false, detail: `business ${String(ask.businessId)} has no ${String(ask.currency)} wallet` };
 		if (wallet.payoutAllowed === false) return { passed: false, detail: `payouts are not allowed from the ${String(ask.currency)} wallet of ${String(ask.businessId)}` };
 		const available = Number(wallet.availableBalance);
-		const run = before > 0 ? ` (${needed} with the earlier items of this run)` : '';
+		const run = before > 0 ? ` (${formatAmount(needed, ask.currency)} with the earlier items of this run)` : '';
 		const passed = Number.isFinite(available) && available >= needed;
 		return {
 			passed,
-			detail: `${String(ask.currency)} ${available} available; this item needs ${ask.amount}${run}, fees not included${passed ? '' : ': not enough'}`,
+			detail: `${formatAmount(available, ask.currency)} available; this item needs ${formatAmount(ask.amount, ask.currency)}${run}, fees not included${passed ? '' : ': not enough'}`,
 		};
 	}
 

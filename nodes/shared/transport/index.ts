@@ -133,7 +133,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		};
 	}
 
-	error(f: Failure, opts: RequestOptions, extra?: { description?: string; record?: IDataObject; outcome?: MoneyOutcome }): PayOnUsApiError {
+	error(f: Failure, opts: RequestOptions, extra?: { message?: string; description?: string; record?: IDataObject; outcome?: MoneyOutcome }): PayOnUsApiError {
 		return requestError(this.ctx.getNode(), f, this.failedCall(opts), extra);
 	}
 

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { MoneyMovingOptions, RequestOptions } from '../client';
 import type { Failure, MoneyOutcome, PayOnUsApiError } from '../errors';
 import { describeRecord } from '../outcome';
+import { recordInBrief } from '../format';
 import { PageLimitError } from '../api/paging';
 import { redactText } from '../redact';
 import { envelopeFailure } from './envelope';
@@ -28,7 +29,7 @@ export interface MoneyCaller {
 	attempt(opts: RequestOptions): Promise<unknown>;
 	/** The envelope's data (throws a PayOnUsApiError for an error inside it). */
 	unwrap<T>(body: unknown, opts: RequestOptions): T;
-	error(f: Failure, opts: RequestOptions, extra?: { description?: string; record?: IDataObject; outcome?: MoneyOutcome }): PayOnUsApiError;
+	error(f: Failure, opts: RequestOptions, extra?: { message?: string; description?: string; record?: IDataObject; outcome?: MoneyOutcome }): PayOnUsApiError;
 	outcomeError(
 		outcome: 'unknown' | 'differentOwner',
 		opts: RequestOptions,
@@ -56,7 +57,7 @@ function unknownOutcome(t: MoneyCaller, mm: MoneyMovingOptions, opts: RequestOpt
 		message: `Outcome unknown for reference "${mm.reference}": the ${noun} may or may not have been made`,
 		description:
 			`The outcome is UNKNOWN for reference "${mm.reference}"${what(mm)}: ${checked}. Nothing more was sent. ` +
-			`Before retrying, check reference "${mm.reference}" in PayOnUs (Get Transfer / Search Transfers or List Payments by that reference, ` +
+			`Before retrying, check reference "${mm.reference}" in PayOnUs (Get Transfer, Get Many Transfers or Get Many Payments by that reference, ` +
 			`the wallet ledger, or the PayOnUs dashboard). If it is not there and you retry, keep the SAME reference "${mm.reference}" so the service refuses a second payment.`,
 	});
 }
@@ -124,23 +125,37 @@ async function onConflict<T>(
 	if (record && diff.length === 0 && mm.onDuplicate === 'returnExisting') {
 		return { ...record, duplicateReference: true } as T;
 	}
+	const noun = mm.noun ?? 'transaction';
 	if (record && diff.length > 0) {
 		throw t.error(failure, opts, {
+			message: `Reference "${mm.reference}" is already used by a different ${noun}: ${recordInBrief(record)}`,
 			description:
-				`Duplicate reference: "${mm.reference}" is already used by an existing transaction of this business (shown under existingRecord): ` +
-				`an earlier, different ${mm.noun ?? 'transaction'} (${describeRecord(record)}). Nothing was sent for this item${what(mm)}. Differences: ${diff.join('; ')}.`,
+				`Nothing was sent for this item${what(mm)}. The ${noun} holding this reference is ${describeRecord(record)}; it differs: ${diff.join('; ')}. ` +
+				`If this item is a new, separate ${noun}, give it its own reference; otherwise check that earlier ${noun} first.`,
 			record,
 		});
 	}
+	if (record) {
+		throw t.error(failure, opts, {
+			message: `${alreadyWord(noun)}: reference "${mm.reference}" is ${noun} ${recordInBrief(record)}`,
+			description:
+				`This reference was used before by this same ${noun} (${describeRecord(record)}), so nothing was sent again. ` +
+				`Use that ${noun} (shown as existingRecord) instead of sending again; a new, separate ${noun} needs its own reference.`,
+			record,
+			outcome: 'alreadyDone',
+		});
+	}
 	throw t.error(failure, opts, {
-		description: record
-			? `Duplicate reference: "${mm.reference}" is already used by an existing transaction of this business (shown under existingRecord), which matches this request (${describeRecord(record)}): the reference was already used, this request was not sent again.`
-			: `Duplicate reference: "${mm.reference}" is already used for this business, and the lookup by reference ${
-					error ? `failed (${error})` : 'did not find the transaction holding it'
-				}. The reference was used before: check the outcome of that earlier use (Get Transfer / List Payments by reference, the ledger, or the PayOnUs dashboard) before doing anything else.`,
-		record,
-		outcome: record ? 'alreadyDone' : undefined,
+		message: `Reference "${mm.reference}" was already used for this business`,
+		description: `PayOnUs refused it as a duplicate and nothing was sent again; looking the reference up ${
+			error ? `failed (${error})` : 'did not find the transaction holding it'
+		}. Check the outcome of that earlier use (Get Transfer or Get Payment, the wallet ledger, or the PayOnUs dashboard) before doing anything else.`,
 	});
+}
+
+/** "Already paid" for a payout, "Already done" for anything else. */
+function alreadyWord(noun: string): string {
+	return /transfer/.test(noun) ? 'Already paid' : 'Already done';
 }
 
 export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, mm: MoneyMovingOptions): Promise<T> {

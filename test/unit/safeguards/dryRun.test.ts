@@ -108,7 +108,8 @@ describe('dry run', () => {
 		expect(check(reports[1], 'referenceUnused')).toMatchObject({ passed: false, detail: expect.stringContaining('ONUS-TRNF-1') });
 		// 1500.50 + 1500.50 > 2000: the second item fails on the run's total.
 		expect(check(reports[0], 'walletBalance')?.passed).toBe(true);
-		expect(check(reports[1], 'walletBalance')).toMatchObject({ passed: false, detail: expect.stringContaining('3001') });
+		// Amounts with their currency, grouped: "NGN 2,000.00 available; this item needs NGN 1,500.50 (NGN 3,001.00 with ...)".
+		expect(check(reports[1], 'walletBalance')).toMatchObject({ passed: false, detail: expect.stringContaining('NGN 2,000.00 available; this item needs NGN 1,500.50 (NGN 3,001.00 with the earlier items') });
 		expect(reports[0].runTotals).toEqual({ NGN: 3001 });
 		expect(reports[1].runTotals).toEqual({ NGN: 3001 });
 	});
@@ -186,5 +187,25 @@ describe('dry run', () => {
 		expect(momo).toMatchObject({ currency: 'KES', runTotals: { KES: 30 } });
 		expect(check(momo, 'network')?.passed).toBe(true);
 		expect(moneyCalls(client)).toEqual([]);
+	});
+});
+
+describe('a failed Dry Run shows as failed where the builder looks', () => {
+	const { dryRunHint } = jest.requireActual('../../../nodes/PayOnUs/safeguards/dryRunHint') as typeof import('../../../nodes/PayOnUs/safeguards/dryRunHint');
+
+	it('a warning above the output naming the failed items (n8n numbering) and the first problem', async () => {
+		const client = service({ balance: 2000 });
+		const parsed = [bank, { ...bank, reference: 'pay-002' }].map((raw) => ({ ok: true as const, data: createTransfer.schema.parse(raw) as IDataObject }));
+		const items = await dryRunItems(createTransfer, client, parsed, (i) => context(client, { itemIndex: i }), false);
+		const hint = dryRunHint(items, false);
+		expect(hint).toEqual({
+			type: 'warning',
+			location: 'outputPane',
+			message: expect.stringMatching(/^Dry Run FAILED for 1 of 2 items \(nothing was sent\)\. First problem \[item 1\]: walletBalance: NGN 2,000\.00 available/),
+		});
+	});
+
+	it('every item passed: a note that nothing was sent', () => {
+		expect(dryRunHint([{ dryRun: { passed: true, checks: [] } }], false)).toEqual({ type: 'info', location: 'outputPane', message: 'Dry Run passed for the item: nothing was sent.' });
 	});
 });

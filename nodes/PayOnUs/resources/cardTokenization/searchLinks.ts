@@ -26,8 +26,8 @@ type Input = z.infer<typeof schema>;
 
 export const searchLinks: PayOnUsOperation<typeof schema> = {
 	value: 'searchLinks',
-	name: 'Search Links',
-	action: 'Search card tokenization links',
+	name: 'Get Many Links',
+	action: 'Get many card tokenization links',
 	description:
 		'Search the card tokenization links of the merchant, filtered by business, status, reference or creation date. Returns one item per link with its status and URL (read only).',
 	properties: [
@@ -48,6 +48,7 @@ export const searchLinks: PayOnUsOperation<typeof schema> = {
 	],
 	schema,
 	effect: 'read',
+	outputRecord: 'cardLink',
 	paging: true,
 	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input: Input) {

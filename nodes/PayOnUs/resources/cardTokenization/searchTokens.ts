@@ -29,8 +29,8 @@ type Input = z.infer<typeof schema>;
 
 export const searchTokens: PayOnUsOperation<typeof schema> = {
 	value: 'searchTokens',
-	name: 'Search Card Tokens',
-	action: 'Search card tokens',
+	name: 'Get Many Card Tokens',
+	action: 'Get many card tokens',
 	description:
 		'Search the stored card tokens of the merchant, filtered by business, customer e-mail, reference or creation date. Returns one item per token with its ID, expiry and masked card number only (read only).',
 	properties: [
@@ -68,6 +68,7 @@ export const searchTokens: PayOnUsOperation<typeof schema> = {
 	],
 	schema,
 	effect: 'read',
+	outputRecord: 'cardToken',
 	paging: true,
 	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input: Input) {

@@ -42,7 +42,7 @@ export function explainTokenChargeError(error: unknown, input: Input): PayOnUsIn
 		case 404:
 			return new PayOnUsInputError(
 				'cardTokenId',
-				`"${input.cardTokenId}" was not found: no card token has this id. Check the id (Search Card Tokens lists them). Nothing was charged.`,
+				`"${input.cardTokenId}" was not found: no card token has this id. Check the id (Get Many Card Tokens lists them). Nothing was charged.`,
 			);
 		case 403:
 			return new PayOnUsInputError(
@@ -53,7 +53,7 @@ export function explainTokenChargeError(error: unknown, input: Input): PayOnUsIn
 			const existing = (error as { context?: IDataObject }).context?.existingRecord as IDataObject | undefined;
 			const earlier = existing?.onusReference
 				? ` The earlier payment is ${String(existing.onusReference)} (status ${String(existing.paymentStatus ?? 'unknown')}).`
-				: ' Look up the earlier payment with List Payments (reference filter).';
+				: ' Look up the earlier payment with Get Many Payments (Reference filter).';
 			return new PayOnUsInputError(
 				'reference',
 				`"${input.reference}" was already used for this business (duplicate reference): this charge was NOT made again.${earlier} Check the outcome of that earlier payment before charging this customer again.`,
@@ -84,8 +84,8 @@ export function explainTokenChargeError(error: unknown, input: Input): PayOnUsIn
 
 export const chargeTokenizedCard: PayOnUsOperation<typeof schema> = {
 	value: 'chargeTokenizedCard',
-	name: 'Charge Tokenized Card',
-	action: 'Charge a tokenized card',
+	name: 'Charge Stored Card',
+	action: 'Charge a stored card',
 	description:
 		"Charge a card the customer stored earlier (moves money from the customer to the business wallet), with no customer step. Needs the card token's ID and a reference unique for the business; the amount is at least 1. Returns the payment with its final status (onusReference, paymentStatus).",
 	properties: [
@@ -98,7 +98,7 @@ export const chargeTokenizedCard: PayOnUsOperation<typeof schema> = {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'ID of the card token to charge (from the tokenization link or Search Card Tokens)',
+			description: 'ID of the card token to charge (from the tokenization link or Get Many Card Tokens)',
 		},
 		{
 			displayName: 'Amount',

@@ -29,7 +29,7 @@ type Input = z.infer<typeof schema>;
 
 export const eftPayment: PayOnUsOperation<typeof schema> = {
 	value: 'eftPayment',
-	name: 'EFT Payment',
+	name: 'Collect EFT Payment',
 	action: 'Collect an EFT payment',
 	description:
 		'Collect money in ZAR by EFT (moves money from the customer to the business wallet). Returns the payment (onusReference, status), the bank page (redirectUrl) to send the customer to, where they authorize it, and nextStep. A COLLECTION webhook follows when confirmed.',

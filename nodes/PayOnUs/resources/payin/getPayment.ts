@@ -4,6 +4,7 @@ import * as v from '../../../shared/validation';
 import { businessIdField, onusReferenceField } from '../fields';
 import { itemByItem, type PayOnUsOperation } from '../types';
 import { toPayin } from '../../../shared/records';
+import { retitle } from '../../../shared/errors';
 
 /**
  * Get payment: the current record of one payin by its onusReference.
@@ -29,9 +30,19 @@ export const getPayment: PayOnUsOperation<typeof schema> = {
 	],
 	schema,
 	effect: 'read',
+	outputRecord: 'payment',
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		return toPayin((await api.getPayment(client, input.businessId, input.onusReference)) ?? {});
+		try {
+			return toPayin((await api.getPayment(client, input.businessId, input.onusReference)) ?? {});
+		} catch (error) {
+			throw retitle(
+				error,
+				404,
+				`No payment "${input.onusReference}" in business ${input.businessId}`,
+				'Check the PayOnUs Reference (the onusReference of the payment, e.g. ONUS-NUB-...) and the Business: the payment must belong to that business, in this environment (sandbox or production).',
+			);
+		}
 	},
 };

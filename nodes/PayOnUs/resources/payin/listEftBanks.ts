@@ -8,8 +8,8 @@ const schema = z.object({});
 
 export const listEftBanks: PayOnUsOperation<typeof schema> = {
 	value: 'listEftBanks',
-	name: 'List EFT Banks',
-	action: 'List EFT banks',
+	name: 'Get Many EFT Banks',
+	action: 'Get many EFT banks',
 	description:
 		'List the South African banks EFT payins support. Returns one item per bank with its code (for EFT Payment) and name (read only).',
 	properties: [],

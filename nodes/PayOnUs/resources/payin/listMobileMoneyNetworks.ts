@@ -27,10 +27,10 @@ type Input = z.infer<typeof schema>;
 
 export const listMobileMoneyNetworks: PayOnUsOperation<typeof schema> = {
 	value: 'listMobileMoneyNetworks',
-	name: 'List Mobile Money Networks',
-	action: 'List mobile money networks',
+	name: 'Get Many Mobile Money Networks',
+	action: 'Get many mobile money networks',
 	description:
-		"List the mobile money networks, optionally of one currency or country (the spec names this list without its path: it is read where the provider's public API serves it, as this node's network dropdowns do). Returns one item per network with its code (for Mobile Money Collection and mobile money transfers), name, currency, country and whether it needs an OTP or an initiating code (read only).",
+		"Get the mobile money networks (M-Pesa, MTN, Airtel...), optionally of one currency or country. Returns one item per network with its code (for Collect Mobile Money and mobile money transfers), name, currency, country and whether it needs an OTP or an initiating code (read only).",
 	properties: [
 		filtersField([
 			{

@@ -31,7 +31,7 @@ const schema = z
 		// searches check their date range in the handler).
 		const { fromDate, toDate } = input.filters;
 		if (fromDate && toDate && fromDate > toDate) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['filters', 'toDate'], message: 'must not be before fromDate' });
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['filters', 'toDate'], message: 'must not be before "From Date"' });
 		}
 		limitWhenNotAll(input, ctx);
 	});
@@ -40,15 +40,15 @@ type Input = z.infer<typeof schema>;
 
 export const listPayments: PayOnUsOperation<typeof schema> = {
 	value: 'listPayments',
-	name: 'List Payments',
-	action: 'List payments',
+	name: 'Get Many Payments',
+	action: 'Get many payments',
 	description:
 		'List payins (payment requests), newest first, filtered by status, business, reference, onusReference or creation date; all of them or up to a limit. Returns one item per payment with its status and amount (read only).',
 	properties: searchProperties([
 		businessIdFilter("Only this business's payments (empty: every business of the merchant)"),
 		dateFilter('fromDate', 'From Date', 'Created on or after this day (YYYY-MM-DD, UTC)'),
 		{
-			displayName: 'Onus Reference',
+			displayName: 'PayOnUs Reference',
 			name: 'onusReference',
 			type: 'string',
 			default: '',
@@ -66,6 +66,7 @@ export const listPayments: PayOnUsOperation<typeof schema> = {
 	]),
 	schema,
 	effect: 'read',
+	outputRecord: 'payment',
 	paging: true,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {

@@ -33,7 +33,7 @@ type Input = z.infer<typeof schema>;
 export function mobileMoneyNextStep(data: IDataObject): string {
 	const ref = String(data.onusReference ?? '');
 	if (data.otpRequired === true) {
-		return `The customer received an OTP: it must be submitted with onusReference ${ref} to the service's Verify OTP operation (the spec does not document that call, so this node cannot send it). Then the payment settles and a COLLECTION webhook arrives; check it with Get Payment.`;
+		return `The customer received an OTP: it must be submitted with onusReference ${ref} in the PayOnUs dashboard or API (this node cannot send it yet). Then the payment settles and a COLLECTION webhook arrives; check it with Get Payment.`;
 	}
 	return `The customer must approve the payment request sent to their phone (${String(
 		data.mobileNumber ?? '',
@@ -42,7 +42,7 @@ export function mobileMoneyNextStep(data: IDataObject): string {
 
 export const mobileMoneyCollection: PayOnUsOperation<typeof schema> = {
 	value: 'mobileMoneyCollection',
-	name: 'Mobile Money Collection',
+	name: 'Collect Mobile Money',
 	action: 'Collect a mobile money payment',
 	description:
 		"Collect money from a customer's mobile money account (moves money to the business wallet): a payment prompt goes to the customer's phone. Returns the payment (onusReference, status), otpRequired and nextStep, saying what to do next.",

@@ -28,8 +28,8 @@ type Input = z.infer<typeof schema>;
 
 export const simulatePayment: PayOnUsOperation<typeof schema> = {
 	value: 'simulatePayment',
-	name: 'Simulate Dynamic Account Payment',
-	action: 'Simulate a dynamic account payment',
+	name: 'Simulate Payment (Sandbox Only)',
+	action: 'Simulate a dynamic account payment (sandbox only)',
 	description:
 		'Sandbox only: pretend the customer paid a dynamic NGN account, to test a workflow end to end (moves no real money; a COLLECTION webhook follows). Returns what was simulated. Refused with a production credential.',
 	properties: [

@@ -125,7 +125,7 @@ async function readRows(ctx: OperationContext, input: Input): Promise<RawRow[]> 
 	const binary = await ctx.getBinary(property);
 	const read = readCsvRows(binary.data.toString('utf8'));
 	if ('error' in read) {
-		throw new PayOnUsInputError(property, `cannot be read as a bulk transfer CSV, nothing was sent: ${read.error}`);
+		throw new PayOnUsInputError('', `Binary property "${property}" cannot be read as a bulk transfer CSV, nothing was sent: ${read.error}`);
 	}
 	return read.rows;
 }
@@ -246,7 +246,7 @@ export function batchLookup(
 
 export const bulkTransfer: PayOnUsOperation<typeof schema> = {
 	value: 'bulkTransfer',
-	name: 'Bulk Transfer',
+	name: 'Create Bulk Transfer',
 	action: 'Create a bulk transfer',
 	description:
 		'Pay many bank accounts in one batch from a CSV file or from the input items (moves money). Every row is checked before anything is sent. Returns the batch: reference, count, total amount, total fee and one transfer record per row.',

@@ -66,6 +66,18 @@ const properties: INodeProperties[] = [
 		placeholder: 'NG',
 		description: 'Two-letter country code of the beneficiary, e.g. NG, KE, ZA',
 		hint: 'Set it to the country of the currency: NG for NGN, KE for KES, GH for GHS, ZA for ZAR (EFT)',
+		// Versions 1 and 2 as saved (default NG); version 3 takes it from the currency.
+		displayOptions: { show: { '@version': [1, 2] } },
+	},
+	{
+		displayName: 'Country Code',
+		name: 'countryCode',
+		type: 'string',
+		default: '',
+		placeholder: 'Taken from the currency',
+		description: 'Two-letter country code of the beneficiary, e.g. NG, KE, ZA. Leave empty to use the country of the currency.',
+		hint: 'Empty: NG for NGN, KE for KES, GH for GHS, ZA for ZAR. Needed only for USD.',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 	},
 	referenceField({ placeholder: 'e.g. payout-2024-0001' }),
 	// Bank account
@@ -187,13 +199,16 @@ const momoNumber = () =>
 			.regex(/^\+?\d{7,15}$/, 'must be a phone number: 7 to 15 digits, optionally with a leading +'),
 	);
 
+/** The one country of a currency (PayOnUs' markets), for an empty Country Code. USD has none. */
+export const COUNTRY_OF_CURRENCY: Record<string, string | undefined> = { NGN: 'NG', KES: 'KE', GHS: 'GH', ZAR: 'ZA' };
+
 const schema = z
 	.object({
 		transferType: oneOf(TRANSFER_TYPES),
 		businessId: businessIdInput(),
 		amount: amount(),
 		currency: currency(),
-		countryCode: countryCode(),
+		countryCode: optional(countryCode()),
 		reference: reference(),
 		beneficiaryBankCode: optionalText(20),
 		eftBank: optionalText(20),
@@ -226,9 +241,13 @@ const schema = z
 			check('beneficiaryPhoneNumber', momoNumber(), v.beneficiaryPhoneNumber);
 		}
 		if (v.fromSubWallet === true) need('walletId', v.walletId);
+		if (v.countryCode === undefined && COUNTRY_OF_CURRENCY[v.currency] === undefined) {
+			ctx.addIssue({ code: 'custom', path: ['countryCode'], message: `is required for ${v.currency}: no single country uses it` });
+		}
 	})
 	.transform((v) => ({
 		...v,
+		countryCode: v.countryCode ?? (COUNTRY_OF_CURRENCY[v.currency] as string),
 		beneficiaryAccountNumber:
 			v.transferType === MOMO
 				? (momoNumber().parse(v.beneficiaryPhoneNumber) as string)

@@ -32,6 +32,7 @@ export const getTransfer: PayOnUsOperation<typeof schema> = {
 	properties,
 	schema,
 	effect: 'read',
+	outputRecord: 'transfer',
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input) {
@@ -39,10 +40,7 @@ export const getTransfer: PayOnUsOperation<typeof schema> = {
 		// The filter is checked, not trusted (shared/api/reads.ts).
 		const record = await findTransfer(ctx.client, merchantId, input.onusReference);
 		if (!record) {
-			throw new PayOnUsInputError(
-				'onusReference',
-				`matches no transfer of merchant ${merchantId} ("${input.onusReference}")`,
-			);
+			throw new PayOnUsInputError('', `No transfer "${input.onusReference}" for merchant ${merchantId}: check the PayOnUs Reference (the onusReference of the transfer)`);
 		}
 		return toTransfer(record);
 	},

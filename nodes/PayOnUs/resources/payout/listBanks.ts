@@ -19,10 +19,10 @@ const schema = z.object({ currency: currency() });
 
 export const listBanks: PayOnUsOperation<typeof schema> = {
 	value: 'listBanks',
-	name: 'List Banks',
-	action: 'List banks for a currency',
+	name: 'Get Many Banks',
+	action: 'Get many banks of a currency',
 	description:
-		'List the banks that can receive payouts in a currency. Returns one item per bank with its code (for Create Transfer and Name Enquiry) and name (read only).',
+		'List the banks that can receive payouts in a currency. Returns one item per bank with its code (for Create Transfer and Look Up Account Name) and name (read only).',
 	properties,
 	schema,
 	effect: 'read',

@@ -39,7 +39,7 @@ const schema = z.object({
 
 export const nameEnquiry: PayOnUsOperation<typeof schema> = {
 	value: 'nameEnquiry',
-	name: 'Name Enquiry',
+	name: 'Look Up Account Name',
 	action: 'Look up the name on a bank account',
 	description:
 		'Look up who owns a bank account before paying it (moves no money). Returns the account number, the account holder name, the bank code and the bank name.',

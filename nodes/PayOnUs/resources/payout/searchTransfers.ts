@@ -32,8 +32,8 @@ const schema = z
 
 export const searchTransfers: PayOnUsOperation<typeof schema> = {
 	value: 'searchTransfers',
-	name: 'Search Transfers',
-	action: 'Search transfers',
+	name: 'Get Many Transfers',
+	action: 'Get many transfers',
 	description:
 		'Search the transfers (payouts) of the merchant, newest first, filtered by business, status, reference or creation date. Returns one item per transfer with its status, amount and fee (read only).',
 	properties: [
@@ -48,13 +48,14 @@ export const searchTransfers: PayOnUsOperation<typeof schema> = {
 				default: '',
 				description: 'Your reference of the transfer',
 			},
-			{ displayName: 'Onus Reference', name: 'onusReference', type: 'string', default: '' },
+			{ displayName: 'PayOnUs Reference', name: 'onusReference', type: 'string', default: '' },
 			statusFilter(STATUSES, 'PENDING'),
 			dateFilter('toDate', 'To Date', 'Created on or before this date (YYYY-MM-DD)'),
 		]),
 	],
 	schema,
 	effect: 'read',
+	outputRecord: 'transfer',
 	paging: true,
 	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input) {

@@ -159,11 +159,11 @@ function readOurs(items: IDataObject[], input: Input): Map<string, Ours[]> {
 	items.forEach((item, i) => {
 		const ref = item[input.referenceField];
 		if (!present(ref) || (typeof ref !== 'string' && typeof ref !== 'number')) {
-			throw new PayOnUsInputError('', `Item ${i + 1}: field "${input.referenceField}" (the reference) is missing: nothing was compared`);
+			throw new PayOnUsInputError('', `Field "${input.referenceField}" (the reference) is missing [item ${i}]: nothing was compared`);
 		}
 		const amount = item[input.amountField];
 		if (present(amount) && !Number.isFinite(Number(amount))) {
-			throw new PayOnUsInputError('', `Item ${i + 1}: field "${input.amountField}" must be a number, not ${JSON.stringify(amount)}`);
+			throw new PayOnUsInputError('', `Field "${input.amountField}" must be a number, not ${JSON.stringify(amount)} [item ${i}]`);
 		}
 		const record: Ours = {
 			item: i,

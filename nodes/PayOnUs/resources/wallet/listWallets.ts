@@ -22,8 +22,8 @@ type Input = z.infer<typeof schema>;
 
 export const listWallets: PayOnUsOperation<typeof schema> = {
 	value: 'listWallets',
-	name: 'List Wallets',
-	action: 'List wallets',
+	name: 'Get Many Wallets',
+	action: 'Get many wallets',
 	description:
 		"List the merchant's wallets, optionally of one business or currency. Returns one item per wallet (business and currency) with its available balance, lien amount and whether payouts are allowed (read only).",
 	properties: [

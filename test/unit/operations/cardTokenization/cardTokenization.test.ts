@@ -211,7 +211,7 @@ describe('searchLinks', () => {
 				context(fakeClient()),
 				input(searchLinks, { ...raw, filters: { createdFrom: '2024-06-01', createdTo: '2024-05-01' } }),
 			),
-		).rejects.toThrow('must be on or after "filters.createdFrom"');
+		).rejects.toThrow('must be on or after "Created From"');
 	});
 });
 

@@ -48,7 +48,7 @@ describe('payin: list payments', () => {
 		[{ returnAll: true, filters: { status: 'DONE' } }, '"filters.status" must be one of PROCESSING, PENDING, SUCCESSFUL, FAILED'],
 		[{ returnAll: true, filters: { fromDate: '2024-13-01' } }, '"filters.fromDate" must be a date written YYYY-MM-DD'],
 		[{ returnAll: true, filters: { toDate: 'yesterday' } }, '"filters.toDate" must be a date written YYYY-MM-DD'],
-		[{ returnAll: true, filters: { fromDate: '2024-05-02', toDate: '2024-05-01' } }, '"filters.toDate" must not be before fromDate'],
+		[{ returnAll: true, filters: { fromDate: '2024-05-02', toDate: '2024-05-01' } }, '"filters.toDate" must not be before "From Date"'],
 		[{ returnAll: true, filters: { businessId: 'a b' } }, '"filters.businessId" must be an identifier'],
 	])('refuses %j', (input, message) => {
 		expect(problem(op.schema, input)).toContain(message);

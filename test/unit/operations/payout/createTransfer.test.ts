@@ -26,6 +26,24 @@ const ok = (raw: object) => {
 	return r.data;
 };
 
+describe('Country Code from the currency (version 3 leaves it empty)', () => {
+	it.each([
+		['NGN', 'NG'],
+		['KES', 'KE'],
+		['GHS', 'GH'],
+		['ZAR', 'ZA'],
+	])('%s: %s', (currency, country) => {
+		expect(ok({ ...bank, currency, countryCode: '' }).countryCode).toBe(country);
+	});
+
+	it('a Country Code given is kept; USD has no single country, so it must be given', () => {
+		expect(ok({ ...bank, currency: 'KES', countryCode: 'ke' }).countryCode).toBe('KE');
+		const r = parse(op.schema, { ...bank, currency: 'USD', countryCode: '' });
+		expect(r.ok).toBe(false);
+		expect(r.ok ? '' : r.message).toContain('"countryCode" is required for USD');
+	});
+});
+
 describe('createTransfer schema', () => {
 	it.each([
 		[{ amount: 0 }, '"amount" must be greater than 0'],

@@ -82,7 +82,7 @@ describe('getTransfer', () => {
 		const input = parse(getTransfer.schema, { onusReference: 'ONUS-TRNF-1', merchantId: 'MER-1001' });
 		if (!input.ok) throw new Error(input.message);
 		await expect(getTransfer.execute(context(client), input.data)).rejects.toThrow(
-			'matches no transfer of merchant MER-1001 ("ONUS-TRNF-1")',
+			'No transfer "ONUS-TRNF-1" for merchant MER-1001',
 		);
 		expect(parse(getTransfer.schema, { onusReference: 'a b' })).toMatchObject({ ok: false });
 	});
@@ -137,7 +137,7 @@ describe('searchTransfers', () => {
 		const input = parse(searchTransfers.schema, { ...raw, filters: { fromDate: '2024-06-01', toDate: '2024-05-01' } });
 		if (!input.ok) throw new Error(input.message);
 		await expect(searchTransfers.execute(context(fakeClient()), input.data)).rejects.toThrow(
-			'must be on or after "filters.fromDate"',
+			'must be on or after "From Date"',
 		);
 		const plain = parse(searchTransfers.schema, raw);
 		if (!plain.ok) throw new Error(plain.message);

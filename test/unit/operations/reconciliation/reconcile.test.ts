@@ -97,7 +97,7 @@ describe('reconcile', () => {
 	});
 
 	it('refuses an item without a reference and a window ending before it starts', async () => {
-		await expect(op.execute(context(pagedService([]), { items: [{ amount: 1 }] }), input())).rejects.toThrow('Item 1: field "reference" (the reference) is missing');
+		await expect(op.execute(context(pagedService([]), { items: [{ amount: 1 }] }), input())).rejects.toThrow('Field "reference" (the reference) is missing [item 0]');
 		expect(op.schema.safeParse({ ...input(), fromDate: '2024-06-01' }).success).toBe(false);
 	});
 
