@@ -14,7 +14,7 @@ import { createClient } from '../shared/transport';
 import { listSearch } from '../PayOnUs/methods';
 import { Checkout, type View } from './checkout';
 import { buildConfig, PageSetupError, type RawPageParameters } from './config';
-import { lazyClient, pageCredential, sandboxPublicKey } from './credential';
+import { lazyClient, pageCredential, sandboxPublicKey, takesTestPayments } from './credential';
 import { paymentPageProperties } from './properties';
 import { renderContinue, renderMessage, renderView, type RenderOptions } from './html';
 import { formOf, NO_STORE, securityHeaders } from './http';
@@ -256,7 +256,7 @@ export class PayOnUsPaymentPage implements INodeType {
 				credentialId,
 				fetchSandboxKey,
 			);
-			rendering = { nonce, config };
+			rendering = { nonce, config, testMode: takesTestPayments(info) };
 
 			const key = info.key;
 			const mode = this.getMode();
