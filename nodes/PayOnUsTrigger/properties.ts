@@ -7,7 +7,7 @@ import { EVENTS } from './delivery';
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			"To connect PayOnUs: in the PayOnUs dashboard (Test Mode on for the sandbox, off for live payments), paste this node's Production URL as the Webhook URL and set a Webhook Verification Key; put the same key in this node's credential. PayOnUs sends nothing until both are set. To try the node, click Listen for Test Event: it fetches your most recent payment and shows it here as a notification.",
+			"To connect PayOnUs: in the PayOnUs dashboard (Test Mode on for the sandbox, off for live payments), paste this node's Production URL as the Webhook URL and set a Webhook Verification Key; put the same key in this node's credential. PayOnUs sends nothing until both are set. To try the node, run this step (Execute step, or Listen for Test Event): it fetches your most recent successful payment and shows it here as PayOnUs would notify it.",
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -92,7 +92,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'options',
 		default: 'latestPayment',
 		description:
-			'What Listen for Test Event shows. PayOnUs sends notifications only to the Production URL, so by default the node sends itself your most recent payment (read from PayOnUs, nothing is paid) exactly as PayOnUs would notify it.',
+			'What Listen for Test Event shows. PayOnUs sends notifications only to the Production URL, so by default the node sends itself your most recent successful payment (read from PayOnUs, nothing is paid) exactly as PayOnUs would notify it.',
 		options: [
 			{
 				name: 'Most Recent Payment',

@@ -20,7 +20,7 @@ import { EVENTS, type EventName } from './delivery';
  * gives. Nothing is sent to PayOnUs and no money moves: the only calls to
  * the service are reads.
  *
- * Where the node cannot find a payment (an empty account, only tokenization
+ * Where the node cannot find a notified payment (none SUCCESSFUL yet, only tokenization
  * or refund events selected, a payout without Merchant ID), it sends
  * nothing and the editor keeps listening for a real notification.
  */
@@ -84,18 +84,21 @@ export async function findSample(
 	merchantId: string | undefined,
 ): Promise<Sample | undefined> {
 	const { statuses, businessIds } = readFilters(options);
-	const wanted = (r: IDataObject) =>
+	// Only payments PayOnUs notifies: a payin once SUCCESSFUL (COLLECTION), a
+	// payout in its final status (PAYOUT); never a pending one.
+	const wanted = (r: IDataObject, notified: string[]) =>
 		typeof r.onusReference === 'string' &&
+		notified.includes(String(r.paymentStatus ?? '').toUpperCase()) &&
 		statusSelected(r.paymentStatus, statuses) &&
 		(businessIds.length === 0 || businessIds.includes(String(r.businessId ?? '')));
 	if (events.includes(EVENTS.collection)) {
 		const records = await readList(client, LISTS.payments, {}, { limit: SAMPLE_SCAN, pageSize: SAMPLE_SCAN });
-		const latest = newestRecord(records.filter(wanted));
+		const latest = newestRecord(records.filter((r) => wanted(r, ['SUCCESSFUL'])));
 		if (latest) return { event: EVENTS.collection, body: sampleNotification(EVENTS.collection, latest) };
 	}
 	if (events.includes(EVENTS.payout) && merchantId) {
 		const records = await readList(client, LISTS.transfers, { merchantId }, { limit: SAMPLE_SCAN, pageSize: SAMPLE_SCAN });
-		const latest = newestRecord(records.filter(wanted));
+		const latest = newestRecord(records.filter((r) => wanted(r, ['SUCCESSFUL', 'FAILED'])));
 		if (latest) return { event: EVENTS.payout, body: sampleNotification(EVENTS.payout, latest) };
 	}
 	return undefined;

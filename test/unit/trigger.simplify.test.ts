@@ -207,7 +207,10 @@ describe('Test event: the latest payment, sent to the Test URL as PayOnUs would 
 		const newer = serviceRecord({ onusReference: 'ONUS-NEW', createdDate: '2026-01-15T11:00:00Z' });
 		const failed = serviceRecord({ onusReference: 'ONUS-FAILED', createdDate: '2026-01-15T12:00:00Z', paymentStatus: 'FAILED' });
 		expect(newestRecord([older, newer])?.onusReference).toBe('ONUS-NEW');
-		serveRecords([older, failed, newer]);
+		const pending = serviceRecord({ onusReference: 'ONUS-PENDING', createdDate: '2026-01-15T13:00:00Z', paymentStatus: 'PENDING' });
+		serveRecords([older, failed, newer, pending]);
+		// A pending payin is never notified: the newest SUCCESSFUL one is sent, even without a status filter.
+		expect((await findSample(fakeClient as never, ['COLLECTION'], {}, undefined))?.body.onusReference).toBe('ONUS-NEW');
 		const sample = await findSample(fakeClient as never, ['COLLECTION'], { statuses: ['SUCCESSFUL'] }, undefined);
 		expect(sample?.event).toBe('COLLECTION');
 		expect(sample?.body).toEqual({
