@@ -14,11 +14,12 @@ import { createClient } from '../shared/transport';
 import { listSearch } from '../PayOnUs/methods';
 import { Checkout, type View } from './checkout';
 import { buildConfig, PageSetupError, type RawPageParameters } from './config';
-import { lazyClient, pageCredential, sandboxPublicKey } from './credential';
+import { lazyClient, pageCredential, sandboxPublicKey, takesTestPayments } from './credential';
 import { paymentPageProperties } from './properties';
 import { renderContinue, renderMessage, renderView, type RenderOptions } from './html';
 import { formOf, NO_STORE, securityHeaders } from './http';
 import { newCheckoutId, open, seal } from './token';
+import { simplifyItems, simplifyOn } from '../shared/triggerSimplify';
 
 /*
  * PayOnUs Payment Page: a checkout page served by n8n at this node's webhook
@@ -66,7 +67,9 @@ export class PayOnUsPaymentPage implements INodeType {
 		name: 'payOnUsPaymentPage',
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: Simplify (on by default); version 1 keeps its full items.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["title"]}}',
 		description: 'Serves a payment page and starts the workflow once per confirmed payment',
 		defaults: { name: 'PayOnUs Payment Page' },
@@ -128,6 +131,18 @@ export class PayOnUsPaymentPage implements INodeType {
 	methods = { listSearch: { searchBusinesses: listSearch.searchBusinesses } };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const result = await PayOnUsPaymentPage.prototype.serve.call(this);
+		if (!result.workflowData || !simplifyOn(this.getNode().typeVersion, this.getNodeParameter('simplify', true))) {
+			return result;
+		}
+		const [paid = [], notPaid] = result.workflowData;
+		const outputs = [simplifyItems(paid, 'pagePaid')];
+		if (notPaid) outputs.push(simplifyItems(notPaid, 'pageNotPaid'));
+		return { ...result, workflowData: outputs };
+	}
+
+	/** Serves one request of the page (items in full; webhook() simplifies them). */
+	async serve(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const req = this.getRequestObject();
 		const res = this.getResponseObject();
 		const nonce = randomBytes(16).toString('base64');
@@ -243,7 +258,7 @@ export class PayOnUsPaymentPage implements INodeType {
 				credentialId,
 				fetchSandboxKey,
 			);
-			rendering = { nonce, config };
+			rendering = { nonce, config, testMode: takesTestPayments(info) };
 
 			const key = info.key;
 			const mode = this.getMode();

@@ -32,6 +32,12 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:.375rem 1rem;margin:.75rem 0}
 dt{color:var(--muted)}dd{margin:0;font-weight:600;word-break:break-all}
 .big{font-size:1.375rem;letter-spacing:.05em}
 .foot{font-size:.875rem;color:var(--muted);text-align:center;margin:1.5rem 0}
+.copy{width:auto;margin:0 0 0 .5rem;padding:.375rem .875rem;font-size:1rem;letter-spacing:normal;vertical-align:middle}
+dd.ref{word-break:normal;overflow-wrap:normal}.nowrap{white-space:nowrap}
+.field-error{color:var(--err);font-weight:600;margin:.125rem 0 .25rem}
+input[aria-invalid=true]{border:2px solid var(--err)}
+.alert ul{margin:.25rem 0 0;padding-left:1.25rem}.alert a{color:var(--err)}
+.testmode{background:#fff4d6;border:2px solid #8a5a00;color:#4d3100;text-align:center;padding:.375rem .75rem;border-radius:.5rem;margin:0 0 .75rem}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (min-width:48rem){main{padding:2rem 1rem}h1{font-size:1.75rem}}
 @media (prefers-reduced-motion:reduce){*{transition:none!important}}
@@ -40,6 +46,8 @@ dt{color:var(--muted)}dd{margin:0;font-weight:600;word-break:break-all}
 /** Shared script: one click per form (double submit guard) and the status poll. */
 export const COMMON_JS = `
 document.querySelectorAll('form').forEach(function(f){f.addEventListener('submit',function(){if(f.dataset.sent){return}f.dataset.sent='1';var b=f.querySelector('button[type=submit]');if(b){setTimeout(function(){b.disabled=true;b.textContent='Please wait\\u2026'},0)}})});
+document.querySelectorAll('time[data-local]').forEach(function(t){try{var d=new Date(t.getAttribute('datetime'));if(isNaN(d.getTime()))return;t.textContent=d.toLocaleString(undefined,{weekday:'short',day:'numeric',month:'short',hour:'2-digit',minute:'2-digit',timeZoneName:'short'})}catch(e){}});
+document.querySelectorAll('button[data-copy]').forEach(function(b){var src=document.getElementById(b.getAttribute('data-copy'));if(!src)return;b.hidden=false;var status=document.getElementById('copy-status');var done=function(){if(status)status.textContent='Account number copied.'};var fallback=function(){var r=document.createRange();r.selectNodeContents(src);var sel=window.getSelection();sel.removeAllRanges();sel.addRange(r);try{if(document.execCommand('copy'))done()}catch(e){}};b.addEventListener('click',function(){var text=src.textContent.trim();if(navigator.clipboard&&navigator.clipboard.writeText){navigator.clipboard.writeText(text).then(done,fallback)}else{fallback()}})});
 var poll=document.getElementById('poll');
 if(poll&&window.fetch){var url=poll.getAttribute('data-url');var tries=0;var tick=function(){tries++;fetch(url+'&poll=1',{headers:{accept:'application/json'},cache:'no-store'}).then(function(r){return r.json()}).then(function(s){if(s.state!=='pending'){location.replace(url);return}setTimeout(tick,tries<40?3000:10000)}).catch(function(){setTimeout(tick,10000)})};setTimeout(tick,3000)}
 `;

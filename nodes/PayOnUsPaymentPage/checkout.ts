@@ -280,7 +280,7 @@ export class Checkout implements CheckoutSteps {
 		if (settled.ok) return settled.value;
 		if (settled.error instanceof CheckoutInputError) {
 			const view = this.afterRefresh(s, r.latest, settled.error.message, 400);
-			return { ...view, values: safeValues(form) };
+			return { ...view, values: safeValues(form), fieldErrors: settled.error.fields };
 		}
 		throw settled.error;
 	}

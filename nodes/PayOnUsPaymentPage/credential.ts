@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/client';
-import { resolveBaseUrl } from '../shared/environments';
+import { isLoopbackHost, resolveBaseUrl } from '../shared/environments';
 import { readSandboxPublicKey } from './service';
 import { deriveKey } from './token';
 
@@ -84,5 +84,21 @@ export async function sandboxPublicKey(
 		return pem;
 	} catch {
 		return '';
+	}
+}
+
+/**
+ * Whether the page takes sandbox payments (it then says TEST MODE): the
+ * Sandbox environment, or a Custom base URL on this machine or with
+ * "sandbox" in its host name (the local sandbox). Production never.
+ */
+export function takesTestPayments(info: Pick<PageCredential, 'environment' | 'baseUrl'>): boolean {
+	if (info.environment === 'production') return false;
+	if (info.environment !== 'custom') return true;
+	try {
+		const host = new URL(info.baseUrl).hostname;
+		return isLoopbackHost(host) || /sandbox/i.test(host);
+	} catch {
+		return false;
 	}
 }

@@ -10,7 +10,18 @@ import { METHODS, type Attempt, type CheckoutState, type Method } from './token'
 /** Payin statuses still waiting for the customer or the network. */
 export const PENDING = new Set(['PENDING', 'PROCESSING']);
 
-export class CheckoutInputError extends Error {}
+export class CheckoutInputError extends Error {
+	/**
+	 * Every field found wrong, by form field name (amount, email, name,
+	 * phone, method), so the page can show each message at its field.
+	 */
+	readonly fields?: Record<string, string>;
+
+	constructor(message: string, fields?: Record<string, string>) {
+		super(message);
+		if (fields && Object.keys(fields).length > 0) this.fields = fields;
+	}
+}
 
 export function methodOfChannel(channel: unknown): Method | undefined {
 	switch (channel) {
@@ -98,20 +109,40 @@ export function withCustomer(
 	form: Record<string, string>,
 ): CheckoutState {
 	const next: CheckoutState = { ...state, cur: cfg.currency };
-	next.amt = amountFrom(cfg, form.amount);
-	next.em = requiredText(form.email, 'Email', 254);
-	if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(next.em))
-		throw new CheckoutInputError('Email: enter an address such as name@example.com');
-	const name = askValue(form.name, cfg.askName, 'Name', 200);
-	if (name) next.nm = name;
-	const phone = askValue(form.phone, cfg.askPhone, 'Phone', 20)?.replace(/[\s()-]/g, '');
-	if (phone) {
-		if (!/^\+[1-9]\d{6,14}$/.test(phone))
-			throw new CheckoutInputError(
-				'Phone: international format, + and 7 to 15 digits, e.g. +2348012345678',
-			);
-		next.ph = phone;
-	}
+	// Every field is checked, so the customer sees all that is wrong at once.
+	const fields: Record<string, string> = {};
+	const check = (field: string, read: () => void) => {
+		try {
+			read();
+		} catch (error) {
+			// The readers throw only input errors; anything else is still this field's.
+			fields[field] = error instanceof CheckoutInputError ? error.message : `${field}: not valid`;
+		}
+	};
+	check('amount', () => {
+		next.amt = amountFrom(cfg, form.amount);
+	});
+	check('email', () => {
+		next.em = requiredText(form.email, 'Email', 254);
+		if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(next.em))
+			throw new CheckoutInputError('Email: enter an address such as name@example.com');
+	});
+	check('name', () => {
+		const name = askValue(form.name, cfg.askName, 'Name', 200);
+		if (name) next.nm = name;
+	});
+	check('phone', () => {
+		const phone = askValue(form.phone, cfg.askPhone, 'Phone', 20)?.replace(/[\s()-]/g, '');
+		if (phone) {
+			if (!/^\+[1-9]\d{6,14}$/.test(phone))
+				throw new CheckoutInputError(
+					'Phone: international format, + and 7 to 15 digits, e.g. +2348012345678',
+				);
+			next.ph = phone;
+		}
+	});
+	const messages = Object.values(fields);
+	if (messages.length > 0) throw new CheckoutInputError(messages.join(' '), fields);
 	return next;
 }
 

@@ -40,6 +40,8 @@ export const METHOD_LABELS: Record<Method, { name: string; hint: string }> = {
 export interface RenderOptions {
 	nonce: string;
 	config: PageConfig;
+	/** The page takes sandbox payments: every page says TEST MODE (no real money). */
+	testMode?: boolean;
 }
 
 export function layout(o: RenderOptions, title: string, body: string, scripts: string[] = []): string {
@@ -56,6 +58,7 @@ export function layout(o: RenderOptions, title: string, body: string, scripts: s
 </head>
 <body>
 <main>
+${o.testMode ? '<p class="testmode" id="test-mode"><b>TEST MODE</b>: sandbox payment, no real money is taken.</p>' : ''}
 ${body}
 <p class="foot">Secured by PayOnUs</p>
 </main>

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { businessIdField } from '../PayOnUs/resources/fields';
+import { simplifyProperty } from '../shared/triggerSimplify';
 
 /** The node's parameters (names and defaults are public: saved workflows hold them). */
 export const paymentPageProperties: INodeProperties[] = [
@@ -220,4 +221,5 @@ export const paymentPageProperties: INodeProperties[] = [
 			},
 		],
 	},
+	simplifyProperty('each payment'),
 ];

@@ -90,6 +90,8 @@ export interface View {
 	redirect?: string;
 	/** Form values to show again after an input error. */
 	values?: Record<string, string>;
+	/** Input errors by form field (each shown at its field). */
+	fieldErrors?: Record<string, string>;
 	/** HTTP status of the page (200 unless the input was refused). */
 	status?: number;
 }

@@ -23,12 +23,20 @@ export function startView(o: RenderOptions, view: View): string {
 	const c = o.config;
 	const v = view.values ?? {};
 	const s = view.state;
-	const described = view.message ? ' aria-describedby="form-error"' : '';
+	const errors = view.fieldErrors ?? {};
+	// Each field's own error sits under its label, is announced with the
+	// field (aria-describedby) and marks it invalid (aria-invalid).
+	const fieldError = (name: string) =>
+		errors[name] ? `<p class="field-error" id="${name}-error">${esc(errors[name])}</p>` : '';
+	const aria = (name: string, hint = false) => {
+		const ids = [errors[name] ? `${name}-error` : '', hint ? `${name}-hint` : ''].filter((x) => x).join(' ');
+		return `${ids ? ` aria-describedby="${ids}"` : ''}${errors[name] ? ' aria-invalid="true"' : ''}`;
+	};
 	const amountField =
 		c.amountMode === 'customer'
-			? `<label for="amount">Amount (${esc(c.currency)})</label><input id="amount" name="amount" inputmode="decimal" required value="${esc(
+			? `<label for="amount">Amount (${esc(c.currency)})</label>${fieldError('amount')}<input id="amount" name="amount" inputmode="decimal" required value="${esc(
 					v.amount ?? (s.amt !== undefined ? String(s.amt) : ''),
-				)}" aria-describedby="amount-hint"${described}><p id="amount-hint" class="muted">Between ${esc(money(c.minAmount, c.currency))} and ${esc(
+				)}"${aria('amount', true)}><p id="amount-hint" class="muted">Between ${esc(money(c.minAmount, c.currency))} and ${esc(
 					money(c.maxAmount, c.currency),
 				)}</p>`
 			: '';
@@ -42,9 +50,9 @@ export function startView(o: RenderOptions, view: View): string {
 	) =>
 		mode === 'no'
 			? ''
-			: `<label for="${name}">${label}${mode === 'optional' ? ' <span class="opt">(optional)</span>' : ''}</label><input id="${name}" name="${name}" type="${type}" autocomplete="${auto}"${
+			: `<label for="${name}">${label}${mode === 'optional' ? ' <span class="opt">(optional)</span>' : ''}</label>${fieldError(name)}<input id="${name}" name="${name}" type="${type}" autocomplete="${auto}"${
 					mode === 'required' ? ' required' : ''
-				} value="${esc(v[name] ?? (name === 'name' ? s.nm : s.ph) ?? '')}"${hint ? ` aria-describedby="${name}-hint"` : ''}>${hint ? `<p id="${name}-hint" class="muted">${hint}</p>` : ''}`;
+				} value="${esc(v[name] ?? (name === 'name' ? s.nm : s.ph) ?? '')}"${aria(name, hint !== '')}>${hint ? `<p id="${name}-hint" class="muted">${hint}</p>` : ''}`;
 	const chosen = v.method ?? s.m ?? c.methods[0];
 	const methods =
 		c.methods.length > 1
@@ -59,16 +67,25 @@ export function startView(o: RenderOptions, view: View): string {
 			: `<input type="hidden" name="method" value="${c.methods[0]}"><p class="muted">Pay by ${esc(METHOD_LABELS[c.methods[0]].name.toLowerCase())}.</p>`;
 	return `${header(o, c.amountMode === 'fixed' ? money(c.amount, c.currency) : undefined)}
 <section class="card" aria-labelledby="details-h"><h2 id="details-h">Your details</h2>
-${alertBox(view.message)}
+${Object.keys(errors).length > 0 ? errorSummary(errors) : alertBox(view.message)}
 <form method="post" action="?c=${esc(view.token)}" novalidate>
 ${hidden(view.token, 'start')}
 ${amountField}
-<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" required value="${esc(v.email ?? s.em ?? '')}"${described}>
+<label for="email">Email</label>${fieldError('email')}<input id="email" name="email" type="email" autocomplete="email" required value="${esc(v.email ?? s.em ?? '')}"${aria('email')}>
 ${field('name', c.askName, 'Full name', 'text', 'name')}
 ${field('phone', c.askPhone, 'Phone', 'tel', 'tel', 'International format, e.g. +2348012345678')}
 ${methods}
 <button type="submit">Continue</button>
 </form></section>`;
+}
+
+/** Every input error of the form at once, each a link to its field. */
+function errorSummary(errors: Record<string, string>): string {
+	const items = Object.entries(errors)
+		.map(([field, message]) => `<li><a href="#${esc(field)}">${esc(message)}</a></li>`)
+		.join('');
+	const count = Object.keys(errors).length;
+	return `<div class="alert" role="alert" id="form-error"><p><b>${count === 1 ? 'Please correct this:' : `Please correct these ${count} things:`}</b></p><ul>${items}</ul></div>`;
 }
 
 export function detailsView(o: RenderOptions, view: View): Body {
@@ -153,9 +170,9 @@ export function bankView(o: RenderOptions, view: View): Body {
 		`<section class="card" aria-labelledby="bank-h"><h2 id="bank-h">Transfer exactly ${esc(money(s.amt, s.cur))}</h2>
 ${view.message ? `<div class="notice" role="status">${esc(view.message)}</div>` : ''}
 <p>Send this exact amount from your banking app to the account below. It is for this payment only.</p>
-<dl><dt>Account number</dt><dd class="big" id="account-number">${esc(acct.no)}</dd><dt>Bank</dt><dd id="bank-name">${esc(acct.bank)}</dd><dt>Account name</dt><dd>${esc(
+<dl><dt>Account number</dt><dd class="big"><span id="account-number">${esc(acct.no)}</span> <button type="button" class="copy secondary" data-copy="account-number" hidden>Copy<span class="sr"> account number</span></button></dd><dt>Bank</dt><dd id="bank-name">${esc(acct.bank)}</dd><dt>Account name</dt><dd>${esc(
 			acct.name,
-		)}</dd><dt>Amount</dt><dd>${esc(money(s.amt, s.cur))}</dd><dt>Pay before</dt><dd><time datetime="${new Date(s.exp).toISOString()}">${esc(expiryText(s.exp))}</time></dd></dl>
+		)}</dd><dt>Amount</dt><dd>${esc(money(s.amt, s.cur))}</dd><dt>Pay before</dt><dd><time datetime="${new Date(s.exp).toISOString()}" data-local>${esc(expiryText(s.exp))}</time></dd></dl><p id="copy-status" class="muted" aria-live="polite"></p>
 ${pollBlock(view.token)}
 ${checkForm(view.token, 'I have paid')}
 ${otherMethods(o, view, 'bank')}
@@ -219,7 +236,15 @@ export function paidView(o: RenderOptions, view: View): Body {
 		money(s.amt, s.cur),
 		`<section class="card" aria-labelledby="paid-h"><h2 id="paid-h">Payment received</h2>
 <div class="success" role="status"><p>${esc(o.config.successMessage || 'Thank you: your payment was received.')}</p></div>
-<dl><dt>Amount</dt><dd>${esc(money(s.amt, s.cur))}</dd><dt>Reference</dt><dd id="payment-reference">${esc(record.onusReference ?? '')}</dd></dl>
+<dl><dt>Amount</dt><dd>${esc(money(s.amt, s.cur))}</dd><dt>Reference</dt><dd id="payment-reference" class="ref">${breakable(String(record.onusReference ?? ''))}</dd></dl>
 </section>`,
 	);
+}
+
+/** A long reference that may wrap only after its hyphens, never inside a number. */
+function breakable(reference: string): string {
+	return reference
+		.split('-')
+		.map((part) => `<span class="nowrap">${esc(part)}</span>`)
+		.join('-<wbr>');
 }

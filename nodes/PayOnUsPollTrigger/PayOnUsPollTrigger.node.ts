@@ -22,6 +22,7 @@ import {
 } from '../shared/triggerOptions';
 import { advance, MAX_SEEN, newest, readFrom, readStream, utcDay, type PollState, type Stream } from './cursor';
 import { listRecords } from './service';
+import { simplifyItems, simplifyOn, simplifyProperty } from '../shared/triggerSimplify';
 
 /**
  * Polls that are still running, per workflow and node. n8n's cron fires on
@@ -69,8 +70,10 @@ export class PayOnUsPollTrigger implements INodeType {
 		name: 'payOnUsPollTrigger',
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['trigger'],
-		version: 1,
-		subtitle: '={{$parameter["watch"].join(", ")}}',
+		// 1.1: Simplify (on by default); version 1 keeps its full items.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
+		subtitle: '={{$parameter["watch"].join(", ").replace("payins", "Payins").replace("payouts", "Payouts")}}',
 		description: 'Starts the workflow for new or changed PayOnUs payins and payouts, found by polling',
 		defaults: { name: 'PayOnUs Poll Trigger' },
 		polling: true,
@@ -80,7 +83,7 @@ export class PayOnUsPollTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Each poll reads every page of the records created since the day before the last one seen and emits every new record, and every known record in a new status, once; the trigger keeps its own memory, so what the service does with filters or order never causes a repeat. Polling once a minute (the shortest interval recent n8n versions allow) is enough. Use it alongside the PayOnUs Trigger as a safety net for missed notifications, or where webhooks cannot reach n8n.',
+					'Checks PayOnUs every minute for new payins and payouts, and for ones whose status changed, and starts the workflow once for each. Use it where PayOnUs cannot reach this n8n, or next to the PayOnUs Trigger to catch a notification that never came. The first check after activation only notes what already exists. Fetch Test Event shows your most recent payment.',
 				name: 'pollNotice',
 				type: 'notice',
 				default: '',
@@ -128,10 +131,18 @@ export class PayOnUsPollTrigger implements INodeType {
 					},
 				],
 			},
+			simplifyProperty('each record'),
 		],
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const result = await PayOnUsPollTrigger.prototype.receive.call(this);
+		if (!result || !simplifyOn(this.getNode().typeVersion, this.getNodeParameter('simplify', true))) return result;
+		return result.map((items) => simplifyItems(items));
+	}
+
+	/** One poll (items in full; poll() simplifies them). */
+	async receive(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const watched = splitList(this.getNodeParameter('watch', []) as unknown).filter(
 			(w): w is Stream => w === 'payins' || w === 'payouts',
 		);

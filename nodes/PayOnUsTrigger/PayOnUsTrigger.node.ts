@@ -27,6 +27,8 @@ import {
 	type EventName,
 } from './delivery';
 import { triggerProperties } from './properties';
+import { sendTestEvent } from './sample';
+import { simplifyItems, simplifyOn } from '../shared/triggerSimplify';
 import { confirmTokenization, unreadable, type TokenizationVerdict } from './tokenization';
 
 /*
@@ -128,21 +130,33 @@ export const HELD_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries:
 /** The trigger's clock (tests move it). */
 export const TRIGGER_CLOCK = { now: (): number => Date.now() };
 
+/** The events on the canvas, as the Events list names them. */
+const SUBTITLE =
+	'={{$parameter["events"].join(", ").replace("card_tokenization_link.completed", "Card Tokenization").replace("COLLECTION", "Collection").replace("PAYOUT", "Payout").replace("REFUND", "Refund")}}';
+
+/**
+ * Output names on the canvas (not saved in workflows: connections are by
+ * index). A pair that reads as opposites and fits under the node.
+ */
+export const OUTPUT_NAMES = ['Confirmed', 'Unconfirmed'];
+
 export class PayOnUsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'PayOnUs Trigger',
 		name: 'payOnUsTrigger',
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['trigger'],
-		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		// 1.1: Simplify (on by default); version 1 keeps its full items.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
+		subtitle: SUBTITLE,
 		description: 'Starts the workflow when PayOnUs sends a verified payment notification',
 		defaults: { name: 'PayOnUs Trigger' },
 		inputs: [],
 		// Output 2 (added): events that could not be confirmed through the API.
 		// Saved workflows keep their connections on output 1.
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
-		outputNames: ['Verified', 'Not Confirmed'],
+		outputNames: OUTPUT_NAMES,
 		credentials: [{ name: 'payOnUsApi', required: true }],
 		webhooks: [
 			{
@@ -164,6 +178,15 @@ export class PayOnUsTrigger implements INodeType {
 				return false;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
+				// Listening for a test event: PayOnUs only notifies the Production
+				// URL, so the node sends itself the latest payment (sample.ts).
+				if (this.getMode() === 'manual' && this.getNodeParameter('testEvent', 'latestPayment') === 'latestPayment') {
+					const scope = `${this.getWorkflow().id ?? ''}:${this.getNode().id}:manual`;
+					// Not awaited: the editor starts listening now, the event follows.
+					void sendTestEvent(this, (sample) =>
+						seenKeysFor(scope, DEDUPE_WINDOW).forget(dedupeKey(sample.event, sample.body)),
+					);
+				}
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
@@ -173,6 +196,14 @@ export class PayOnUsTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const result = await PayOnUsTrigger.prototype.receive.call(this);
+		const simplify = simplifyOn(this.getNode().typeVersion, this.getNodeParameter('simplify', true));
+		if (!simplify || !result.workflowData) return result;
+		return { ...result, workflowData: result.workflowData.map((items) => simplifyItems(items)) };
+	}
+
+	/** Reads one notification and decides what it starts (items in full; webhook() simplifies them). */
+	async receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const now = TRIGGER_CLOCK.now();
 		const receivedAt = new Date(now);
 		const req = this.getRequestObject();

@@ -1,12 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { onlyBusinessIdsOption, onlyStatusesOption, PAYMENT_STATUS_OPTIONS } from '../shared/triggerOptions';
+import { simplifyProperty } from '../shared/triggerSimplify';
 import { EVENTS } from './delivery';
 
 /** The node's parameters (names and defaults are public: saved workflows hold them). */
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Paste the Production URL above into the PayOnUs dashboard as the Webhook URL (Test Mode ON for the sandbox, OFF for production), and set the Webhook Verification Key there to the one saved in this credential. PayOnUs sends nothing until both are set for that environment. PayOnUs has no API to register webhooks: activating this workflow changes nothing on the dashboard. Use the Test URL only while listening for a test event.',
+			"To connect PayOnUs: in the PayOnUs dashboard (Test Mode on for the sandbox, off for live payments), paste this node's Production URL as the Webhook URL and set a Webhook Verification Key; put the same key in this node's credential. PayOnUs sends nothing until both are set. To try the node, run this step (Execute step, or Listen for Test Event): it fetches your most recent successful payment and shows it here as PayOnUs would notify it.",
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -57,7 +58,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: true,
 		displayOptions: { show: { events: [EVENTS.collection, EVENTS.payout] } },
 		description:
-			"Whether to re-read each Collection or Payout from PayOnUs by its onusReference (one or two API calls) and emit the service's amount, currency, business and status. PayOnUs signs only accountNumber, onusReference and paymentStatus: turned off, the amount, currency, business and type of the item are as received, unsigned. Events the service does not confirm (record missing, another status, service unreachable) go to the Not Confirmed output.",
+			"Whether to re-read each Collection or Payout from PayOnUs by its onusReference (one or two API calls) and emit the service's amount, currency, business and status. PayOnUs signs only accountNumber, onusReference and paymentStatus: turned off, the amount, currency, business and type of the item are as received, unsigned. Events the service does not confirm (record missing, another status, service unreachable) go to the Unconfirmed output (the second one).",
 	},
 	{
 		displayName: 'Merchant ID',
@@ -85,4 +86,25 @@ export const triggerProperties: INodeProperties[] = [
 			),
 		],
 	},
+	{
+		displayName: 'Test Event',
+		name: 'testEvent',
+		type: 'options',
+		default: 'latestPayment',
+		description:
+			'What Listen for Test Event shows. PayOnUs sends notifications only to the Production URL, so by default the node sends itself your most recent successful payment (read from PayOnUs, nothing is paid) exactly as PayOnUs would notify it.',
+		options: [
+			{
+				name: 'Most Recent Payment',
+				value: 'latestPayment',
+				description: 'Your latest payin (Collection) or payout, delivered to the Test URL like a real notification',
+			},
+			{
+				name: 'Wait for PayOnUs',
+				value: 'wait',
+				description: 'Only what arrives at the Test URL (for example a notification sent there by hand)',
+			},
+		],
+	},
+	simplifyProperty('each event'),
 ];

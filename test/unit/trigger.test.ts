@@ -344,6 +344,7 @@ describe('PayOnUs Trigger: activation', () => {
 		const hook = (key: unknown) => ({
 			getCredentials: async () => ({ webhookVerificationKey: key }),
 			getNode: () => ({ name: 'PayOnUs Trigger' }),
+			getMode: () => 'trigger',
 		});
 		await expect(node.webhookMethods.default.checkExists.call(hook('') as never)).resolves.toBe(false);
 		await expect(node.webhookMethods.default.create.call(hook(undefined) as never)).resolves.toBe(true);

@@ -1,0 +1,154 @@
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+/**
+ * "Simplify" for the three starting nodes (PayOnUs Trigger, PayOnUs Poll
+ * Trigger, PayOnUs Payment Page). A payment record has 47 fields in the
+ * service's order (id, merchantUserId, amountPaid, settlementAmount, ...;
+ * paymentStatus 37th, onusReference last); a simplified item has at most 10,
+ * the ones a builder maps first, in this order: status, amount, currency,
+ * references, customer, method, dates, then what the node adds (event,
+ * confirmation, resource...). A field the source does not carry stays absent.
+ *
+ * Only node versions that have the option simplify (1.1 and later, where it
+ * is on by default); version 1 keeps its full output. The raw record is one
+ * toggle away (Simplify off).
+ */
+
+/** Most fields a simplified item has (n8n's guideline for a Simplify option). */
+export const SIMPLIFIED_MAX_FIELDS = 10;
+
+export type SimplifiedKind = 'payin' | 'payout' | 'tokenization' | 'pagePaid' | 'pageNotPaid';
+
+/** The fields of each kind of item, in the order a builder reads them. */
+export const SIMPLIFIED_FIELDS: Record<SimplifiedKind, readonly string[]> = {
+	// A payin: webhook COLLECTION, poll trigger payin.
+	payin: [
+		'paymentStatus',
+		'amount',
+		'currency',
+		'onusReference',
+		'merchantReference',
+		'email',
+		'paymentChannel',
+		'createdDate',
+		// Added by the node that emits it (only one of these sets is present).
+		'event',
+		'confirmed',
+		'confirmation',
+		'resource',
+		'change',
+	],
+	// A transfer: webhook PAYOUT or REFUND, poll trigger payout.
+	payout: [
+		'paymentStatus',
+		'amount',
+		'currency',
+		'onusReference',
+		'merchantReference',
+		'beneficiaryAccountName',
+		'beneficiaryAccountNumber',
+		'createdDate',
+		'event',
+		'confirmed',
+		'confirmation',
+		'resource',
+		'change',
+	],
+	tokenization: [
+		'status',
+		'cardTokenId',
+		'cardTokenizationLinkId',
+		'businessId',
+		'cardTokenIdChecked',
+		'receivedAt',
+		'event',
+		'confirmed',
+		'confirmation',
+	],
+	// The Payment Page's Paid output.
+	pagePaid: [
+		'paymentStatus',
+		'amount',
+		'currency',
+		'merchantCheckoutReference',
+		'onusReference',
+		'customerEmail',
+		'customerName',
+		'customerPhone',
+		'paymentMethod',
+		'confirmedAt',
+	],
+	// The Payment Page's Not Paid output (a failed attempt, or an expired checkout).
+	pageNotPaid: [
+		'outcome',
+		'amount',
+		'currency',
+		'merchantCheckoutReference',
+		'customerEmail',
+		'customerName',
+		'paymentMethod',
+		'reason',
+		'expiredAt',
+		'observedAt',
+	],
+};
+
+/** Fields the emitting node adds (event, confirmation...): always kept when present, after the record's. */
+const NODE_CONTEXT = new Set(['event', 'confirmed', 'confirmation', 'resource', 'change', 'cardTokenIdChecked', 'outcome', 'reason']);
+
+/**
+ * The simplified item: the kind's fields that the item carries, in the
+ * kind's order, at most 10. What the node adds (Not Confirmed's reason, the
+ * poll's change) is never the field left out: record fields make room.
+ */
+export function simplifyRecord(kind: SimplifiedKind, item: IDataObject): IDataObject {
+	const names = SIMPLIFIED_FIELDS[kind].filter((name) => item[name] !== undefined);
+	const context = names.filter((name) => NODE_CONTEXT.has(name));
+	let room = SIMPLIFIED_MAX_FIELDS - context.length;
+	const out: IDataObject = {};
+	for (const name of names) {
+		if (!NODE_CONTEXT.has(name)) {
+			if (room <= 0) continue;
+			room--;
+		}
+		out[name] = item[name];
+	}
+	return out;
+}
+
+/** The kind of a webhook or poll trigger item, from the fields it carries. */
+export function kindOf(item: IDataObject): SimplifiedKind {
+	if (item.event === 'card_tokenization_link.completed' || item.cardTokenizationLinkId !== undefined) {
+		return 'tokenization';
+	}
+	if (item.resource === 'payout' || item.event === 'PAYOUT' || item.event === 'REFUND') return 'payout';
+	if (item.resource === undefined && item.event === undefined && item.beneficiaryAccountNumber !== undefined) {
+		return 'payout';
+	}
+	return 'payin';
+}
+
+/** Items of one output, simplified with the kind of each item (or the one given). */
+export function simplifyItems(items: INodeExecutionData[], kind?: SimplifiedKind): INodeExecutionData[] {
+	return items.map((item) => ({ ...item, json: simplifyRecord(kind ?? kindOf(item.json), item.json) }));
+}
+
+/** The first node version with the Simplify option. */
+export const SIMPLIFY_SINCE_VERSION = 1.1;
+
+/** Whether this node's items are simplified: version 1.1+ with Simplify on (version 1 never). */
+export function simplifyOn(typeVersion: number, parameter: unknown): boolean {
+	return typeVersion >= SIMPLIFY_SINCE_VERSION && parameter !== false;
+}
+
+/** The Simplify parameter, shown from version 1.1. */
+export function simplifyProperty(what: string): INodeProperties {
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show: { '@version': [{ _cnd: { gte: SIMPLIFY_SINCE_VERSION } }] } },
+		description: `Whether to return a simplified version of ${what} (status, amount, currency, references, customer, dates) instead of the raw data`,
+	};
+}

@@ -1,0 +1,292 @@
+import { createHash } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+import { fakeClient } from './fakes/transport';
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'), { virtual: true });
+
+import { OUTPUT_NAMES, PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
+import { PayOnUsPollTrigger, POLL_CLOCK } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { PayOnUsPaymentPage } from '../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node';
+import { resetSeenKeys } from '../../nodes/shared/dedupe';
+import { SIMPLIFIED_MAX_FIELDS, simplifyItems, simplifyRecord } from '../../nodes/shared/triggerSimplify';
+import { findSample, newestRecord, SAMPLE_TIMING, sampleNotification } from '../../nodes/PayOnUsTrigger/sample';
+import { paidItem } from '../../nodes/PayOnUsPaymentPage/items';
+
+const KEY = 'whk-simplify-key';
+SAMPLE_TIMING.delayMs = 0;
+POLL_CLOCK.now = () => new Date('2026-01-15T12:00:00Z');
+
+/** A payin as the service lists it: 47 fields, in the service's order (id first, onusReference last). */
+function serviceRecord(over: IDataObject = {}): IDataObject {
+	const names = [
+		'id', 'merchantUserId', 'amountPaid', 'settlementAmount', 'acceptablePaymentType', 'countryCode', 'paymentGateway',
+		'accountNumber', 'accountName', 'bankName', 'bankCode', 'email', 'mobileNumber', 'totalChargedFee', 'transactionFee',
+		'providerFee', 'vat', 'providerVat', 'stampDutyApplied', 'waveStampDuty', 'forWalletFunding', 'merchantNotified',
+		'forwardedForSettlement', 'fixedAccount', 'merchantReference', 'sessionId', 'providerReference', 'providerResponse',
+		'notificationUrl', 'redirectUrl', 'merchantCheckoutReference', 'senderName', 'senderAccount', 'senderAccountNumber',
+		'ipAddress', 'narration', 'paymentStatus', 'createdDate', 'lastUpdatedDate', 'businessName', 'merchantName',
+		'businessId', 'amount', 'currency', 'paymentChannel', 'type', 'onusReference',
+	];
+	const record: IDataObject = {};
+	for (const n of names) record[n] = null;
+	Object.assign(record, {
+		id: 'PR-00000042',
+		amountPaid: 5000,
+		settlementAmount: 4925,
+		accountNumber: '9912345678',
+		email: 'ada@example.com',
+		merchantReference: 'inv-42',
+		paymentStatus: 'SUCCESSFUL',
+		createdDate: '2026-01-15T10:00:00Z',
+		lastUpdatedDate: '2026-01-15T10:05:00Z',
+		businessId: 'BUS-2001',
+		amount: 5000,
+		currency: 'NGN',
+		paymentChannel: 'BANK_TRANSFER',
+		onusReference: 'ONUS-NUB-1000000000042-15012026-100000',
+		...over,
+	});
+	return record;
+}
+
+describe('Simplify: the fields a builder maps first', () => {
+	it('turns a 47-field payin into at most 10 fields, status, amount, currency and references first', () => {
+		const record = serviceRecord();
+		expect(Object.keys(record)).toHaveLength(47);
+		const simple = simplifyRecord('payin', { ...record, resource: 'payin', change: 'new' });
+		expect(Object.keys(simple)).toEqual([
+			'paymentStatus', 'amount', 'currency', 'onusReference', 'merchantReference', 'email', 'paymentChannel',
+			'createdDate', 'resource', 'change',
+		]);
+		expect(simple).toMatchObject({ paymentStatus: 'SUCCESSFUL', amount: 5000, currency: 'NGN' });
+	});
+
+	it('keeps the reason of a Not Confirmed event, and never more than 10 fields', () => {
+		const item = { ...serviceRecord(), event: 'COLLECTION', confirmed: false, confirmation: { confirmed: false, reason: 'x' } };
+		const [simple] = simplifyItems([{ json: item }]);
+		expect(simple.json.confirmation).toEqual({ confirmed: false, reason: 'x' });
+		expect(Object.keys(simple.json).length).toBeLessThanOrEqual(SIMPLIFIED_MAX_FIELDS);
+		expect(Object.keys(simple.json).slice(0, 3)).toEqual(['paymentStatus', 'amount', 'currency']);
+	});
+
+	it("a Payment Page item: checkout reference and customer, not the payin's 47 fields", () => {
+		const state = { id: 'abc', amt: 5000, cur: 'NGN', exp: 0, em: 'ada@example.com', nm: 'Ada' } as never;
+		const item = paidItem(state, { n: 1, m: 'bank' } as never, serviceRecord(), Date.parse('2026-01-15T10:06:00Z'));
+		const [simple] = simplifyItems([{ json: item }], 'pagePaid');
+		expect(simple.json).toEqual({
+			paymentStatus: 'SUCCESSFUL',
+			amount: 5000,
+			currency: 'NGN',
+			merchantCheckoutReference: item.merchantCheckoutReference,
+			onusReference: 'ONUS-NUB-1000000000042-15012026-100000',
+			customerEmail: 'ada@example.com',
+			customerName: 'Ada',
+			paymentMethod: 'bank',
+			confirmedAt: '2026-01-15T10:06:00.000Z',
+		});
+	});
+});
+
+describe('Simplify is on by default for new nodes only (version 1.1)', () => {
+	it('each starting node has versions 1 and 1.1, 1.1 by default, with Simplify shown from 1.1', () => {
+		for (const node of [new PayOnUsTrigger(), new PayOnUsPollTrigger(), new PayOnUsPaymentPage()]) {
+			expect(node.description.version).toEqual([1, 1.1]);
+			expect(node.description.defaultVersion).toBe(1.1);
+			const simplify = node.description.properties.find((p) => p.name === 'simplify');
+			expect(simplify).toMatchObject({ type: 'boolean', default: true });
+			expect(simplify?.displayOptions?.show?.['@version']).toEqual([{ _cnd: { gte: 1.1 } }]);
+		}
+	});
+
+	async function pollOnce(typeVersion: number, params: IDataObject = {}) {
+		fakeClient.paginate.mockImplementation(async () => [serviceRecord()]);
+		const ctx = {
+			getNodeParameter: (name: string, fallback: unknown) =>
+				name in params ? params[name] : ({ watch: ['payins'], options: {}, merchantId: '' } as IDataObject)[name] ?? fallback,
+			getMode: () => 'manual',
+			getWorkflow: () => ({ id: 'wf-s' }),
+			getNode: () => ({ id: 'poll-s', name: 'PayOnUs Poll Trigger', typeVersion }),
+			getWorkflowStaticData: () => ({}),
+		};
+		const out = await new PayOnUsPollTrigger().poll.call(ctx as never);
+		return out?.[0]?.[0]?.json as IDataObject;
+	}
+
+	it('Poll Trigger 1.1: simplified test event; Simplify off or version 1: every field', async () => {
+		const simple = await pollOnce(1.1);
+		expect(Object.keys(simple)[0]).toBe('paymentStatus');
+		expect(Object.keys(simple).length).toBeLessThanOrEqual(10);
+		expect(simple).toMatchObject({ resource: 'payin', change: 'test', amount: 5000 });
+		const raw = await pollOnce(1.1, { simplify: false });
+		expect(Object.keys(raw).length).toBeGreaterThanOrEqual(47);
+		const old = await pollOnce(1, { simplify: true });
+		expect(Object.keys(old).length).toBeGreaterThanOrEqual(47);
+		expect(Object.keys(old)[0]).toBe('id');
+	});
+});
+
+/** Delivers a notification to the webhook trigger (fake n8n context) and returns both outputs. */
+async function deliver(body: IDataObject, hash: string, opts: { typeVersion?: number; mode?: string; params?: IDataObject } = {}) {
+	const raw = JSON.stringify(body);
+	const response = { status: 0, body: undefined as unknown };
+	const res = {
+		status(code: number) {
+			response.status = code;
+			return res;
+		},
+		json(b: unknown) {
+			response.body = b;
+			return res;
+		},
+	};
+	const params: IDataObject = { events: ['COLLECTION', 'PAYOUT'], options: {}, ...(opts.params ?? {}) };
+	const ctx = {
+		getRequestObject: () => ({ headers: { 'content-type': 'text/plain', hash }, rawBody: Buffer.from(raw) }),
+		getResponseObject: () => res,
+		getBodyData: () => raw,
+		getCredentials: async () => ({ webhookVerificationKey: KEY }),
+		getNodeParameter: (name: string, fallback: unknown) => (name in params ? params[name] : fallback),
+		getMode: () => opts.mode ?? 'webhook',
+		getWorkflow: () => ({ id: 'wf-t' }),
+		getNode: () => ({ id: 'trig-1', name: 'PayOnUs Trigger', typeVersion: opts.typeVersion ?? 1.1, credentials: { payOnUsApi: { id: 'c1' } } }),
+		getWorkflowStaticData: () => ({}),
+		logger: { warn: () => undefined, info: () => undefined, error: () => undefined, debug: () => undefined },
+	};
+	const result = await new PayOnUsTrigger().webhook.call(ctx as never);
+	return { response, confirmed: result.workflowData?.[0]?.map((i) => i.json) ?? [], notConfirmed: result.workflowData?.[1]?.map((i) => i.json) ?? [] };
+}
+
+const sign = (b: IDataObject) =>
+	createHash('sha256').update(`${String(b.accountNumber)}${String(b.onusReference)}${String(b.paymentStatus)}${KEY}`).digest('hex');
+
+/** The fake service: the payment list holds `records`; a lookup by onusReference finds one of them. */
+function serveRecords(records: IDataObject[]) {
+	fakeClient.paginate.mockImplementation(async () => records.map((r) => ({ ...r })));
+	fakeClient.request.mockImplementation(async (opts: { path: string; qs?: IDataObject }) => {
+		const found = records.filter((r) => r.onusReference === opts.qs?.onusReference);
+		if (opts.path === '/api/v1/payment-requests') return { content: found, lastPage: 1, totalNumberOfItems: found.length };
+		throw new Error(`unexpected call ${opts.path}`);
+	});
+}
+
+beforeEach(() => {
+	resetSeenKeys();
+	fakeClient.request.mockReset();
+	fakeClient.paginate.mockReset();
+	fakeClient.defaults = { merchantId: 'MER-1001' };
+});
+
+describe('PayOnUs Trigger output', () => {
+	it('1.1 emits the simplified confirmed item; version 1 the full one', async () => {
+		const record = serviceRecord();
+		serveRecords([record]);
+		const body = sampleNotification('COLLECTION', record);
+		const simple = await deliver(body, sign(body), { typeVersion: 1.1 });
+		expect(simple.confirmed).toHaveLength(1);
+		expect(Object.keys(simple.confirmed[0]).slice(0, 5)).toEqual(['paymentStatus', 'amount', 'currency', 'onusReference', 'merchantReference']);
+		expect(simple.confirmed[0]).toMatchObject({ event: 'COLLECTION', confirmed: true, amount: 5000 });
+		expect(Object.keys(simple.confirmed[0]).length).toBeLessThanOrEqual(10);
+		resetSeenKeys();
+		const full = await deliver(body, sign(body), { typeVersion: 1 });
+		expect(full.confirmed[0]).toMatchObject({ verified: true, verifiedBy: 'signature', confirmedBy: 'api' });
+		expect(full.confirmed[0].verifiedFields).toEqual(['accountNumber', 'onusReference', 'paymentStatus']);
+	});
+
+	it('canvas: output names read as a pair and the subtitle names events as the Events list does', () => {
+		const d = new PayOnUsTrigger().description;
+		expect(OUTPUT_NAMES).toEqual(['Confirmed', 'Unconfirmed']);
+		expect(d.outputNames).toEqual(OUTPUT_NAMES);
+		for (const name of OUTPUT_NAMES) expect(name.length).toBeLessThanOrEqual(11);
+		expect(d.subtitle).toContain('"card_tokenization_link.completed", "Card Tokenization"');
+	});
+});
+
+describe('Test event: the latest payment, sent to the Test URL as PayOnUs would notify it', () => {
+	it('picks the newest payin the filters let through and writes the notification of it', async () => {
+		const older = serviceRecord({ onusReference: 'ONUS-OLD', createdDate: '2026-01-14T10:00:00Z' });
+		const newer = serviceRecord({ onusReference: 'ONUS-NEW', createdDate: '2026-01-15T11:00:00Z' });
+		const failed = serviceRecord({ onusReference: 'ONUS-FAILED', createdDate: '2026-01-15T12:00:00Z', paymentStatus: 'FAILED' });
+		expect(newestRecord([older, newer])?.onusReference).toBe('ONUS-NEW');
+		const pending = serviceRecord({ onusReference: 'ONUS-PENDING', createdDate: '2026-01-15T13:00:00Z', paymentStatus: 'PENDING' });
+		serveRecords([older, failed, newer, pending]);
+		// A pending payin is never notified: the newest SUCCESSFUL one is sent, even without a status filter.
+		expect((await findSample(fakeClient as never, ['COLLECTION'], {}, undefined))?.body.onusReference).toBe('ONUS-NEW');
+		const sample = await findSample(fakeClient as never, ['COLLECTION'], { statuses: ['SUCCESSFUL'] }, undefined);
+		expect(sample?.event).toBe('COLLECTION');
+		expect(sample?.body).toEqual({
+			id: 'PR-00000042',
+			type: 'COLLECTION',
+			currency: 'NGN',
+			businessId: 'BUS-2001',
+			accountNumber: '9912345678',
+			onusReference: 'ONUS-NEW',
+			paymentStatus: 'SUCCESSFUL',
+			paymentChannel: 'BANK_TRANSFER',
+			transactionAmount: 5000,
+			merchantReference: 'inv-42',
+			narration: null,
+			createdDate: '2026-01-15T11:00:00Z',
+		});
+		// Only tokenization selected, or a payout without Merchant ID: nothing to send.
+		expect(await findSample(fakeClient as never, ['card_tokenization_link.completed'], {}, undefined)).toBeUndefined();
+		expect(await findSample(fakeClient as never, ['PAYOUT'], {}, undefined)).toBeUndefined();
+	});
+
+	/** create() of the webhook as the editor's Listen for Test Event calls it; returns what was posted. */
+	async function listen(mode: string, params: IDataObject = {}) {
+		const posted: Array<{ url: string; headers: IDataObject; body: string }> = [];
+		let done: () => void = () => undefined;
+		const sent = new Promise<void>((resolve) => (done = resolve));
+		const all: IDataObject = { events: ['COLLECTION'], options: {}, merchantId: '', ...params };
+		const ctx = {
+			getMode: () => mode,
+			getNodeParameter: (name: string, fallback: unknown) => (name in all ? all[name] : fallback),
+			getWorkflow: () => ({ id: 'wf-t' }),
+			getNode: () => ({ id: 'trig-1', name: 'PayOnUs Trigger', typeVersion: 1.1 }),
+			getNodeWebhookUrl: () => 'http://n8n.test/webhook-test/abc/webhook',
+			getCredentials: async () => ({ webhookVerificationKey: KEY }),
+			helpers: {
+				httpRequest: async (o: { url: string; headers: IDataObject; body: string }) => {
+					posted.push(o);
+					done();
+					return '';
+				},
+			},
+			logger: { warn: () => done(), info: () => done(), error: () => undefined, debug: () => undefined },
+		};
+		const ok = await new PayOnUsTrigger().webhookMethods.default.create.call(ctx as never);
+		return { ok, posted, sent };
+	}
+
+	it('listening in the editor posts the signed notification, which the trigger then emits (twice in a row too)', async () => {
+		const record = serviceRecord();
+		serveRecords([record]);
+		for (let round = 0; round < 2; round++) {
+			const { ok, posted, sent } = await listen('manual');
+			expect(ok).toBe(true);
+			await sent;
+			expect(posted).toHaveLength(1);
+			expect(posted[0].url).toBe('http://n8n.test/webhook-test/abc/webhook');
+			expect(posted[0].headers['content-type']).toBe('text/plain');
+			const body = JSON.parse(posted[0].body) as IDataObject;
+			expect(posted[0].headers.hash).toBe(sign(body));
+			// The Test URL delivery goes through the whole trigger: signature, confirmation, output.
+			const { response, confirmed } = await deliver(body, String(posted[0].headers.hash), { mode: 'manual' });
+			expect(response.status).toBe(200);
+			expect(confirmed).toHaveLength(1);
+			expect(confirmed[0]).toMatchObject({ onusReference: record.onusReference, confirmed: true, event: 'COLLECTION' });
+		}
+	});
+
+	it('sends nothing on activation (production) or with Test Event set to Wait for PayOnUs', async () => {
+		serveRecords([serviceRecord()]);
+		const production = await listen('trigger');
+		const waiting = await listen('manual', { testEvent: 'wait' });
+		expect(production.ok && waiting.ok).toBe(true);
+		// Give a (wrongly) started send every chance to run.
+		for (let i = 0; i < 20; i++) await Promise.resolve();
+		expect(production.posted).toHaveLength(0);
+		expect(waiting.posted).toHaveLength(0);
+		expect(fakeClient.paginate).not.toHaveBeenCalled();
+	});
+});
