@@ -19,6 +19,7 @@ import { paymentPageProperties } from './properties';
 import { renderContinue, renderMessage, renderView, type RenderOptions } from './html';
 import { formOf, NO_STORE, securityHeaders } from './http';
 import { newCheckoutId, open, seal } from './token';
+import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
 
 /*
  * PayOnUs Payment Page: a checkout page served by n8n at this node's webhook
@@ -71,7 +72,7 @@ export class PayOnUsPaymentPage implements INodeType {
 		inputs: [],
 		outputs: `={{$parameter.options?.notPaidOutput ? ["${NodeConnectionTypes.Main}", "${NodeConnectionTypes.Main}"] : ["${NodeConnectionTypes.Main}"]}}`,
 		outputNames: ['Paid', 'Not Paid'],
-		credentials: [{ name: 'payOnUsApi', required: true }],
+		credentials: [{ name: 'payOnUsApi', required: true, testedBy: 'payOnUsApiTest' }],
 		webhooks: [
 			{
 				name: 'setup',
@@ -123,7 +124,7 @@ export class PayOnUsPaymentPage implements INodeType {
 		},
 	};
 
-	methods = { listSearch: { searchBusinesses: listSearch.searchBusinesses } };
+	methods = { listSearch: { searchBusinesses: listSearch.searchBusinesses }, credentialTest: CREDENTIAL_TEST_METHODS };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const req = this.getRequestObject();

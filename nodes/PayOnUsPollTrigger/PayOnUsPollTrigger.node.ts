@@ -22,6 +22,7 @@ import {
 } from '../shared/triggerOptions';
 import { advance, MAX_SEEN, newest, readFrom, readStream, utcDay, type PollState, type Stream } from './cursor';
 import { listRecords } from './service';
+import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
 
 /**
  * Polls that are still running, per workflow and node. n8n's cron fires on
@@ -76,7 +77,7 @@ export class PayOnUsPollTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'payOnUsApi', required: true }],
+		credentials: [{ name: 'payOnUsApi', required: true, testedBy: 'payOnUsApiTest' }],
 		properties: [
 			{
 				displayName:
@@ -130,6 +131,8 @@ export class PayOnUsPollTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: CREDENTIAL_TEST_METHODS };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const watched = splitList(this.getNodeParameter('watch', []) as unknown).filter(

@@ -28,6 +28,7 @@ import {
 } from './delivery';
 import { triggerProperties } from './properties';
 import { confirmTokenization, unreadable, type TokenizationVerdict } from './tokenization';
+import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
 
 /*
  * What this trigger guarantees (n8n 2.8.4):
@@ -125,7 +126,7 @@ export class PayOnUsTrigger implements INodeType {
 		// Saved workflows keep their connections on output 1.
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
 		outputNames: ['Verified', 'Not Confirmed'],
-		credentials: [{ name: 'payOnUsApi', required: true }],
+		credentials: [{ name: 'payOnUsApi', required: true, testedBy: 'payOnUsApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -136,6 +137,8 @@ export class PayOnUsTrigger implements INodeType {
 		],
 		properties: triggerProperties,
 	};
+
+	methods = { credentialTest: CREDENTIAL_TEST_METHODS };
 
 	webhookMethods = {
 		default: {
