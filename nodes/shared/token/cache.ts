@@ -62,6 +62,10 @@ export interface ClientSlot {
 	current?: TokenRecord;
 	inflight?: Promise<TokenRecord>;
 	dead: string[];
+	/** Newest issue time of a token refused (401): the service keeps one valid
+	 * token per client, the newest, so every token issued at or before a
+	 * refused one is dead too (0: none known). */
+	deadThrough: number;
 	/** Times of the token calls sent by this process (sliding window). */
 	calls: number[];
 	/** No token call before this time (after a 429). */
@@ -110,6 +114,7 @@ export class TokenCache {
 		if (!s) {
 			s = {
 				dead: [],
+				deadThrough: 0,
 				calls: [],
 				notBefore: 0,
 				probes: new Map(),
@@ -128,8 +133,17 @@ export class TokenCache {
 		return this.slot(key).dead.includes(tokenId(token));
 	}
 
-	markDead(key: string, token: string): void {
+	/** A token known refused, or issued no later than one refused (`issuedAt` 0: unknown). */
+	isStale(key: string, token: string, issuedAt: number): boolean {
+		const through = this.slot(key).deadThrough;
+		return this.isDead(key, token) || (issuedAt > 0 && through > 0 && issuedAt <= through);
+	}
+
+	/** Notes a refused token; with its issue time, every token issued no later is dead too. */
+	markDead(key: string, token: string, issuedAt = 0): void {
 		const s = this.slot(key);
+		if (issuedAt > s.deadThrough) s.deadThrough = issuedAt;
+		if (s.current && issuedAt > 0 && s.current.issuedAt <= issuedAt) s.current = undefined;
 		const id = tokenId(token);
 		if (!s.dead.includes(id)) {
 			s.dead.push(id);
@@ -140,7 +154,7 @@ export class TokenCache {
 
 	/** Fresh enough to use without refreshing (not dead, not near its expiry). */
 	isFresh(rec: TokenRecord | undefined, key: string): rec is TokenRecord {
-		return !!rec && !this.isDead(key, rec.token) && rec.expiresAt - this.limits.refreshMarginMs > this.clock.now();
+		return !!rec && !this.isStale(key, rec.token, rec.issuedAt) && rec.expiresAt - this.limits.refreshMarginMs > this.clock.now();
 	}
 
 	/** The token this process would use now for this client, if any. */
@@ -151,7 +165,7 @@ export class TokenCache {
 
 	/** Notes a token seen elsewhere (read from the stored credential) if newer. */
 	observe(key: string, rec: TokenRecord): void {
-		if (!rec.token || this.isDead(key, rec.token)) return;
+		if (!rec.token || this.isStale(key, rec.token, rec.issuedAt)) return;
 		const s = this.slot(key);
 		if (!s.current || rec.issuedAt > s.current.issuedAt) s.current = rec;
 	}

@@ -8,7 +8,7 @@ import type {
 import { TokenCallError } from '../errors';
 import { tokenCache } from './cache';
 import { checkToken } from './check';
-import { clientIdentity, storedToken, tokenFingerprint } from './credential';
+import { clientIdentity, numberField, storedToken, tokenFingerprint } from './credential';
 import type { HttpHelpers } from './tokenCall';
 import { requestToken } from './tokenCall';
 
@@ -76,9 +76,10 @@ export async function testCredentialValues(
 		// The stored token is dead now (one valid token per client).
 		const stored = storedToken(data);
 		if (stored !== '' && stored !== rec.token) {
-			tokenCache.markDead(key, stored);
+			const storedIssuedAt = numberField(data.issuedAt) ?? 0;
+			tokenCache.markDead(key, stored, storedIssuedAt);
 			if (typeof data.tokenFingerprint === 'string' && data.tokenFingerprint !== '' && data.tokenFingerprint !== key) {
-				tokenCache.markDead(data.tokenFingerprint, stored);
+				tokenCache.markDead(data.tokenFingerprint, stored, storedIssuedAt);
 			}
 		}
 		if (!(await checkToken(helpers, key, id, rec.token, merchantId))) {
