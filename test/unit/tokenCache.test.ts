@@ -8,7 +8,7 @@
  */
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
-import { TokenCache, tokenCache } from '../../nodes/shared/token/cache';
+import { ISSUE_ORDER_MARGIN_MS, TokenCache, tokenCache } from '../../nodes/shared/token/cache';
 import { tokenFingerprint } from '../../nodes/shared/token/credential';
 import { TokenCallError } from '../../nodes/shared/errors';
 import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
@@ -238,19 +238,22 @@ describe('errors name the problem and never carry secrets', () => {
 });
 
 describe('dead watermark (one valid token per client: the newest)', () => {
-	it('a refused token makes every token issued no later dead, and newer ones still count', () => {
+	it('a refused token makes every token issued clearly before it dead; close or newer ones still count', () => {
 		const cache = new TokenCache();
-		cache.configure({ clock: { now: () => 10_000 } });
-		cache.markDead('k', 'refused', 5_000);
-		expect(cache.isStale('k', 'older', 4_000)).toBe(true);
-		expect(cache.isStale('k', 'same-time', 5_000)).toBe(true);
-		expect(cache.isStale('k', 'newer', 6_000)).toBe(false);
+		cache.configure({ clock: { now: () => 100_000 } });
+		const refusedAt = 50_000;
+		cache.markDead('k', 'refused', refusedAt);
+		expect(cache.isStale('k', 'refused', refusedAt)).toBe(true);
+		expect(cache.isStale('k', 'older', refusedAt - ISSUE_ORDER_MARGIN_MS - 1)).toBe(true);
+		// Sent within the margin: the two token calls may have reached the service in either order.
+		expect(cache.isStale('k', 'close', refusedAt - ISSUE_ORDER_MARGIN_MS + 1)).toBe(false);
+		expect(cache.isStale('k', 'newer', refusedAt + 1)).toBe(false);
 		expect(cache.isStale('k', 'unknown-time', 0)).toBe(false);
-		cache.observe('k', { token: 'older', issuedAt: 4_000, expiresAt: 10_000_000 });
+		cache.observe('k', { token: 'older', issuedAt: 30_000, expiresAt: 10_000_000 });
 		expect(cache.live('k')).toBeUndefined();
-		cache.observe('k', { token: 'newer', issuedAt: 6_000, expiresAt: 10_000_000 });
+		cache.observe('k', { token: 'newer', issuedAt: 60_000, expiresAt: 10_000_000 });
 		expect(cache.live('k')?.token).toBe('newer');
-		cache.markDead('k', 'x', 7_000);
+		cache.markDead('k', 'x', 60_000 + ISSUE_ORDER_MARGIN_MS + 1);
 		expect(cache.live('k')).toBeUndefined();
 	});
 });

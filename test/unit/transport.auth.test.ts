@@ -156,6 +156,8 @@ it('after a rollover, a process never takes a stored token OLDER than the one re
 	const store = new CredentialStore(sandboxCredential(sb.url));
 	const a = startProcess(store);
 	const b = startProcess(store);
+	// A's token call is sent well before B's (issue times further apart than ISSUE_ORDER_MARGIN_MS).
+	a.cache.configure({ clock: { now: () => Date.now() - 60_000 } });
 	await wallets(await a.client()); // A mints T_A and stores it
 	const writtenByA = store.read();
 	store.patch({ accessToken: '' });

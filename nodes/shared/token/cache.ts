@@ -30,6 +30,12 @@ export interface TokenRecord {
 	expiresAt: number;
 }
 
+/**
+ * Issue times (taken when a token call is SENT, by each process's clock)
+ * order tokens only when further apart than this: two token calls sent
+ * closer together may reach the service in either order.
+ */
+export const ISSUE_ORDER_MARGIN_MS = 10 * 1000;
 /** Refresh this long before the stored expiry. */
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 export const TOKEN_CALLS_PER_WINDOW = 3;
@@ -63,8 +69,8 @@ export interface ClientSlot {
 	inflight?: Promise<TokenRecord>;
 	dead: string[];
 	/** Newest issue time of a token refused (401): the service keeps one valid
-	 * token per client, the newest, so every token issued at or before a
-	 * refused one is dead too (0: none known). */
+	 * token per client, the newest, so every token issued clearly before a
+	 * refused one (ISSUE_ORDER_MARGIN_MS) is dead too (0: none known). */
 	deadThrough: number;
 	/** Times of the token calls sent by this process (sliding window). */
 	calls: number[];
@@ -133,23 +139,22 @@ export class TokenCache {
 		return this.slot(key).dead.includes(tokenId(token));
 	}
 
-	/** A token known refused, or issued no later than one refused (`issuedAt` 0: unknown). */
+	/** A token known refused, or issued clearly before one refused (`issuedAt` 0: unknown). */
 	isStale(key: string, token: string, issuedAt: number): boolean {
 		const through = this.slot(key).deadThrough;
-		return this.isDead(key, token) || (issuedAt > 0 && through > 0 && issuedAt <= through);
+		return this.isDead(key, token) || (issuedAt > 0 && through > 0 && issuedAt < through - ISSUE_ORDER_MARGIN_MS);
 	}
 
-	/** Notes a refused token; with its issue time, every token issued no later is dead too. */
+	/** Notes a refused token; with its issue time, every token issued clearly before it is dead too. */
 	markDead(key: string, token: string, issuedAt = 0): void {
 		const s = this.slot(key);
 		if (issuedAt > s.deadThrough) s.deadThrough = issuedAt;
-		if (s.current && issuedAt > 0 && s.current.issuedAt <= issuedAt) s.current = undefined;
+		if (s.current && (s.current.token === token || this.isStale(key, s.current.token, s.current.issuedAt))) s.current = undefined;
 		const id = tokenId(token);
 		if (!s.dead.includes(id)) {
 			s.dead.push(id);
 			if (s.dead.length > 32) s.dead.shift();
 		}
-		if (s.current?.token === token) s.current = undefined;
 	}
 
 	/** Fresh enough to use without refreshing (not dead, not near its expiry). */

@@ -4,7 +4,7 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
-import { tokenCache } from '../token/cache';
+import { ISSUE_ORDER_MARGIN_MS, tokenCache } from '../token/cache';
 import { copyTokenFields, markTransportOwned, numberField, storedToken } from '../token/credential';
 import { classifyFailure } from './failure';
 import type { PayOnUsContext } from './context';
@@ -88,15 +88,17 @@ export class Session {
 	}
 
 	/** Whether `data` holds a token usable instead of the one that failed:
-	 * another token, not known dead, and not issued before the failed one (the
-	 * database keeps the last write, which may be an OLDER token than one
-	 * already refused: taking it would only earn another 401). */
+	 * another token, not known dead, and not issued clearly before the failed
+	 * one (the database keeps the last write, which may be an OLDER token than
+	 * one already refused: taking it would only earn another 401). Issue
+	 * times closer than ISSUE_ORDER_MARGIN_MS do not order two tokens: such a
+	 * token is tried. */
 	private newerThanFailed(data: ICredentialDataDecryptedObject, failedToken: string, failedIssuedAt: number): boolean {
 		const token = storedToken(data);
 		if (token === '' || token === failedToken) return false;
 		const issuedAt = numberField(data.issuedAt) ?? 0;
 		if (tokenCache.isStale(this.key, token, issuedAt)) return false;
-		return failedIssuedAt === 0 || issuedAt === 0 || issuedAt > failedIssuedAt;
+		return failedIssuedAt === 0 || issuedAt === 0 || issuedAt >= failedIssuedAt - ISSUE_ORDER_MARGIN_MS;
 	}
 
 	/**
@@ -124,7 +126,7 @@ export class Session {
 			);
 			const mine = tokenCache.live(this.key);
 			const storedIssuedAt = numberField(fresh.issuedAt) ?? 0;
-			if (mine && mine.token !== storedToken(fresh) && mine.issuedAt > storedIssuedAt) {
+			if (mine && mine.token !== storedToken(fresh) && mine.issuedAt > storedIssuedAt + ISSUE_ORDER_MARGIN_MS) {
 				fresh.accessToken = '';
 				this.data = fresh;
 				return 'took';
