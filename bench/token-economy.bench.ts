@@ -1,5 +1,8 @@
 /**
- * `npm run bench -- token-economy [--ops=1000] [--concurrency=50] [--scenarios=one,two,expiry,baseline]`
+ * `npm run bench -- token-economy [--ops=1000] [--concurrency=50] [--scenarios=one,two,expiry,baseline] [--repeat=1]`
+ *
+ * --repeat=N runs each scenario N times on the same n8n processes (a fresh
+ * sandbox and credential each time) and prints the failed operations of each run.
  *
  * How many access-token calls 1,000 operations cost, in real n8n against the
  * sandbox (one valid token per client, 3 token calls a minute, 429 beyond).
@@ -200,6 +203,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const ops = Number(arg(args, 'ops', '1000'));
 	const concurrency = Number(arg(args, 'concurrency', '50'));
 	const scenarios = arg(args, 'scenarios', 'one,two,expiry,baseline').split(',') as Scenario[];
+	const repeat = Math.max(1, Number(arg(args, 'repeat', '1')));
 	const needTwo = scenarios.some((s) => s === 'two' || s === 'expiry');
 	const first = await startN8n({ db: needTwo ? 'postgres' : 'sqlite' });
 	const rows: Row[] = [];
@@ -207,15 +211,32 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		const mains = [first];
 		if (needTwo) mains.push(await first.startSecondMain());
 		for (const scenario of scenarios) {
-			console.log(`--- ${scenario}`);
-			const row = await runScenario(scenario, mains, ops, concurrency);
-			console.log(JSON.stringify(row));
-			rows.push(row);
+			for (let r = 0; r < repeat; r++) {
+				console.log(`--- ${scenario}${repeat > 1 ? ` run ${r + 1}/${repeat}` : ''}`);
+				const row = await runScenario(scenario, mains, ops, concurrency);
+				console.log(JSON.stringify(row));
+				rows.push(row);
+			}
 		}
 	} finally {
 		await first.stop();
 	}
 	console.table(rows);
+	const repeats: IDataObject = {};
+	if (repeat > 1) {
+		for (const scenario of scenarios) {
+			const mine = rows.filter((r) => r.scenario === scenario);
+			repeats[scenario] = {
+				runs: mine.length,
+				failedOperationsPerRun: mine.map((r) => r.failedOperations),
+				runsWithFailures: mine.filter((r) => r.failedOperations > 0).length,
+				tokenCallsAfterExpiryPerRun: mine.map((r) => r.tokenCallsAfterExpiry ?? null),
+				rateLimitedPerRun: mine.map((r) => r.rateLimited),
+				secondsPerRun: mine.map((r) => r.seconds),
+			};
+		}
+		console.log('repeats', JSON.stringify(repeats));
+	}
 	const byName = Object.fromEntries(rows.map((r) => [r.scenario, r]));
 	const ratios: IDataObject = {};
 	if (byName.baseline && byName.one) {
@@ -230,5 +251,5 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			Number(byName.expiry.tokenCallsAfterExpiry) <= byName.expiry.processes && byName.expiry.rateLimited === 0 && byName.expiry.failedOperations === 0;
 	console.log('ratios', ratios);
 	console.log('goals met', goals);
-	return { ops, concurrency, rows, ratios, goals };
+	return { ops, concurrency, repeat, rows, repeats, ratios, goals };
 }

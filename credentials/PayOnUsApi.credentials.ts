@@ -1,15 +1,13 @@
 import type {
 	IAuthenticate,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestHelper,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
-import { BASE_URL_EXPRESSION, ENVIRONMENT_BASE_URLS } from '../nodes/shared/environments';
-import { CHECK_PATH_EXPRESSION, CHECK_RULES, checkRead } from '../nodes/shared/token/check';
+import { ENVIRONMENT_BASE_URLS } from '../nodes/shared/environments';
 import { payOnUsPreAuthentication } from '../nodes/shared/token/preAuthentication';
 
 /**
@@ -17,9 +15,12 @@ import { payOnUsPreAuthentication } from '../nodes/shared/token/preAuthenticatio
  * (client credentials), kept in the hidden expirable field `accessToken` and
  * shared by every execution and every n8n process using this credential; see
  * nodes/shared/token/ for the rules that keep it to one valid token and at
- * most 3 token calls a minute. The test is the same token check
- * preAuthentication runs (token/check.ts), at the same base addresses
- * (environments.ts).
+ * most 3 token calls a minute. The test is a function of the PayOnUs node
+ * (token/credentialTest.ts, named by the node's `testedBy`): it always asks
+ * for a fresh token with the values in the form, then runs the token check
+ * (token/check.ts). A declarative `test` request is not used: n8n prefers it
+ * over `testedBy`, and in n8n 2.41.1 it sends the stored token of a saved
+ * credential as is, without ever checking an edited Client Secret.
  */
 export class PayOnUsApi implements ICredentialType {
 	name = 'payOnUsApi';
@@ -164,14 +165,4 @@ export class PayOnUsApi implements ICredentialType {
 		...requestOptions,
 		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '')}` },
 	});
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: BASE_URL_EXPRESSION,
-			url: CHECK_PATH_EXPRESSION,
-			method: 'GET',
-			qs: checkRead('').qs,
-		},
-		rules: CHECK_RULES,
-	};
 }

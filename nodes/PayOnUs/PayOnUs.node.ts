@@ -5,6 +5,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
+import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
 import { listSearch, loadOptions } from './methods';
 import { buildProperties, buildSubtitle } from './resources';
 import { runOperation } from './run';
@@ -42,12 +43,14 @@ export class PayOnUs implements INodeType {
 			{
 				name: 'payOnUsApi',
 				required: true,
+				// The credential's test (it always checks the form's values with a fresh token).
+				testedBy: 'payOnUsApiTest',
 			},
 		],
 		properties: buildProperties(),
 	};
 
-	methods = { loadOptions, listSearch };
+	methods = { loadOptions, listSearch, credentialTest: CREDENTIAL_TEST_METHODS };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await runOperation(this);

@@ -20,6 +20,7 @@ import { renderContinue, renderMessage, renderView, type RenderOptions } from '.
 import { formOf, NO_STORE, securityHeaders } from './http';
 import { newCheckoutId, open, seal } from './token';
 import { simplifyItems, simplifyOn } from '../shared/triggerSimplify';
+import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
 
 /*
  * PayOnUs Payment Page: a checkout page served by n8n at this node's webhook
@@ -76,7 +77,7 @@ export class PayOnUsPaymentPage implements INodeType {
 		inputs: [],
 		outputs: `={{$parameter.options?.notPaidOutput ? ["${NodeConnectionTypes.Main}", "${NodeConnectionTypes.Main}"] : ["${NodeConnectionTypes.Main}"]}}`,
 		outputNames: ['Paid', 'Not Paid'],
-		credentials: [{ name: 'payOnUsApi', required: true }],
+		credentials: [{ name: 'payOnUsApi', required: true, testedBy: 'payOnUsApiTest' }],
 		webhooks: [
 			{
 				name: 'setup',
@@ -128,7 +129,7 @@ export class PayOnUsPaymentPage implements INodeType {
 		},
 	};
 
-	methods = { listSearch: { searchBusinesses: listSearch.searchBusinesses } };
+	methods = { listSearch: { searchBusinesses: listSearch.searchBusinesses }, credentialTest: CREDENTIAL_TEST_METHODS };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const result = await PayOnUsPaymentPage.prototype.serve.call(this);

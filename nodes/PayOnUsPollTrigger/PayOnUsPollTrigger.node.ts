@@ -23,6 +23,7 @@ import {
 import { advance, MAX_SEEN, newest, readFrom, readStream, utcDay, type PollState, type Stream } from './cursor';
 import { listRecords } from './service';
 import { simplifyItems, simplifyOn, simplifyProperty } from '../shared/triggerSimplify';
+import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
 
 /**
  * Polls that are still running, per workflow and node. n8n's cron fires on
@@ -79,7 +80,7 @@ export class PayOnUsPollTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'payOnUsApi', required: true }],
+		credentials: [{ name: 'payOnUsApi', required: true, testedBy: 'payOnUsApiTest' }],
 		properties: [
 			{
 				displayName:
@@ -134,6 +135,8 @@ export class PayOnUsPollTrigger implements INodeType {
 			simplifyProperty('each record'),
 		],
 	};
+
+	methods = { credentialTest: CREDENTIAL_TEST_METHODS };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const result = await PayOnUsPollTrigger.prototype.receive.call(this);

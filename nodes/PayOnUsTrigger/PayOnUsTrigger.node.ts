@@ -30,6 +30,7 @@ import { triggerProperties } from './properties';
 import { sendTestEvent } from './sample';
 import { simplifyItems, simplifyOn } from '../shared/triggerSimplify';
 import { confirmTokenization, unreadable, type TokenizationVerdict } from './tokenization';
+import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
 
 /*
  * What this trigger guarantees (n8n 2.8.4):
@@ -157,7 +158,7 @@ export class PayOnUsTrigger implements INodeType {
 		// Saved workflows keep their connections on output 1.
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
 		outputNames: OUTPUT_NAMES,
-		credentials: [{ name: 'payOnUsApi', required: true }],
+		credentials: [{ name: 'payOnUsApi', required: true, testedBy: 'payOnUsApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -168,6 +169,8 @@ export class PayOnUsTrigger implements INodeType {
 		],
 		properties: triggerProperties,
 	};
+
+	methods = { credentialTest: CREDENTIAL_TEST_METHODS };
 
 	webhookMethods = {
 		default: {

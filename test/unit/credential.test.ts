@@ -5,9 +5,19 @@
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
-import { ENVIRONMENT_BASE_URLS, resolveBaseUrl } from '../../nodes/shared/environments';
-import { checkRead } from '../../nodes/shared/token/check';
-import { TOKEN_FIELDS, tokenFields } from '../../nodes/shared/token/credential';
+import { resolveBaseUrl } from '../../nodes/shared/environments';
+import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
+import { PayOnUsPaymentPage } from '../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node';
+import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
+import { tokenCache } from '../../nodes/shared/token/cache';
+import { TOKEN_FIELDS, tokenFields, tokenFingerprint } from '../../nodes/shared/token/credential';
+import {
+	CREDENTIAL_TEST_NAME,
+	legacyHttpHelpers,
+	payOnUsApiTest,
+	testCredentialValues,
+} from '../../nodes/shared/token/credentialTest';
 
 const cred = new PayOnUsApi();
 const prop = (name: string) => cred.properties.find((p) => p.name === name);
@@ -64,19 +74,6 @@ describe('PayOnUs API credential', () => {
 		expect(out.url).toBe('/x');
 	});
 
-	it('tests with one cheap read at the base URL of the chosen environment', () => {
-		const req = cred.test.request as IHttpRequestOptions & { baseURL: string; url: string };
-		// The expressions as n8n would evaluate them (plain JS with $credentials).
-		const evaluate = (expr: string, $credentials: ICredentialDataDecryptedObject) =>
-			new Function('$credentials', `return (${expr.slice(3, -2)});`)($credentials) as string;
-		expect(evaluate(req.baseURL, { environment: 'sandbox' })).toBe('https://core-sandbox.payonus.com');
-		expect(evaluate(req.baseURL, { environment: 'production' })).toBe('https://core.payonus.com');
-		expect(evaluate(req.baseURL, { environment: 'custom', baseUrl: ' http://127.0.0.1:4010/ ' })).toBe('http://127.0.0.1:4010');
-		expect(evaluate(req.url, { merchantId: 'MER-1001' })).toBe('/api/v1/merchants/MER-1001/wallets');
-		expect(evaluate(req.url, { merchantId: '' })).toBe('/api/v1/payment-requests');
-		expect(req.method).toBe('GET');
-	});
-
 	it('resolves base URLs and refuses bad custom ones clearly', () => {
 		expect(resolveBaseUrl('custom', 'http://127.0.0.1:4010/')).toBe('http://127.0.0.1:4010');
 		expect(resolveBaseUrl('custom', 'https://proxy.example/payonus/')).toBe('https://proxy.example/payonus');
@@ -91,17 +88,95 @@ describe('PayOnUs API credential', () => {
 		expect(Object.keys(tokenFields({ token: 't', issuedAt: 1, expiresAt: 2 }, 'f'))).toEqual([...TOKEN_FIELDS]);
 	});
 
-	it('tests at the addresses of environments.ts with the read of the token check', () => {
-		const req = cred.test.request as IHttpRequestOptions & { baseURL: string; url: string };
-		const evaluate = (expr: string, $credentials: ICredentialDataDecryptedObject) =>
-			new Function('$credentials', `return (${expr.slice(3, -2)});`)($credentials) as string;
-		for (const environment of ['sandbox', 'production'] as const) {
-			expect(evaluate(req.baseURL, { environment })).toBe(ENVIRONMENT_BASE_URLS[environment]);
-			expect(evaluate(req.baseURL, { environment })).toBe(resolveBaseUrl(environment));
+	it('has no declarative test request: the PayOnUs node tests it with a function (a declarative one wins over testedBy)', () => {
+		expect((cred as unknown as { test?: unknown }).test).toBeUndefined();
+		// n8n takes the first node it finds that uses the credential: every one names and carries the test.
+		for (const node of [new PayOnUs(), new PayOnUsTrigger(), new PayOnUsPollTrigger(), new PayOnUsPaymentPage()]) {
+			expect(node.description.credentials).toEqual([expect.objectContaining({ name: 'payOnUsApi', testedBy: CREDENTIAL_TEST_NAME })]);
+			expect(node.methods.credentialTest[CREDENTIAL_TEST_NAME]).toBe(payOnUsApiTest);
 		}
-		for (const merchantId of ['MER-1001', ' MER 9/x ', '']) {
-			expect(evaluate(req.url, { merchantId })).toBe(checkRead(merchantId.trim()).path);
-		}
-		expect(req.qs).toEqual(checkRead('').qs);
 	});
+});
+
+/** A fake service for the credential test: a token call and a read, counted. */
+function fakeService(secret: string) {
+	const calls = { mint: 0, read: 0, lastBearer: '' };
+	let n = 0;
+	const httpRequest = jest.fn(async (o: IHttpRequestOptions) => {
+		if (o.method === 'POST' && String(o.url).endsWith('/api/v1/access-token')) {
+			calls.mint++;
+			const body = o.body as { apiClientSecret: string };
+			if (body.apiClientSecret !== secret) throw { response: { status: 401, headers: {} } };
+			return { data: { access_token: `fresh-${++n}`, expires_in: 86399 } };
+		}
+		calls.read++;
+		calls.lastBearer = String((o.headers as Record<string, string>).Authorization);
+		return { data: [] };
+	});
+	return { calls, helpers: { httpRequest } as never };
+}
+
+describe('credential test (the form values, always with a fresh token call)', () => {
+	// What n8n hands the test for a SAVED, used credential: the form's values
+	// with the stored hidden token fields put back (a valid stored token).
+	const form = (clientSecret: string, extra: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject => ({
+		environment: 'custom',
+		baseUrl: 'http://127.0.0.1:4010',
+		clientId: 'client-a',
+		clientSecret,
+		merchantId: 'MER-1001',
+		accessToken: 'stored-valid-token',
+		issuedAt: 1_000,
+		expiresAt: 1_000 + 86_399_000,
+		tokenFingerprint: tokenFingerprint({ baseUrl: 'http://127.0.0.1:4010', clientId: 'client-a', clientSecret: 'right' }),
+		...extra,
+	});
+	beforeEach(() => tokenCache.reset());
+
+	it('fails when the secret was changed to a wrong one, though the stored token is valid (one token call)', async () => {
+		const svc = fakeService('right');
+		const result = await testCredentialValues(svc.helpers, form('wrong'));
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/refused the Client ID \/ Client Secret \(HTTP 401\)/);
+		expect(result.message).not.toContain('wrong');
+		expect(svc.calls).toMatchObject({ mint: 1, read: 0 });
+	});
+
+	it('fails when the ID and secret were both changed to wrong ones', async () => {
+		const svc = fakeService('right');
+		const result = await testCredentialValues(svc.helpers, form('other', { clientId: 'client-b' }));
+		expect(result.status).toBe('Error');
+		expect(svc.calls.mint).toBe(1);
+	});
+
+	it('passes with the right values, with a fresh token (not the stored one), one token call; the process keeps it and the stored one is dead', async () => {
+		const svc = fakeService('right');
+		const result = await testCredentialValues(svc.helpers, form('right'));
+		expect(result).toEqual({ status: 'OK', message: expect.stringMatching(/3 token requests a minute/) });
+		expect(svc.calls).toMatchObject({ mint: 1, read: 1, lastBearer: 'Bearer fresh-1' });
+		const key = tokenFingerprint({ baseUrl: 'http://127.0.0.1:4010', clientId: 'client-a', clientSecret: 'right' });
+		expect(tokenCache.live(key)?.token).toBe('fresh-1');
+		expect(tokenCache.isDead(key, 'stored-valid-token')).toBe(true);
+	});
+
+	it('names an unknown merchant (404 on the check read)', async () => {
+		const svc = fakeService('right');
+		svc.helpers = {
+			httpRequest: async (o: IHttpRequestOptions) => {
+				if (o.method === 'POST') return { data: { access_token: 't1', expires_in: 60 } };
+				throw { response: { status: 404, headers: {} } };
+			},
+		} as never;
+		const result = await testCredentialValues(svc.helpers, form('right', { merchantId: 'MER-NOPE' }));
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/MER-NOPE/) });
+	});
+
+	it('goes through the legacy request helper of a test function without following redirects', async () => {
+		const request = jest.fn(async () => ({ data: { access_token: 't', expires_in: 60 } }));
+		await legacyHttpHelpers({ request } as never).httpRequest({ method: 'POST', url: 'http://x/api/v1/access-token', body: { a: 1 } });
+		expect(request).toHaveBeenCalledWith(
+			expect.objectContaining({ method: 'POST', uri: 'http://x/api/v1/access-token', body: { a: 1 }, json: true, followRedirect: false }),
+		);
+	});
+
 });

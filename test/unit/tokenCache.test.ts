@@ -8,7 +8,7 @@
  */
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
-import { tokenCache } from '../../nodes/shared/token/cache';
+import { ISSUE_ORDER_MARGIN_MS, TokenCache, tokenCache } from '../../nodes/shared/token/cache';
 import { tokenFingerprint } from '../../nodes/shared/token/credential';
 import { TokenCallError } from '../../nodes/shared/errors';
 import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
@@ -234,5 +234,26 @@ describe('errors name the problem and never carry secrets', () => {
 		const error = (await preAuth(creds).catch((e: Error) => e)) as Error;
 		expect(error.message).toMatch(/Could not reach PayOnUs at http:\/\/127\.0\.0\.1:1 .*\(connection refused\)/);
 		expect(error.message).not.toContain('sandbox-secret-1');
+	});
+});
+
+describe('dead watermark (one valid token per client: the newest)', () => {
+	it('a refused token makes every token issued clearly before it dead; close or newer ones still count', () => {
+		const cache = new TokenCache();
+		cache.configure({ clock: { now: () => 100_000 } });
+		const refusedAt = 50_000;
+		cache.markDead('k', 'refused', refusedAt);
+		expect(cache.isStale('k', 'refused', refusedAt)).toBe(true);
+		expect(cache.isStale('k', 'older', refusedAt - ISSUE_ORDER_MARGIN_MS - 1)).toBe(true);
+		// Sent within the margin: the two token calls may have reached the service in either order.
+		expect(cache.isStale('k', 'close', refusedAt - ISSUE_ORDER_MARGIN_MS + 1)).toBe(false);
+		expect(cache.isStale('k', 'newer', refusedAt + 1)).toBe(false);
+		expect(cache.isStale('k', 'unknown-time', 0)).toBe(false);
+		cache.observe('k', { token: 'older', issuedAt: 30_000, expiresAt: 10_000_000 });
+		expect(cache.live('k')).toBeUndefined();
+		cache.observe('k', { token: 'newer', issuedAt: 60_000, expiresAt: 10_000_000 });
+		expect(cache.live('k')?.token).toBe('newer');
+		cache.markDead('k', 'x', 60_000 + ISSUE_ORDER_MARGIN_MS + 1);
+		expect(cache.live('k')).toBeUndefined();
 	});
 });

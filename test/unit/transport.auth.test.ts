@@ -151,3 +151,26 @@ it('one node run with calls in flight when its token dies: a late 401 takes the 
 	expect(await wallets(c)).not.toHaveLength(0);
 	expect(stats().tokenCalls).toBe(3);
 });
+
+it('after a rollover, a process never takes a stored token OLDER than the one refused (the database kept the last write): one 401, then a new token', async () => {
+	const store = new CredentialStore(sandboxCredential(sb.url));
+	const a = startProcess(store);
+	const b = startProcess(store);
+	// A's token call is sent well before B's (issue times further apart than ISSUE_ORDER_MARGIN_MS).
+	a.cache.configure({ clock: { now: () => Date.now() - 60_000 } });
+	await wallets(await a.client()); // A mints T_A and stores it
+	const writtenByA = store.read();
+	store.patch({ accessToken: '' });
+	const clientB = await b.client();
+	await wallets(clientB); // B mints T_B (kills T_A) and stores it
+	store.write(writtenByA); // ...but A's write lands last: the database holds the older, dead T_A
+	sb.state.clock.advance(86_400); // T_B expires too
+	const before = stats();
+	const out = await wallets(clientB);
+	expect(out.length).toBeGreaterThan(0);
+	// Only T_B was refused: T_A (issued before it) was never sent again.
+	expect(stats().unauthorized - before.unauthorized).toBe(1);
+	expect(stats().tokenCalls - before.tokenCalls).toBe(1);
+	// The new token is stored (the older one is replaced).
+	expect(store.read().accessToken).not.toBe(writtenByA.accessToken);
+});

@@ -49,7 +49,7 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 	// (../safeguards/toolLimits.ts): refused by default, a refusal is output.
 	if (movesMoney(op) && isToolNode(ctx.getNode().type)) {
 		const limits = readToolLimits((name, fallback) => ctx.getNodeParameter(name, 0, fallback as boolean) as unknown);
-		op = limitedOperation(op, limits, ctx.getExecutionId());
+		op = limitedOperation(op, limits, { executionId: ctx.getExecutionId(), workflowId: String(ctx.getWorkflow().id ?? ''), nodeName: ctx.getNode().name });
 	}
 
 	const continueOnFail = ctx.continueOnFail();

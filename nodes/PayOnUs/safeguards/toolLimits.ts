@@ -17,8 +17,19 @@ import { addMoney, isMoneyRequest, moneyOf, readAsk, type MoneyAsk } from './mon
  * As a tool, money-moving operations are refused unless the builder turns
  * them on; then every money-moving request is checked, just before it would
  * be sent, against: the maximum amount per call, the maximum total per
- * execution (per currency), the allowed currencies and the optional
- * beneficiary allow-list. A refusal is an output item the agent reads
+ * execution (per currency), the optional maximum total per time window (per
+ * currency, for this node in this workflow), the allowed currencies and the
+ * optional beneficiary allow-list.
+ *
+ * Totals are scoped to the workflow and the node (never one bucket for the
+ * process). n8n runs a tool called through the MCP Server Trigger without an
+ * execution id of its own: a total per execution cannot be counted for such
+ * a call, so it is refused unless the builder sets a window total (fail
+ * closed). Both totals are kept in this n8n process's memory: with several
+ * processes (queue mode, multi-main) each counts the calls it runs, which
+ * the parameters' descriptions say. Workflow static data is not used: n8n
+ * saves it after an execution, whole, last write wins, so two processes (or
+ * two concurrent calls) would lose each other's counts. A refusal is an output item the agent reads
  * (`refused: true`, what was asked, which limit, `nothingSent: true`), never
  * an error. Read-only operations are not affected.
  */
@@ -28,9 +39,17 @@ export const TOOL_DEFAULTS = {
 	allowMoneyMovement: false,
 	maxAmountPerCall: 1000,
 	maxTotalPerExecution: 5000,
+	/** 0: no window total (then calls without an execution are refused). */
+	maxTotalPerWindow: 0,
+	windowMinutes: 60,
 	allowedCurrencies: [] as string[],
 	allowedBeneficiaries: '',
 };
+
+/** An execution's totals are forgotten only after this long unused (never while it may still run). */
+export const EXECUTION_IDLE_MS = 24 * 60 * 60 * 1000;
+/** More calls than this in one window for one node: refused (cannot be counted in bounded memory). */
+export const MAX_WINDOW_ENTRIES = 10_000;
 
 /** Executions whose running totals are kept at most (oldest forgotten first). */
 export const MAX_TRACKED_EXECUTIONS = 1000;
@@ -39,6 +58,9 @@ export interface ToolLimits {
 	allowMoneyMovement: boolean;
 	maxAmountPerCall: number;
 	maxTotalPerExecution: number;
+	/** 0: none. */
+	maxTotalPerWindow: number;
+	windowMinutes: number;
 	allowedCurrencies: string[];
 	/** Empty: any beneficiary. */
 	allowedBeneficiaries: string[];
@@ -85,7 +107,28 @@ export function toolLimitProperties(): INodeProperties[] {
 			noDataExpression: true,
 			displayOptions: { show: WHEN_ALLOWED },
 			description:
-				'Largest total of all calls of one workflow execution, per currency (every call sent counts, whatever its outcome). A call that would go over it is refused.',
+				'Largest total of all calls of one workflow execution, per currency (every call sent counts, whatever its outcome). A call that would go over it is refused. Calls from an MCP client (MCP Server Trigger) have no execution of their own: they need Max Total per Window.',
+		},
+		{
+			displayName: 'Max Total per Window',
+			name: 'toolMaxTotalPerWindow',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 0,
+			noDataExpression: true,
+			displayOptions: { show: WHEN_ALLOWED },
+			description:
+				'Largest total of this node\'s money-moving calls in this workflow over the last Window (Minutes), per currency, whichever execution, agent or MCP client they come from (every call sent counts). 0: no window limit, and calls from an MCP client (which have no execution of their own) are refused. Counted by each n8n process: with several (queue mode, multi-main), each can reach it.',
+		},
+		{
+			displayName: 'Window (Minutes)',
+			name: 'toolWindowMinutes',
+			type: 'number',
+			typeOptions: { minValue: 1, numberPrecision: 0 },
+			default: 60,
+			noDataExpression: true,
+			displayOptions: { show: WHEN_ALLOWED },
+			description: 'The time window of Max Total per Window, in minutes (a sliding window: calls older than this stop counting)',
 		},
 		{
 			displayName: 'Allowed Currencies',
@@ -136,31 +179,43 @@ export function readToolLimits(get: (name: string, fallback: unknown) => unknown
 		allowMoneyMovement: get('toolAllowMoneyMovement', TOOL_DEFAULTS.allowMoneyMovement) === true,
 		maxAmountPerCall: num('toolMaxAmountPerCall', TOOL_DEFAULTS.maxAmountPerCall),
 		maxTotalPerExecution: num('toolMaxTotalPerExecution', TOOL_DEFAULTS.maxTotalPerExecution),
+		maxTotalPerWindow: num('toolMaxTotalPerWindow', TOOL_DEFAULTS.maxTotalPerWindow),
+		windowMinutes: num('toolWindowMinutes', TOOL_DEFAULTS.windowMinutes),
 		allowedCurrencies: Array.isArray(currencies) ? currencies.map(String) : [],
 		allowedBeneficiaries: parseBeneficiaries(get('toolAllowedBeneficiaries', TOOL_DEFAULTS.allowedBeneficiaries)),
 	};
 }
 
 /**
- * Running totals per execution and currency, in memory (one n8n process),
- * bounded: at most MAX_TRACKED_EXECUTIONS executions, the least recently
- * used forgotten first.
+ * Running totals per execution (scoped to workflow and node) and currency,
+ * in memory (one n8n process). An execution's totals are forgotten only once
+ * unused for EXECUTION_IDLE_MS, never because other executions came: beyond
+ * `softMax` executions the oldest idle ones are dropped, and the map grows
+ * rather than forget one that may still be running (fail closed).
  */
 export class ExecutionTotals {
-	private readonly totals = new Map<string, Map<string, number>>();
+	private readonly totals = new Map<string, { used: number; byCurrency: Map<string, number> }>();
 
-	constructor(private readonly max = MAX_TRACKED_EXECUTIONS) {}
+	constructor(
+		private readonly softMax = MAX_TRACKED_EXECUTIONS,
+		private readonly now: () => number = () => Date.now(),
+	) {}
 
 	get(executionId: string, currency: string): number {
-		return this.totals.get(executionId)?.get(currency) ?? 0;
+		return this.totals.get(executionId)?.byCurrency.get(currency) ?? 0;
 	}
 
 	add(executionId: string, currency: string, amount: number): void {
-		const entry = this.totals.get(executionId) ?? new Map<string, number>();
+		const entry = this.totals.get(executionId) ?? { used: 0, byCurrency: new Map<string, number>() };
 		this.totals.delete(executionId);
-		entry.set(currency, addMoney(entry.get(currency) ?? 0, amount));
+		entry.used = this.now();
+		entry.byCurrency.set(currency, addMoney(entry.byCurrency.get(currency) ?? 0, amount));
 		this.totals.set(executionId, entry);
-		while (this.totals.size > this.max) this.totals.delete(this.totals.keys().next().value as string);
+		while (this.totals.size > this.softMax) {
+			const [oldestId, oldest] = this.totals.entries().next().value as [string, { used: number }];
+			if (this.now() - oldest.used < EXECUTION_IDLE_MS) break;
+			this.totals.delete(oldestId);
+		}
 	}
 
 	get size(): number {
@@ -168,8 +223,60 @@ export class ExecutionTotals {
 	}
 }
 
+/**
+ * Money-moving calls of one node in one workflow over a sliding window, per
+ * currency, in memory (one n8n process).
+ */
+export class WindowTotals {
+	private readonly calls = new Map<string, Array<{ at: number; currency: string; amount: number }>>();
+
+	constructor(readonly now: () => number = () => Date.now()) {}
+
+	private live(scope: string, windowMs: number) {
+		const since = this.now() - windowMs;
+		const list = (this.calls.get(scope) ?? []).filter((c) => c.at > since);
+		if (list.length === 0) this.calls.delete(scope);
+		else this.calls.set(scope, list);
+		return list;
+	}
+
+	/** The total in the window, or undefined when too many calls to count. */
+	get(scope: string, currency: string, windowMs: number): number | undefined {
+		const list = this.live(scope, windowMs);
+		if (list.length >= MAX_WINDOW_ENTRIES) return undefined;
+		return list.filter((c) => c.currency === currency).reduce((sum, c) => addMoney(sum, c.amount), 0);
+	}
+
+	add(scope: string, currency: string, amount: number): void {
+		const list = this.calls.get(scope) ?? [];
+		list.push({ at: this.now(), currency, amount });
+		this.calls.set(scope, list);
+	}
+}
+
 /** The totals of this n8n process. */
 export const EXECUTION_TOTALS = new ExecutionTotals();
+/** The window totals of this n8n process. */
+export const WINDOW_TOTALS = new WindowTotals();
+
+/** Where a tool call runs: its execution (absent for MCP calls), workflow and node. */
+export interface ToolScope {
+	executionId?: string;
+	workflowId: string;
+	nodeName: string;
+}
+
+/** An execution id n8n gave the call ('' / undefined: none, as for MCP tool calls). */
+function hasExecution(scope: ToolScope): scope is ToolScope & { executionId: string } {
+	return typeof scope.executionId === 'string' && scope.executionId !== '' && scope.executionId !== 'undefined';
+}
+
+export interface Spent {
+	/** This execution's total so far (undefined: the call has no execution). */
+	execution?: number;
+	/** The window's total so far (undefined: no window limit set). null: too many calls to count. */
+	window?: number | null;
+}
 
 export interface Refusal {
 	limit: string;
@@ -177,7 +284,7 @@ export interface Refusal {
 }
 
 /** The first limit `ask` breaks (undefined: within every limit). */
-export function checkAsk(ask: MoneyAsk, limits: ToolLimits, spentBefore: number): Refusal | undefined {
+export function checkAsk(ask: MoneyAsk, limits: ToolLimits, spentBefore: number | Spent): Refusal | undefined {
 	const cur = ask.currency ?? 'an unknown currency';
 	if (!limits.allowMoneyMovement) {
 		return { limit: 'allowMoneyMovement', reason: 'money-moving operations are not allowed for this tool' };
@@ -189,12 +296,37 @@ export function checkAsk(ask: MoneyAsk, limits: ToolLimits, spentBefore: number)
 	if (!Number.isFinite(ask.amount) || ask.amount > limits.maxAmountPerCall) {
 		return { limit: 'maxAmountPerCall', reason: `${cur} ${ask.amount} is over the maximum of ${limits.maxAmountPerCall} per call` };
 	}
-	const after = addMoney(spentBefore, ask.amount);
-	if (after > limits.maxTotalPerExecution) {
+	const spent: Spent = typeof spentBefore === 'number' ? { execution: spentBefore } : spentBefore;
+	if (spent.execution === undefined && !(limits.maxTotalPerWindow > 0)) {
 		return {
-			limit: 'maxTotalPerExecution',
-			reason: `${cur} ${ask.amount} would bring this execution's total to ${after}, over the maximum of ${limits.maxTotalPerExecution} (${spentBefore} already sent)`,
+			limit: 'maxTotalPerWindow',
+			reason:
+				'this call comes without a workflow execution of its own (as calls from an MCP client through the MCP Server Trigger do), so no total per execution can be counted for it; the workflow builder can allow such calls by setting Max Total per Window',
 		};
+	}
+	if (spent.execution !== undefined) {
+		const after = addMoney(spent.execution, ask.amount);
+		if (after > limits.maxTotalPerExecution) {
+			return {
+				limit: 'maxTotalPerExecution',
+				reason: `${cur} ${ask.amount} would bring this execution's total to ${after}, over the maximum of ${limits.maxTotalPerExecution} (${spent.execution} already sent)`,
+			};
+		}
+	}
+	if (limits.maxTotalPerWindow > 0) {
+		if (spent.window === null || spent.window === undefined) {
+			return {
+				limit: 'maxTotalPerWindow',
+				reason: `too many calls of this tool in the last ${limits.windowMinutes} minutes to keep count of (${MAX_WINDOW_ENTRIES})`,
+			};
+		}
+		const after = addMoney(spent.window, ask.amount);
+		if (after > limits.maxTotalPerWindow) {
+			return {
+				limit: 'maxTotalPerWindow',
+				reason: `${cur} ${ask.amount} would bring this tool's total in this workflow over the last ${limits.windowMinutes} minutes to ${after}, over the maximum of ${limits.maxTotalPerWindow} (${spent.window} already sent in that window through this n8n process)`,
+			};
+		}
 	}
 	if (limits.allowedBeneficiaries.length > 0 && ask.direction === 'out') {
 		const allowed = new Set(limits.allowedBeneficiaries);
@@ -237,16 +369,22 @@ function askedOf(ask: MoneyAsk): IDataObject {
 
 /**
  * The operation as a limited tool: the same operation, whose money-moving
- * requests are checked against `limits` (and counted in `totals` under
- * `executionId`) just before they are sent. A refusal is returned as the
+ * requests are checked against `limits` (and counted in `totals` under the
+ * execution, and in `windows` under the workflow and node) just before they
+ * are sent. `where` as a string: an execution id alone (tests). A refusal is returned as the
  * operation's output.
  */
 export function limitedOperation(
 	op: NodeOperation,
 	limits: ToolLimits,
-	executionId: string,
+	where: string | ToolScope,
 	totals: ExecutionTotals = EXECUTION_TOTALS,
+	windows: WindowTotals = WINDOW_TOTALS,
 ): NodeOperation {
+	const scope: ToolScope = typeof where === 'string' ? { executionId: where, workflowId: '', nodeName: '' } : where;
+	const nodeKey = `${scope.workflowId}\n${scope.nodeName}`;
+	const executionKey = !hasExecution(scope) ? undefined : typeof where === 'string' ? where : `${nodeKey}\n${scope.executionId}`;
+	const windowMs = Math.max(1, limits.windowMinutes) * 60 * 1000;
 	const operation = operationId(op);
 	const money = moneyOf(op);
 	return {
@@ -270,10 +408,15 @@ export function limitedOperation(
 					if (!isMoneyRequest(opts)) return await inner.request<T>(opts);
 					const ask = await readAsk(opts, inner, money);
 					const currency = ask.currency ?? '';
-					const refusal = checkAsk(ask, limits, totals.get(executionId, currency));
+					const spent: Spent = {
+						execution: executionKey === undefined ? undefined : totals.get(executionKey, currency),
+						window: limits.maxTotalPerWindow > 0 ? (windows.get(nodeKey, currency, windowMs) ?? null) : undefined,
+					};
+					const refusal = checkAsk(ask, limits, spent);
 					if (refusal) throw new ToolRefusal(refusalOutput(operation, refusal, askedOf(ask)));
 					// Counted before it is sent: a call whose outcome is unknown still counts.
-					totals.add(executionId, currency, ask.amount);
+					if (executionKey !== undefined) totals.add(executionKey, currency, ask.amount);
+					if (limits.maxTotalPerWindow > 0) windows.add(nodeKey, currency, ask.amount);
 					return await inner.request<T>(opts);
 				},
 				paginate: async <T = IDataObject>(opts: PaginateOptions): Promise<T[]> => await inner.paginate<T>(opts),

@@ -30,6 +30,12 @@ export interface TokenRecord {
 	expiresAt: number;
 }
 
+/**
+ * Issue times (taken when a token call is SENT, by each process's clock)
+ * order tokens only when further apart than this: two token calls sent
+ * closer together may reach the service in either order.
+ */
+export const ISSUE_ORDER_MARGIN_MS = 10 * 1000;
 /** Refresh this long before the stored expiry. */
 export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 export const TOKEN_CALLS_PER_WINDOW = 3;
@@ -62,6 +68,10 @@ export interface ClientSlot {
 	current?: TokenRecord;
 	inflight?: Promise<TokenRecord>;
 	dead: string[];
+	/** Newest issue time of a token refused (401): the service keeps one valid
+	 * token per client, the newest, so every token issued clearly before a
+	 * refused one (ISSUE_ORDER_MARGIN_MS) is dead too (0: none known). */
+	deadThrough: number;
 	/** Times of the token calls sent by this process (sliding window). */
 	calls: number[];
 	/** No token call before this time (after a 429). */
@@ -110,6 +120,7 @@ export class TokenCache {
 		if (!s) {
 			s = {
 				dead: [],
+				deadThrough: 0,
 				calls: [],
 				notBefore: 0,
 				probes: new Map(),
@@ -128,19 +139,27 @@ export class TokenCache {
 		return this.slot(key).dead.includes(tokenId(token));
 	}
 
-	markDead(key: string, token: string): void {
+	/** A token known refused, or issued clearly before one refused (`issuedAt` 0: unknown). */
+	isStale(key: string, token: string, issuedAt: number): boolean {
+		const through = this.slot(key).deadThrough;
+		return this.isDead(key, token) || (issuedAt > 0 && through > 0 && issuedAt < through - ISSUE_ORDER_MARGIN_MS);
+	}
+
+	/** Notes a refused token; with its issue time, every token issued clearly before it is dead too. */
+	markDead(key: string, token: string, issuedAt = 0): void {
 		const s = this.slot(key);
+		if (issuedAt > s.deadThrough) s.deadThrough = issuedAt;
+		if (s.current && (s.current.token === token || this.isStale(key, s.current.token, s.current.issuedAt))) s.current = undefined;
 		const id = tokenId(token);
 		if (!s.dead.includes(id)) {
 			s.dead.push(id);
 			if (s.dead.length > 32) s.dead.shift();
 		}
-		if (s.current?.token === token) s.current = undefined;
 	}
 
 	/** Fresh enough to use without refreshing (not dead, not near its expiry). */
 	isFresh(rec: TokenRecord | undefined, key: string): rec is TokenRecord {
-		return !!rec && !this.isDead(key, rec.token) && rec.expiresAt - this.limits.refreshMarginMs > this.clock.now();
+		return !!rec && !this.isStale(key, rec.token, rec.issuedAt) && rec.expiresAt - this.limits.refreshMarginMs > this.clock.now();
 	}
 
 	/** The token this process would use now for this client, if any. */
@@ -151,7 +170,7 @@ export class TokenCache {
 
 	/** Notes a token seen elsewhere (read from the stored credential) if newer. */
 	observe(key: string, rec: TokenRecord): void {
-		if (!rec.token || this.isDead(key, rec.token)) return;
+		if (!rec.token || this.isStale(key, rec.token, rec.issuedAt)) return;
 		const s = this.slot(key);
 		if (!s.current || rec.issuedAt > s.current.issuedAt) s.current = rec;
 	}

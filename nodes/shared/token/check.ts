@@ -1,4 +1,4 @@
-import type { ICredentialTestRequest, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { describeEnvironment, NO_REDIRECTS } from '../environments';
 import { networkReason, TokenCallError } from '../errors';
 import { PATHS } from '../api/paths';
@@ -9,9 +9,8 @@ import { failureStatus, type HttpFailure, type HttpHelpers, TOKEN_CALL_TIMEOUT_M
 /**
  * The token check: one cheap authenticated read with a token, the
  * merchant's wallets when the credential names a default merchant, else one
- * payment request. Written once here and used twice: by preAuthentication
- * (checkToken, outside the transport) and by the credential's `test`
- * request (CREDENTIAL_TEST, which n8n runs after a forced preAuthentication).
+ * payment request. Used by preAuthentication (outside the transport) and by
+ * the credential test (token/credentialTest.ts).
  */
 
 const [WALLETS_PREFIX, WALLETS_SUFFIX] = PATHS.merchantWallets('MERCHANT').split('MERCHANT');
@@ -25,37 +24,6 @@ export function checkRead(merchantId: string): { path: string; qs: IDataObject }
 		qs: { ...CHECK_QS },
 	};
 }
-
-/** checkRead's path as an n8n expression over the credential (for the credential test). */
-export const CHECK_PATH_EXPRESSION = `={{$credentials.merchantId ? ${JSON.stringify(WALLETS_PREFIX)} + encodeURIComponent(String($credentials.merchantId).trim()) + ${JSON.stringify(WALLETS_SUFFIX)} : ${JSON.stringify(PAYMENT_REQUESTS)}}}`;
-
-/** The check read's answers as the credential test words them (n8n matches them after the request). */
-export const CHECK_RULES: ICredentialTestRequest['rules'] = [
-	{
-		type: 'responseCode',
-		properties: {
-			value: 401,
-			message:
-				'PayOnUs issued a token but refused it on a read call (401): the Environment / Base URL may point to a different PayOnUs environment than the one that issued it.',
-		},
-	},
-	{
-		type: 'responseCode',
-		properties: {
-			value: 403,
-			message:
-				'The Client ID and Secret are valid, but PayOnUs refused the read call (403): this server\'s outbound IP address is probably not whitelisted for this environment on the PayOnUs dashboard, or the API client lacks permission for this merchant.',
-		},
-	},
-	{
-		type: 'responseCode',
-		properties: {
-			value: 404,
-			message:
-				'The Client ID and Secret are valid, but the Default Merchant ID was not found in this environment (404). Check it, or leave it empty.',
-		},
-	},
-];
 
 /** What the check read's answer says of the token: true accepted, false refused (401); throws a clear error otherwise. */
 function judge(outcome: true | HttpFailure, where: string, merchantId: string): boolean {

@@ -47,7 +47,7 @@ export async function payOnUsPreAuthentication(
 	const issuedAt = numberField(credentials.issuedAt) ?? 0;
 	const newer = tokenCache.newerThan(key, token, issuedAt);
 	if (newer) return await handOut(newer);
-	if (credentials.tokenFingerprint !== key || tokenCache.isDead(key, token)) {
+	if (credentials.tokenFingerprint !== key || tokenCache.isStale(key, token, issuedAt)) {
 		// Minted for other settings, or known refused: replace it (shared call).
 		return await handOut(await mint());
 	}
@@ -65,6 +65,6 @@ export async function payOnUsPreAuthentication(
 		});
 		return {};
 	}
-	tokenCache.markDead(key, token);
+	tokenCache.markDead(key, token, issuedAt);
 	return await handOut(await mint());
 }

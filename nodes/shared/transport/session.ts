@@ -4,7 +4,7 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
-import { tokenCache } from '../token/cache';
+import { ISSUE_ORDER_MARGIN_MS, tokenCache } from '../token/cache';
 import { copyTokenFields, markTransportOwned, numberField, storedToken } from '../token/credential';
 import { classifyFailure } from './failure';
 import type { PayOnUsContext } from './context';
@@ -21,7 +21,10 @@ import { CREDENTIAL_TYPE } from './context';
  * safe even for money-moving calls.
  */
 
+/** Sends with an empty token (each may mint) per call. */
 const MAX_AUTH_RECOVERIES = 2;
+/** Sends in all per call (401 recoveries that took a newer token included). */
+const MAX_AUTH_ATTEMPTS = 6;
 /** A stored token issued this recently that already fails probably lost a
  * race with another process that is about to store its own: look again. */
 const RECENT_TOKEN_MS = 15_000;
@@ -84,40 +87,62 @@ export class Session {
 		};
 	}
 
+	/** Whether `data` holds a token usable instead of the one that failed:
+	 * another token, not known dead, and not issued clearly before the failed
+	 * one (the database keeps the last write, which may be an OLDER token than
+	 * one already refused: taking it would only earn another 401). Issue
+	 * times closer than ISSUE_ORDER_MARGIN_MS do not order two tokens: such a
+	 * token is tried. */
+	private newerThanFailed(data: ICredentialDataDecryptedObject, failedToken: string, failedIssuedAt: number): boolean {
+		const token = storedToken(data);
+		if (token === '' || token === failedToken) return false;
+		const issuedAt = numberField(data.issuedAt) ?? 0;
+		if (tokenCache.isStale(this.key, token, issuedAt)) return false;
+		return failedIssuedAt === 0 || issuedAt === 0 || issuedAt >= failedIssuedAt - ISSUE_ORDER_MARGIN_MS;
+	}
+
 	/**
 	 * Re-reads the stored credential after a refused token and decides
-	 * whether a new token is needed:
-	 *  - the stored token differs from the one that failed: another execution
-	 *    or process stored a newer one; use it (no token call);
-	 *  - the stored token IS the one that failed, and it is only seconds old:
-	 *    another process most likely minted at the same moment and is about to
-	 *    store its token; look again a few times (jittered) before minting, so
-	 *    two processes do not keep killing each other's tokens;
-	 *  - otherwise flag it dead and send with an empty token: preAuthentication
-	 *    then hands out this process's live token if it has one (and n8n
-	 *    stores it), or mints one (single flight).
+	 * whether a new token is needed. The refused token is marked dead with its
+	 * issue time (so every older token counts as dead in this process). Then:
+	 *  - this process holds a live token issued after the stored one: send
+	 *    with an empty token, preAuthentication hands it out and n8n stores
+	 *    it (repairing a database whose last write was an older token);
+	 *  - the stored token is newer than the one that failed: another
+	 *    execution or process stored it; use it (no token call);
+	 *  - no newer token known and the failed one is only seconds old: another
+	 *    process most likely minted at the same moment and is about to store
+	 *    its token; look again a few times (jittered) before minting, so two
+	 *    processes do not keep killing each other's tokens;
+	 *  - otherwise send with an empty token: preAuthentication mints (single
+	 *    flight). Returns 'took' when a token known to be newer is used (no
+	 *    token call possible), 'blank' otherwise.
 	 */
-	private async recoverFromRejectedToken(failedToken: string): Promise<void> {
+	private async recoverFromRejectedToken(failedToken: string, failedIssuedAt: number): Promise<'took' | 'blank'> {
+		if (failedToken !== '') tokenCache.markDead(this.key, failedToken, failedIssuedAt);
 		for (let look = 0; ; look++) {
 			const fresh = this.adopt(
 				(await this.ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)) ?? {},
 			);
-			const stored = storedToken(fresh);
-			if (stored !== '' && stored !== failedToken && !tokenCache.isDead(this.key, stored)) {
-				this.data = fresh;
-				return;
-			}
-			const issuedAt = numberField(fresh.issuedAt) ?? 0;
-			const recent = stored === failedToken && issuedAt > 0 && tokenCache.now() - issuedAt < RECENT_TOKEN_MS;
 			const mine = tokenCache.live(this.key);
-			if (recent && look < RACE_LOOKS && !(mine && mine.token !== failedToken)) {
+			const storedIssuedAt = numberField(fresh.issuedAt) ?? 0;
+			if (mine && mine.token !== storedToken(fresh) && mine.issuedAt > storedIssuedAt + ISSUE_ORDER_MARGIN_MS) {
+				fresh.accessToken = '';
+				this.data = fresh;
+				return 'took';
+			}
+			if (this.newerThanFailed(fresh, failedToken, failedIssuedAt)) {
+				this.data = fresh;
+				return 'took';
+			}
+			const recent = failedIssuedAt > 0 && tokenCache.now() - failedIssuedAt < RECENT_TOKEN_MS;
+			if (recent && look < RACE_LOOKS) {
 				await this.pause(RACE_SETTLE_MS + Math.floor(Math.random() * RACE_SETTLE_MS));
 				continue;
 			}
-			if (failedToken !== '') tokenCache.markDead(this.key, failedToken);
 			fresh.accessToken = '';
 			this.data = fresh;
-			return;
+			return 'blank';
 		}
 	}
 
@@ -134,7 +159,8 @@ export class Session {
 	 */
 	async send(request: IHttpRequestOptions): Promise<unknown> {
 		let tookShared = false;
-		for (let recoveries = 0; ; recoveries++) {
+		let recoveries = 0;
+		for (let attempt = 0; ; attempt++) {
 			const options: IHttpRequestOptions = {
 				...request,
 				headers: { ...(request.headers ?? {}) },
@@ -155,16 +181,18 @@ export class Session {
 			} catch (error) {
 				failed = error;
 			}
-			if (classifyFailure(failed).kind !== 'auth' || recoveries >= MAX_AUTH_RECOVERIES) throw failed;
+			if (classifyFailure(failed).kind !== 'auth' || attempt >= MAX_AUTH_ATTEMPTS) throw failed;
 			const token = storedToken(sent);
-			const current = storedToken(this.data);
-			if (!tookShared && current !== '' && current !== token && !tokenCache.isDead(this.key, current)) {
+			const issuedAt = numberField(sent.issuedAt) ?? 0;
+			if (!tookShared && this.newerThanFailed(this.data, token, issuedAt)) {
 				// Once per call, and not counted as a recovery (the re-read ones stay available).
 				tookShared = true;
-				recoveries--;
 				continue;
 			}
-			await this.recoverFromRejectedToken(token);
+			// Taking a token known to be newer costs no token call and is not
+			// counted; each take moves to a strictly newer token, and
+			// MAX_AUTH_ATTEMPTS bounds the whole loop.
+			if ((await this.recoverFromRejectedToken(token, issuedAt)) === 'blank' && ++recoveries > MAX_AUTH_RECOVERIES) throw failed;
 		}
 	}
 }

@@ -1,12 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { findOperation } from '../../../nodes/PayOnUs/resources';
 import {
+	EXECUTION_IDLE_MS,
 	ExecutionTotals,
 	limitedOperation,
 	parseBeneficiaries,
 	readToolLimits,
 	TOOL_DEFAULTS,
 	type ToolLimits,
+	type ToolScope,
+	WindowTotals,
 } from '../../../nodes/PayOnUs/safeguards/toolLimits';
 import type { NodeOperation } from '../../../nodes/PayOnUs/resources/types';
 import type { RequestOptions } from '../../../nodes/shared/client';
@@ -43,6 +46,8 @@ const allowed: ToolLimits = {
 	allowMoneyMovement: true,
 	maxAmountPerCall: 1000,
 	maxTotalPerExecution: 1500,
+	maxTotalPerWindow: 0,
+	windowMinutes: 60,
 	allowedCurrencies: ['NGN'],
 	allowedBeneficiaries: [],
 };
@@ -63,11 +68,17 @@ async function call(op: NodeOperation, limits: ToolLimits, input: IDataObject, t
 	return { out, sent: client.calls.filter((c) => c.method !== 'GET') };
 }
 
+async function scoped(limits: ToolLimits, input: IDataObject, totals: ExecutionTotals, windows: WindowTotals, where: ToolScope, client = service()) {
+	const parsed = createTransfer.schema.parse(input);
+	const out = (await limitedOperation(createTransfer, limits, where, totals, windows).execute(context(client), parsed)) as IDataObject;
+	return { out, sent: client.calls.filter((c) => c.method !== 'GET') };
+}
+
 describe('AI tool spending limits', () => {
 	it('defaults: money movement off, small limits, no currency allowed, any beneficiary', () => {
-		expect(TOOL_DEFAULTS).toEqual({ allowMoneyMovement: false, maxAmountPerCall: 1000, maxTotalPerExecution: 5000, allowedCurrencies: [], allowedBeneficiaries: '' });
+		expect(TOOL_DEFAULTS).toEqual({ allowMoneyMovement: false, maxAmountPerCall: 1000, maxTotalPerExecution: 5000, maxTotalPerWindow: 0, windowMinutes: 60, allowedCurrencies: [], allowedBeneficiaries: '' });
 		const limits = readToolLimits((_n, fallback) => fallback);
-		expect(limits).toEqual({ allowMoneyMovement: false, maxAmountPerCall: 1000, maxTotalPerExecution: 5000, allowedCurrencies: [], allowedBeneficiaries: [] });
+		expect(limits).toEqual({ allowMoneyMovement: false, maxAmountPerCall: 1000, maxTotalPerExecution: 5000, maxTotalPerWindow: 0, windowMinutes: 60, allowedCurrencies: [], allowedBeneficiaries: [] });
 	});
 
 	it('refuses every money-moving call by default, sending nothing at all', async () => {
@@ -104,14 +115,66 @@ describe('AI tool spending limits', () => {
 		expect((await call(createTransfer, allowed, { ...transfer, amount: 800, reference: 'b1' }, totals, 'exec-2')).out.refused).toBeUndefined();
 	});
 
-	it('keeps the totals of a bounded number of executions, least recently used forgotten first', () => {
-		const totals = new ExecutionTotals(3);
-		for (const id of ['e1', 'e2', 'e3']) totals.add(id, 'NGN', 10);
-		totals.add('e1', 'NGN', 5); // e1 used again: e2 is now the oldest
-		totals.add('e4', 'NGN', 1);
+	it('forgets an execution\'s totals only once idle for a day, never because other executions came (fail closed)', () => {
+		let now = 0;
+		const totals = new ExecutionTotals(3, () => now);
+		for (const id of ['e1', 'e2', 'e3', 'e4', 'e5']) totals.add(id, 'NGN', 10);
+		expect(totals.size).toBe(5); // over the soft bound, none idle: all kept
+		expect(totals.get('e1', 'NGN')).toBe(10);
+		now = EXECUTION_IDLE_MS + 1;
+		totals.add('e6', 'NGN', 1);
 		expect(totals.size).toBe(3);
-		expect(totals.get('e2', 'NGN')).toBe(0);
-		expect(totals.get('e1', 'NGN')).toBe(15);
+		expect(totals.get('e1', 'NGN')).toBe(0);
+	});
+
+	it('totals are scoped to workflow and node: the same execution id elsewhere is another bucket', async () => {
+		const totals = new ExecutionTotals();
+		const windows = new WindowTotals();
+		const a = { executionId: 'exec-1', workflowId: 'wf-a', nodeName: 'PayOnUs' };
+		const b = { executionId: 'exec-1', workflowId: 'wf-b', nodeName: 'PayOnUs' };
+		expect((await scoped(allowed, { ...transfer, amount: 1000 }, totals, windows, a)).out.refused).toBeUndefined();
+		expect((await scoped(allowed, { ...transfer, amount: 1000 }, totals, windows, b)).out.refused).toBeUndefined();
+		expect((await scoped(allowed, { ...transfer, amount: 1000 }, totals, windows, a)).out).toMatchObject({ refused: true, limit: 'maxTotalPerExecution' });
+	});
+
+	describe('calls without an execution of their own (MCP Server Trigger)', () => {
+		const mcp = (workflowId = 'wf-mcp', nodeName = 'PayOnUs') => ({ executionId: undefined, workflowId, nodeName });
+
+		it('refused, nothing sent, when no window total is set: a total per execution cannot be counted', async () => {
+			const { out, sent } = await scoped(allowed, { ...transfer, amount: 800 }, new ExecutionTotals(), new WindowTotals(), mcp());
+			expect(sent).toEqual([]);
+			expect(out).toMatchObject({ refused: true, nothingSent: true, limit: 'maxTotalPerWindow' });
+			expect(String(out.reason)).toMatch(/without a workflow execution of its own .* MCP .* setting Max Total per Window/);
+		});
+
+		it('with a window total: shared by every MCP session of this tool in this workflow, not by other workflows; freed when the window passes', async () => {
+			let now = 1_000_000;
+			const windows = new WindowTotals(() => now);
+			const totals = new ExecutionTotals();
+			const limits: ToolLimits = { ...allowed, maxTotalPerWindow: 1500, windowMinutes: 10 };
+			const first = await scoped(limits, { ...transfer, amount: 800, reference: 's1' }, totals, windows, mcp());
+			expect(first.out.refused).toBeUndefined();
+			// A second session (another MCP client) of the same tool: over the window total.
+			const second = await scoped(limits, { ...transfer, amount: 800, reference: 's2' }, totals, windows, mcp());
+			expect(second.sent).toEqual([]);
+			expect(second.out).toMatchObject({ refused: true, limit: 'maxTotalPerWindow' });
+			expect(String(second.out.reason)).toContain("would bring this tool's total in this workflow over the last 10 minutes to 1600, over the maximum of 1500 (800 already sent in that window");
+			// Within the window and the total: sent.
+			expect((await scoped(limits, { ...transfer, amount: 700, reference: 's3' }, totals, windows, mcp())).out.refused).toBeUndefined();
+			// Another workflow's tool has its own window.
+			expect((await scoped(limits, { ...transfer, amount: 800, reference: 'o1' }, totals, windows, mcp('wf-other'))).out.refused).toBeUndefined();
+			// The window passes: the calls stop counting.
+			now += 10 * 60 * 1000 + 1;
+			expect((await scoped(limits, { ...transfer, amount: 800, reference: 's4' }, totals, windows, mcp())).out.refused).toBeUndefined();
+		});
+
+		it('a window total also limits executions with ids, across executions', async () => {
+			const windows = new WindowTotals(() => 5);
+			const limits: ToolLimits = { ...allowed, maxTotalPerWindow: 1000 };
+			const at = (executionId: string) => ({ executionId, workflowId: 'wf', nodeName: 'PayOnUs' });
+			expect((await scoped(limits, { ...transfer, amount: 600 }, new ExecutionTotals(), windows, at('e1'))).out.refused).toBeUndefined();
+			expect((await scoped(limits, { ...transfer, amount: 600 }, new ExecutionTotals(), windows, at('e2'))).out).toMatchObject({ refused: true, limit: 'maxTotalPerWindow' });
+		});
 	});
 
 	it('allowed currencies: none chosen refuses, another currency refuses', async () => {
@@ -176,6 +239,7 @@ describe('the node as a tool', () => {
 			continueOnFail: () => false,
 			getNode: () => ({ name: 'PayOnUs', type, typeVersion: 2, parameters: {}, id: '1', position: [0, 0] }),
 			getExecutionId: () => executionId,
+			getWorkflow: () => ({ id: 'wf-node', name: 'wf', active: false }),
 			helpers: {},
 		} as unknown as IExecuteFunctions;
 	}
@@ -186,6 +250,18 @@ describe('the node as a tool', () => {
 		const [[item]] = await new PayOnUs().execute.call(ctx('n8n-nodes-payonus.payOnUsTool', transferParams));
 		expect(item.json).toMatchObject({ refused: true, limit: 'allowMoneyMovement' });
 		expect(nodeClient.calls).toEqual([]);
+	});
+
+	it('as payOnUsTool without an execution id (an MCP call): refused unless a window total is set; scoped to the workflow and node', async () => {
+		const params = { ...transferParams, toolAllowMoneyMovement: true, toolAllowedCurrencies: ['NGN'], amount: 800 };
+		nodeClient = service();
+		const [[refused]] = await new PayOnUs().execute.call(ctx('n8n-nodes-payonus.payOnUsTool', params, ''));
+		expect(refused.json).toMatchObject({ refused: true, limit: 'maxTotalPerWindow' });
+		expect(nodeClient.calls).toEqual([]);
+		nodeClient = service();
+		const withWindow = { ...params, toolMaxTotalPerWindow: 1500, toolWindowMinutes: 5, reference: 'mcp-w1' };
+		const [[sent]] = await new PayOnUs().execute.call(ctx('n8n-nodes-payonus.payOnUsTool', withWindow, ''));
+		expect(sent.json.onusReference).toBe('ONUS-mcp-w1');
 	});
 
 	it('as payOnUsTool with money allowed: limits read from the node', async () => {
@@ -217,6 +293,8 @@ describe('the node as a tool', () => {
 			'toolAllowMoneyMovement',
 			'toolMaxAmountPerCall',
 			'toolMaxTotalPerExecution',
+			'toolMaxTotalPerWindow',
+			'toolWindowMinutes',
 			'toolAllowedCurrencies',
 			'toolAllowedBeneficiaries',
 		]);
@@ -225,6 +303,8 @@ describe('the node as a tool', () => {
 		expect(byName.toolAllowMoneyMovement).toBe(TOOL_DEFAULTS.allowMoneyMovement);
 		expect(byName.toolMaxAmountPerCall).toBe(TOOL_DEFAULTS.maxAmountPerCall);
 		expect(byName.toolMaxTotalPerExecution).toBe(TOOL_DEFAULTS.maxTotalPerExecution);
+		expect(byName.toolMaxTotalPerWindow).toBe(TOOL_DEFAULTS.maxTotalPerWindow);
+		expect(byName.toolWindowMinutes).toBe(TOOL_DEFAULTS.windowMinutes);
 		expect(byName.toolAllowedCurrencies).toEqual(TOOL_DEFAULTS.allowedCurrencies);
 		expect(byName.toolAllowedBeneficiaries).toBe(TOOL_DEFAULTS.allowedBeneficiaries);
 	});
