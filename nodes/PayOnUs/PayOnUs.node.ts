@@ -25,8 +25,9 @@ export class PayOnUs implements INodeType {
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['transform'],
 		// 2: Create Transfer verifies the beneficiary name by default (1: off).
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: Money-Moving Concurrency 32 by default (1-2: 1; ./run/concurrency.ts).
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: buildSubtitle(),
 		description:
 			'Collect payments (virtual accounts, cards, mobile money, EFT), pay out from wallets and charge stored cards with PayOnUs',

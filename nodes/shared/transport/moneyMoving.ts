@@ -5,7 +5,7 @@ import { describeRecord } from '../outcome';
 import { PageLimitError } from '../api/paging';
 import { redactText } from '../redact';
 import { envelopeFailure } from './envelope';
-import { classifyFailure, isUncertain } from './failure';
+import { classifyFailure, isUncertain, retryAfterOf } from './failure';
 
 /**
  * Money-moving calls. Never resent blindly:
@@ -37,7 +37,7 @@ export interface MoneyCaller {
 	secrets(): string[];
 	pause(ms: number): Promise<void>;
 	backoff(attempt: number): number;
-	readonly limits: { lookupAttempts: number; moneyMovingResends: number };
+	readonly limits: { lookupAttempts: number; moneyMovingResends: number; pushBackRetries: number };
 }
 
 function what(mm: MoneyMovingOptions): string {
@@ -145,12 +145,15 @@ async function onConflict<T>(
 
 export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, mm: MoneyMovingOptions): Promise<T> {
 	const lost = { before: false, how: '' };
+	let pushBacks = 0;
 	for (let resends = 0; ; resends++) {
 		let failure: Failure | undefined;
 		let body: unknown;
+		let caught: unknown;
 		try {
 			body = await t.attempt(opts);
 		} catch (error) {
+			caught = error;
 			failure = classifyFailure(error);
 		}
 		if (!failure) {
@@ -167,7 +170,11 @@ export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, m
 			return data as T;
 		}
 		if (failure.kind === 'http' && failure.status === 409) return await onConflict<T>(t, opts, mm, failure, lost);
-		if (!isUncertain(failure)) throw t.error(failure, opts);
+		// A 429 ("too many requests"): the spec does not say it was refused
+		// before processing, so it is treated as a lost answer (lookup first),
+		// with its own bound and its Retry-After.
+		const pushedBack = failure.kind === 'http' && failure.status === 429;
+		if (!isUncertain(failure) && !pushedBack) throw t.error(failure, opts);
 		const how = failure.kind === 'http' ? `HTTP ${failure.status}` : failure.kind === 'timeout' ? 'timeout' : 'connection dropped';
 		lost.how = lost.how ? `${lost.how}, ${how}` : how;
 		const httpCode = failure.status !== undefined ? String(failure.status) : undefined;
@@ -194,6 +201,14 @@ export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, m
 				`the answer was lost (${lost.how}); the lookup found no record of it, but nothing the service offers can prove it was NOT processed, so it was not resent`,
 				httpCode,
 			);
+		}
+		if (pushedBack && pushBacks < t.limits.pushBackRetries) {
+			// Pushed back (429) and nothing found by reference: resend after the Retry-After, not counted as a resend.
+			pushBacks++;
+			lost.before = true;
+			resends--;
+			await t.pause(Math.max(t.backoff(0), retryAfterOf(caught) ?? Math.min(10_000, t.backoff(pushBacks))));
+			continue;
 		}
 		if (resends >= t.limits.moneyMovingResends) {
 			throw t.error(failure, opts, {

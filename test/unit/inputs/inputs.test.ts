@@ -210,9 +210,12 @@ describe('name enquiry before bank transfers: on for new nodes (version 2), off 
 			description,
 		) as INodeParameters;
 
-	it('the node has versions 1 and 2, 2 being the default', () => {
-		expect(description.version).toEqual([1, 2]);
-		expect(description.defaultVersion).toBe(2);
+	it('the node has versions 1, 2 and 3, 3 being the default', () => {
+		expect(description.version).toEqual([1, 2, 3]);
+		expect(description.defaultVersion).toBe(3);
+	});
+	it('version 3 verifies the beneficiary name by default too', () => {
+		expect(resolve(3).verifyBeneficiaryName).toBe(true);
 	});
 	it('version 2 verifies the beneficiary name by default', () => {
 		expect(resolve(2).verifyBeneficiaryName).toBe(true);
