@@ -71,7 +71,6 @@ export function concurrencyOptions(resource: string, operations: string[]): INod
 
 function concurrencyCollection(resource: string, operations: string[], version: number): INodeProperties {
 	const v3 = version >= CONCURRENT_VERSION;
-	const bounds = moneyMovingBounds(version);
 	const versionShow = v3 ? { '@version': [{ _cnd: { gte: CONCURRENT_VERSION } }] } : { '@version': [1, 2] };
 	return {
 		displayName: 'Options',
@@ -86,9 +85,9 @@ function concurrencyCollection(resource: string, operations: string[], version: 
 						displayName: 'Money-Moving Concurrency',
 						name: 'moneyMovingConcurrency',
 						type: 'number',
-						typeOptions: { minValue: 1, maxValue: bounds.max, numberPrecision: 0 },
-						default: bounds.default,
-						description: `How many items are sent at once (1 to ${bounds.max}; 1 = one after the other). Items that share a reference or a card token are always sent one after the other, in input order. Each item keeps its own reference and is looked up by it before any resend; the output keeps the input order; the node starts with fewer requests at once and adds more while PayOnUs answers fine, and a "too many requests" or server error pauses every item of the run.`,
+						typeOptions: { minValue: 1, maxValue: MONEY_MOVING_CONCURRENCY_MAX_V3, numberPrecision: 0 },
+						default: MONEY_MOVING_CONCURRENCY_DEFAULT_V3,
+						description: `How many items are sent at once (1 to ${MONEY_MOVING_CONCURRENCY_MAX_V3}; 1 = one after the other). Items that share a reference or a card token are always sent one after the other, in input order. Each item keeps its own reference and is looked up by it before any resend; the output keeps the input order; the node starts with fewer requests at once and adds more while PayOnUs answers fine, and a "too many requests" or server error pauses every item of the run.`,
 					}
 				: {
 						displayName: 'Money-Moving Concurrency',

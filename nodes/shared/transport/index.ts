@@ -137,16 +137,16 @@ class Transport implements PayOnUsClient, MoneyCaller {
 	/** One attempt, through the limiter: a 429 or 503 halves the calls in flight and holds new ones for its Retry-After. */
 	async attempt(opts: RequestOptions): Promise<unknown> {
 		const seq = await this.limiter.acquire();
-		try {
-			const body = await this.session.send(this.httpOptions(opts));
-			this.limiter.release(seq, { ok: true });
-			return body;
-		} catch (error) {
-			const failure = classifyFailure(error);
-			if (isPushBack(failure)) this.limiter.release(seq, { pushBackMs: retryAfterOf(error) ?? 0 });
-			else this.limiter.release(seq, { ok: false });
-			throw error;
-		}
+		const sent = this.session.send(this.httpOptions(opts));
+		// The outcome feeds the limiter; the caller gets the answer (or what n8n threw) as it is.
+		sent.then(
+			() => this.limiter.release(seq, { ok: true }),
+			(error: unknown) => {
+				const failure = classifyFailure(error);
+				this.limiter.release(seq, isPushBack(failure) ? { pushBackMs: retryAfterOf(error) ?? 0 } : { ok: false });
+			},
+		);
+		return await sent;
 	}
 
 	/** The wait before retrying a pushed-back call (its Retry-After, else a capped exponential back-off). */
