@@ -31,14 +31,26 @@
  * Items): seconds of each, at --payout-rtt (default 150). A few minutes more;
  * alone: `npm run bench -- real-network --rtts=none --payout-500`.
  * --money-concurrency=N: the node's Money-Moving Concurrency for the
- * transfers (default: the node's default); the floor and undici use the same.
+ * transfers (default: version 3's default); the floor, undici and the HTTP
+ * Request node's "same concurrency" row use the same. Reads: the node's
+ * Max Requests in Flight default (the ceiling of its adaptation) likewise.
+ * The PayOnUs node runs as version 3. The HTTP Request node runs twice:
+ * at its default (every item at once) and batched at the node's concurrency.
+ * --return-all=N (default 10000, 0: skip): afterwards, at --return-all-rtt
+ * (default 150) ms, List Payments Return All over at least N payments: the
+ * node's default (pages fetched ahead) vs Max Requests in Flight 1 (one page
+ * after another); same records in the same order.
+ * --rate-limited=N (default 1000, 0: skip): afterwards, under the sandbox
+ * profile rate-limited (50 calls/s per client) at 50 ms, Get Payment of N
+ * items: failed items and 429s counted.
  * --profile: n8n runs under --cpu-prof; the profile's top entries are printed.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { Agent, Pool, setGlobalDispatcher } from 'undici';
-import * as PayOnUsNode from '../nodes/PayOnUs/PayOnUs.node';
+import { MONEY_MOVING_CONCURRENCY_DEFAULT_V3, READ_CEILING_DEFAULT } from '../nodes/PayOnUs/run/concurrency';
+import { RATE_LIMIT_PER_SECOND } from '../sandbox/profiles';
 import { SandboxClient } from '../sandbox/client';
 import { itemsNode, manualWorkflow, sandboxAccessToken } from '../test/harness/fixtures';
 import { N8N_VERSION, startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
@@ -57,12 +69,10 @@ export const description =
 const NODE = 'Node';
 const MIN_COUNT = 40;
 
-/**
- * Money-Moving Concurrency measured (--money-concurrency=N for another): 2, as
- * in the README's table; the node's default is 1 (one after the other).
- */
-const MONEY_CONCURRENCY = Math.max(2, PayOnUsNode.MONEY_MOVING_CONCURRENCY_DEFAULT);
-const READ_CONCURRENCY = PayOnUsNode.READ_CONCURRENCY;
+/** The PayOnUs node's version measured, and its defaults: Money-Moving Concurrency and the reads' ceiling. */
+const VERSION = 3;
+const MONEY_CONCURRENCY = MONEY_MOVING_CONCURRENCY_DEFAULT_V3;
+const READ_CONCURRENCY = READ_CEILING_DEFAULT;
 
 interface Row {
 	rttMs: number;
@@ -88,7 +98,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const fullTransfers = Number(flag('transfers', '500'));
 	const budget = Number(flag('budget', '25'));
 	const runPayout500 = args.includes('--payout-500');
+	const mmFlag = args.find((a) => a.startsWith('--money-concurrency='));
 	const mmConcurrency = Number(flag('money-concurrency', String(MONEY_CONCURRENCY)));
+	const returnAllCount = Number(flag('return-all', '10000'));
+	const returnAllRtt = Number(flag('return-all-rtt', '150'));
+	const rateLimitedCount = Number(flag('rate-limited', '1000'));
 	// --profile: n8n runs with --cpu-prof (NODE_OPTIONS); the profile's top entries are printed after n8n stops.
 	const profileDir = args.includes('--profile') ? join(__dirname, '..', '..', 'bench', 'results', `profile-${Date.now().toString(36)}`) : undefined;
 
@@ -121,10 +135,13 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		await pool.close();
 
 		const credentials = await benchCredential(n8n, base);
-		const payOnUsRead = payOnUsGetPayment(credentials);
+		const payOnUsRead = payOnUsGetPayment(credentials, VERSION);
 		const httpRead = httpGetPayment(credentials, base);
-		const payOnUsTransfer = payOnUsCreateTransfer(credentials, mmConcurrency);
+		const httpReadBatched = httpGetPayment(credentials, base, READ_CONCURRENCY);
+		// The version's default Money-Moving Concurrency unless --money-concurrency is given.
+		const payOnUsTransfer = payOnUsCreateTransfer(credentials, mmFlag ? mmConcurrency : undefined, VERSION);
 		const httpTransfer = httpCreateTransfer(credentials, base);
+		const httpTransferBatched = httpCreateTransfer(credentials, base, mmConcurrency);
 
 		const inN8n = async (name: string, node: IDataObject, items: IDataObject[]) => {
 			const wf: WorkflowJson = manualWorkflow(name, [itemsNode(items.map((json) => ({ json }))), { name: NODE, ...node }]);
@@ -232,6 +249,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			record(rttMs, 'Get payment', 'HTTP Request node', 'all', nReadHttp, fullReads, b.ms);
 
 			await clearLog();
+			const bb = await inN8n(`rn ${rttMs} HTTP get batched`, httpReadBatched, readItems(nReadHttp));
+			await checkLog('HTTP Request node (batched)', 'GET', PAYMENT_PATH, refs.slice(0, nReadHttp));
+			record(rttMs, 'Get payment', 'HTTP Request node (same x)', READ_CONCURRENCY, nReadHttp, fullReads, bb.ms);
+
+			await clearLog();
 			const d = await baselines.run({ kind: 'undici', baseUrl: base, token, concurrency: READ_CONCURRENCY, calls: readCalls(nReadUndici) });
 			await checkLog('undici', 'GET', PAYMENT_PATH, refs.slice(0, nReadUndici));
 			record(rttMs, 'Get payment', 'undici keep-alive (limit)', READ_CONCURRENCY, nReadUndici, fullReads, d);
@@ -261,6 +283,12 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			await checkLog('HTTP Request node', 'POST', TRANSFER_PATH, list);
 			record(rttMs, 'Create transfer', 'HTTP Request node', 'all', nTrHttp, fullTransfers, g.ms);
 
+			list = newRefs(nTrHttp);
+			await clearLog();
+			const gb = await inN8n(`rn ${rttMs} HTTP transfer batched`, httpTransferBatched, list.map((reference) => ({ reference })));
+			await checkLog('HTTP Request node (batched)', 'POST', TRANSFER_PATH, list);
+			record(rttMs, 'Create transfer', 'HTTP Request node (same x)', mmConcurrency, nTrHttp, fullTransfers, gb.ms);
+
 			list = newRefs(nTrUndici);
 			await clearLog();
 			const h = await baselines.run({ kind: 'undici', baseUrl: base, token, concurrency: mmConcurrency, calls: transferCalls(list) });
@@ -276,15 +304,18 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				const node = rate('PayOnUs node');
 				const floor = rate('n8n helper alone (floor)');
 				const http = rate('HTTP Request node');
+				const httpSame = rate('HTTP Request node (same x)');
 				const limit = rate('undici keep-alive (limit)');
+				// Goals (issue 24): reads ≥ 1.0× the HTTP Request node at 50 and 150 ms; transfers ≥ 0.5× at 150 ms.
+				const goal = op === 'Get payment' ? (rttMs >= 50 ? 1.0 : undefined) : rttMs >= 150 ? 0.5 : undefined;
 				ratios.push({
 					rttMs,
 					op,
-					'node ÷ floor (time/item)': Number((floor / node).toFixed(2)),
-					'node ÷ HTTP Request (speed)': Number((node / http).toFixed(2)),
-					'node ÷ undici (time/item)': Number((limit / node).toFixed(2)),
-					'goal floor ≤1.1': floor / node <= 1.1,
-					'goal ≥3× HTTP': node / http >= 3,
+					'node ÷ HTTP (all at once)': Number((node / http).toFixed(2)),
+					'node ÷ HTTP (same x)': Number((node / httpSame).toFixed(2)),
+					'node ÷ floor (speed)': Number((node / floor).toFixed(2)),
+					'node ÷ undici keep-alive (speed)': Number((node / limit).toFixed(2)),
+					goal: goal === undefined ? '-' : `≥${goal.toFixed(1)}× HTTP: ${node / http >= goal ? 'met' : 'NOT met'}`,
 				});
 			}
 		}
@@ -306,10 +337,108 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			console.log(`  ${notes[notes.length - 1]}`);
 		}
 
+		const returnAll = returnAllCount > 0 ? await measureReturnAll() : undefined;
+		const rateLimited = rateLimitedCount > 0 ? await measureRateLimited() : undefined;
+
+		/** Return All of List Payments at returnAllRtt: pages fetched ahead (default) vs one after another (Max Requests in Flight 1). */
+		async function measureReturnAll(): Promise<IDataObject> {
+			await control.setLink({ rttMs: 0, jitterMs: 0 });
+			const seedPool = new Pool(base, { connections: 16, connect: { ca } });
+			const t0 = Date.now();
+			await createPayins(seedPool, token, Math.max(0, returnAllCount - refs.length), `rnall${Date.now().toString(36)}`);
+			await seedPool.close();
+			console.log(`\n  --- Return All: seeded ${Math.max(0, returnAllCount - refs.length)} more payins in ${Date.now() - t0} ms ---`);
+			await control.setLink({ rttMs: returnAllRtt, jitterMs: Math.round((returnAllRtt * jitterPercent) / 100) });
+			const listNode = (options: IDataObject) => ({
+				type: 'n8n-nodes-payonus.payOnUs',
+				typeVersion: VERSION,
+				credentials,
+				parameters: { resource: 'payin', operation: 'listPayments', returnAll: true, filters: {}, options },
+			});
+			const runList = async (name: string, options: IDataObject) => {
+				const wf = manualWorkflow(name, [{ name: NODE, ...listNode(options) }]);
+				const { id } = await n8n!.createWorkflow(wf);
+				const execution = await n8n!.runWorkflow(id, { timeoutMs: 15 * 60_000 });
+				const { executionTime, output } = nodeRun(execution, NODE, -1);
+				await n8n!.deleteWorkflow(id).catch(() => undefined);
+				return { ms: executionTime ?? 0, refs: output.map((o) => String(o.onusReference)) };
+			};
+			await clearLog();
+			const ahead = await runList('rn return all ahead', {});
+			const pagesAhead = (await control.requests({ path: '/api/v1/payment-requests' })).length;
+			await clearLog();
+			const sequential = await runList('rn return all sequential', { maxRequestsInFlight: 1 });
+			const pagesSequential = (await control.requests({ path: '/api/v1/payment-requests' })).length;
+			const same = ahead.refs.length === sequential.refs.length && ahead.refs.every((r, i) => r === sequential.refs[i]);
+			if (!same) throw new Error(`Return All: pages fetched ahead gave ${ahead.refs.length} records, one after another ${sequential.refs.length}, or another order`);
+			if (new Set(ahead.refs).size !== ahead.refs.length) throw new Error('Return All: a record appears twice');
+			const result = {
+				rttMs: returnAllRtt,
+				records: ahead.refs.length,
+				pagesAhead,
+				pagesSequential,
+				aheadMs: Math.round(ahead.ms),
+				sequentialMs: Math.round(sequential.ms),
+				speedup: Number((sequential.ms / ahead.ms).toFixed(2)),
+				sameRecordsSameOrder: same,
+				goal: `≥5× one page after another: ${sequential.ms / ahead.ms >= 5 ? 'met' : 'NOT met'}`,
+			};
+			console.log('  Return All:', result);
+			return result;
+		}
+
+		/** Get Payment under the rate-limited profile (50 ms): failed items, 429s, calls a second. */
+		async function measureRateLimited(): Promise<IDataObject> {
+			const rtt = 50;
+			await control.setLink({ rttMs: rtt, jitterMs: Math.round((rtt * jitterPercent) / 100) });
+			await control.setProfiles(['rate-limited']);
+			const n = Math.min(rateLimitedCount, refs.length);
+			try {
+				await clearLog();
+				const started = Date.now();
+				const wf = manualWorkflow('rn rate limited', [itemsNode(refs.slice(0, n).map((onusReference) => ({ json: { onusReference } }))), { name: NODE, ...payOnUsRead }]);
+				const { id } = await n8n!.createWorkflow(wf);
+				const execution = await n8n!.runWorkflow(id, { timeoutMs: 15 * 60_000 });
+				const wallMs = Date.now() - started;
+				let output: IDataObject[] = [];
+				let failure = '';
+				try {
+					output = nodeRun(execution, NODE, n).output;
+				} catch (error) {
+					failure = (error as Error).message;
+				}
+				await n8n!.deleteWorkflow(id).catch(() => undefined);
+				const log = (await control.requests({ path: PAYMENT_PATH })).filter((e) => e.path === PAYMENT_PATH);
+				const tooMany = log.filter((e) => e.status === 429).length;
+				const ok = log.filter((e) => e.status === 200).length;
+				const seconds = wallMs / 1000;
+				const failed = failure ? n - output.filter((o) => !('error' in o)).length : output.filter((o) => 'error' in o).length;
+				const result = {
+					rttMs: rtt,
+					items: n,
+					limitPerSecond: RATE_LIMIT_PER_SECOND,
+					failedItems: failed,
+					calls: log.length,
+					answered200: ok,
+					answered429: tooMany,
+					seconds: Number(seconds.toFixed(1)),
+					itemsPerSecond: Number((n / seconds).toFixed(1)),
+					'429s per item': Number((tooMany / n).toFixed(3)),
+					// The limit implies about n / limit seconds; the goal: 0 failed items and fewer 429s than one per second of the run per call in flight at the start (8).
+					goal: `0 failed, 429s ≤ ${Math.ceil(seconds) * 8}: ${failed === 0 && tooMany <= Math.ceil(seconds) * 8 ? 'met' : 'NOT met'}`,
+					...(failure ? { failure } : {}),
+				};
+				console.log('  Rate-limited profile:', result);
+				return result;
+			} finally {
+				await control.setProfiles([]);
+			}
+		}
+
 		const payout = runPayout500
 			? await payout500({ n8n, control, credentials, payOnUsTransfer, newRefs, inN8n, checkLog, rttMs: payoutRtt, jitterPercent, moneyMovingConcurrency: mmConcurrency })
 			: undefined;
-		report = { extraCalls, n8nVersion: N8N_VERSION, rtts, jitterPercent, readConcurrency: READ_CONCURRENCY, moneyMovingConcurrency: mmConcurrency, rows, ratios, notes, payout };
+		report = { extraCalls, n8nVersion: N8N_VERSION, nodeVersion: VERSION, rtts, jitterPercent, readCeiling: READ_CONCURRENCY, moneyMovingConcurrency: mmConcurrency, rows, ratios, returnAll, rateLimited, notes, payout };
 	} finally {
 		baselines?.stop();
 		await n8n?.stop();

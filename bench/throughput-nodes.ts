@@ -47,22 +47,23 @@ export function transferBody(reference: string): IDataObject {
 }
 
 /** PayOnUs: Get Payment of the item's `onusReference`. */
-export function payOnUsGetPayment(credentials: Credentials): IDataObject {
+export function payOnUsGetPayment(credentials: Credentials, typeVersion = 1, options?: IDataObject): IDataObject {
 	return {
 		type: 'n8n-nodes-payonus.payOnUs',
-		typeVersion: 1,
+		typeVersion,
 		credentials,
 		parameters: {
 			resource: 'payin',
 			operation: 'getPayment',
 			businessId: { __rl: true, mode: 'id', value: 'BUS-2001' },
 			onusReference: '={{ $json.onusReference }}',
+			...(options ? { options } : {}),
 		},
 	};
 }
 
-/** HTTP Request: the same read with the payOnUsApi credential. */
-export function httpGetPayment(credentials: Credentials, baseUrl: string): IDataObject {
+/** HTTP Request: the same read with the payOnUsApi credential; `batchSize`: that many items at once (Options > Batching, no interval), else all. */
+export function httpGetPayment(credentials: Credentials, baseUrl: string, batchSize?: number): IDataObject {
 	return {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
@@ -74,16 +75,16 @@ export function httpGetPayment(credentials: Credentials, baseUrl: string): IData
 			nodeCredentialType: 'payOnUsApi',
 			sendQuery: true,
 			queryParameters: { parameters: [{ name: 'onusReference', value: '={{ $json.onusReference }}' }] },
-			options: {},
+			options: batchSize ? { batching: { batch: { batchSize, batchInterval: 0 } } } : {},
 		},
 	};
 }
 
-/** PayOnUs: Create Transfer (transferBody) with the item's `reference`, `moneyMovingConcurrency` in flight. */
-export function payOnUsCreateTransfer(credentials: Credentials, moneyMovingConcurrency: number): IDataObject {
+/** PayOnUs: Create Transfer (transferBody) with the item's `reference`, `moneyMovingConcurrency` in flight (undefined: the version's default). */
+export function payOnUsCreateTransfer(credentials: Credentials, moneyMovingConcurrency: number | undefined, typeVersion = 1): IDataObject {
 	return {
 		type: 'n8n-nodes-payonus.payOnUs',
-		typeVersion: 1,
+		typeVersion,
 		credentials,
 		parameters: {
 			resource: 'payout',
@@ -98,13 +99,15 @@ export function payOnUsCreateTransfer(credentials: Credentials, moneyMovingConcu
 			beneficiaryAccountNumber: '9999991112',
 			beneficiaryAccountName: 'Sandbox Success Beneficiary',
 			narration: 'bench',
-			options: { moneyMovingConcurrency },
+			// Version 2 on verifies the name first by default: off, so the calls compare with the HTTP Request node's.
+			...(typeVersion >= 2 ? { verifyBeneficiaryName: false } : {}),
+			...(moneyMovingConcurrency !== undefined ? { options: { moneyMovingConcurrency } } : {}),
 		},
 	};
 }
 
-/** HTTP Request: the same transfer with the payOnUsApi credential. */
-export function httpCreateTransfer(credentials: Credentials, baseUrl: string): IDataObject {
+/** HTTP Request: the same transfer with the payOnUsApi credential (`batchSize` as httpGetPayment). */
+export function httpCreateTransfer(credentials: Credentials, baseUrl: string, batchSize?: number): IDataObject {
 	return {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
@@ -118,7 +121,7 @@ export function httpCreateTransfer(credentials: Credentials, baseUrl: string): I
 			contentType: 'json',
 			specifyBody: 'json',
 			jsonBody: `={{ JSON.stringify(Object.assign(${JSON.stringify(transferBody('x'))}, { reference: $json.reference })) }}`,
-			options: {},
+			options: batchSize ? { batching: { batch: { batchSize, batchInterval: 0 } } } : {},
 		},
 	};
 }

@@ -23,6 +23,8 @@ export const PROFILE_NAMES = [
 	'prose-paging-fields',
 	'unlisted-payout-statuses',
 	'text-amounts',
+	'rate-limited',
+	'slows-under-load',
 ] as const;
 
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -49,7 +51,18 @@ export const PROFILE_DESCRIPTIONS: Record<ProfileName, string> = {
 		'Payout statuses the spec does not list (public material: "settled, failed, or rejected"; the public sandbox table\'s 9999991111 is PROCESSING): a transfer to an account ending 1111 shows PROCESSING (never settles), one ending 1122 fails and shows REJECTED (money reversed). Answers, search and bulk answers.',
 	'text-amounts':
 		'Transfer answers and records (create, search, bulk answer) carry amount and fee as text with two decimals ("1500.00"), as public integrations read them.',
+	'rate-limited':
+		'Every authenticated API call counts against a limit of RATE_LIMIT_PER_SECOND (50) calls per wall-clock second per API client; a call over it is answered 429 "Too many requests" with Retry-After (seconds to the next second, at least 1), before anything is processed. The spec names no limit for calls other than the token call.',
+	'slows-under-load':
+		'Each authenticated API call waits SLOW_MS_PER_CALL (4) ms for every call already in flight beyond SLOW_FREE_CALLS (16); with OVERLOAD_CALLS (96) or more in flight a call is answered 503 "Service overloaded" with Retry-After: 1, before anything is processed.',
 };
+
+/** `rate-limited`: calls a second per API client. */
+export const RATE_LIMIT_PER_SECOND = 50;
+/** `slows-under-load`: calls in flight served without delay, the delay per call beyond them, and the 503 threshold. */
+export const SLOW_FREE_CALLS = 16;
+export const SLOW_MS_PER_CALL = 4;
+export const OVERLOAD_CALLS = 96;
 
 export function isProfileName(name: string): name is ProfileName {
 	return (PROFILE_NAMES as readonly string[]).includes(name);

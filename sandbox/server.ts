@@ -23,7 +23,7 @@ import { registerTokenization } from './areas/tokenization';
 import { registerPages } from './areas/pages';
 import { registerControl } from './areas/control';
 import { attachLink, makeTlsMaterial, registerLink, startLink, type LinkHandle, type LinkSettings } from './link';
-import { parseProfiles } from './profiles';
+import { OVERLOAD_CALLS, parseProfiles, RATE_LIMIT_PER_SECOND, SLOW_FREE_CALLS, SLOW_MS_PER_CALL } from './profiles';
 import type { Timers } from './timers';
 
 export type { SeedConfig, SandboxConfig } from './config';
@@ -121,9 +121,47 @@ function parseBody(raw: Buffer, contentType: string): unknown {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** An answer refused by a load profile (profiles.ts: rate-limited, slows-under-load), with its Retry-After. */
+class PushBack extends ApiError {
+	constructor(
+		status: number,
+		message: string,
+		readonly retryAfterSeconds: number,
+	) {
+		super(status, message, [`sandbox profile: ${message}`]);
+	}
+}
+
 export class SandboxServer {
 	readonly router = buildRouter();
+	/** `rate-limited`: calls per API client in the current wall-clock second. */
+	private readonly window = { second: 0, calls: new Map<string, number>() };
+	/** `slows-under-load`: authenticated API calls in flight. */
+	private inFlight = 0;
 	constructor(readonly sb: Sandbox) {}
+
+	/** The load profiles, once the caller is known: a 429/503 to refuse with, or a delay (ms) to serve after. */
+	private loadProfiles(clientId: string): number {
+		const profiles = this.sb.profiles;
+		if (profiles.has('rate-limited')) {
+			const now = Date.now();
+			const second = Math.floor(now / 1000);
+			if (second !== this.window.second) {
+				this.window.second = second;
+				this.window.calls.clear();
+			}
+			const calls = (this.window.calls.get(clientId) ?? 0) + 1;
+			this.window.calls.set(clientId, calls);
+			if (calls > RATE_LIMIT_PER_SECOND) {
+				throw new PushBack(429, `Too many requests: at most ${RATE_LIMIT_PER_SECOND} a second`, Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000)));
+			}
+		}
+		if (profiles.has('slows-under-load')) {
+			if (this.inFlight >= OVERLOAD_CALLS) throw new PushBack(503, 'Service overloaded', 1);
+			return Math.max(0, this.inFlight - SLOW_FREE_CALLS) * SLOW_MS_PER_CALL;
+		}
+		return 0;
+	}
 
 	handle = (req: IncomingMessage, res: ServerResponse): void => {
 		void this.process(req, res).catch((error) => {
@@ -148,6 +186,7 @@ export class SandboxServer {
 		let ctx: Ctx | undefined;
 		let reply: Reply;
 		let status: number;
+		let retryAfter: number | undefined;
 		try {
 			rawBody = method === 'GET' || method === 'HEAD' ? await this.drain(req) : await readBody(req);
 			if (fault?.latencyMs) await sleep(fault.latencyMs);
@@ -180,10 +219,25 @@ export class SandboxServer {
 			};
 			if (found.route.auth) ctx.auth = authenticate(sb, req);
 			ctx.body = parseBody(rawBody, contentType);
-			reply = await found.route.handler(ctx);
+			if (ctx.auth) {
+				const delay = this.loadProfiles(ctx.auth.clientId);
+				this.inFlight++;
+				try {
+					if (delay > 0) await sleep(delay);
+					reply = await found.route.handler(ctx);
+				} finally {
+					this.inFlight--;
+				}
+			} else {
+				reply = await found.route.handler(ctx);
+			}
 			status = reply.status ?? 200;
 		} catch (error) {
-			if (error instanceof ApiError) {
+			if (error instanceof PushBack) {
+				status = error.status;
+				retryAfter = error.retryAfterSeconds;
+				reply = { status, message: error.message, data: { statusCode: status, errors: error.errors }, kind: 'envelope' };
+			} else if (error instanceof ApiError) {
 				status = error.status;
 				reply = { status, message: error.message, data: { statusCode: status, errors: error.errors }, kind: 'envelope' };
 			} else {
@@ -208,7 +262,7 @@ export class SandboxServer {
 		const body = reply.extra
 			? { status, message: reply.message ?? 'Successful', data: reply.data ?? null, ...reply.extra }
 			: { status, message: reply.message ?? 'Successful', data: reply.data ?? null };
-		this.send(res, status, body);
+		this.send(res, status, body, retryAfter);
 	}
 
 	private drain(req: IncomingMessage): Promise<Buffer> {
@@ -219,9 +273,13 @@ export class SandboxServer {
 		return readBody(req);
 	}
 
-	private send(res: ServerResponse, status: number, body: unknown): void {
+	private send(res: ServerResponse, status: number, body: unknown, retryAfterSeconds?: number): void {
 		const text = JSON.stringify(body);
-		res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+		res.writeHead(status, {
+			'content-type': 'application/json; charset=utf-8',
+			'content-length': Buffer.byteLength(text),
+			...(retryAfterSeconds !== undefined ? { 'retry-after': String(retryAfterSeconds) } : {}),
+		});
 		res.end(text);
 	}
 

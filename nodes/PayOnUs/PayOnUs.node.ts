@@ -28,6 +28,7 @@ export class PayOnUs implements INodeType {
 		// 2: Create Transfer verifies the beneficiary name by default (1: off).
 		// 3: Simplify on by default for records of more than 10 fields (1, 2: raw records, no Simplify);
 		//    Create Transfer's Country Code taken from the currency when left empty.
+		//    Money-Moving Concurrency 32 by default (1, 2: 1; ./run/concurrency.ts).
 		version: [1, 2, 3],
 		defaultVersion: 3,
 		subtitle: buildSubtitle(),

@@ -51,7 +51,7 @@ function conflictCaller(): MoneyCaller {
 		secrets: () => [],
 		pause: async () => {},
 		backoff: () => 0,
-		limits: { lookupAttempts: 1, moneyMovingResends: 0 },
+		limits: { lookupAttempts: 1, moneyMovingResends: 0, pushBackRetries: 0 },
 	};
 }
 

@@ -11,13 +11,18 @@ import { fakeExecuteContext, type Params } from './fakes';
  */
 
 let client: FakeClient;
+let clientOptions: { limiter?: { ceiling: number; limit: number } } | undefined;
 jest.mock('../../nodes/shared/transport', () => ({
-	createClient: async () => client,
+	createClient: async (_ctx: unknown, options: typeof clientOptions) => {
+		clientOptions = options;
+		return client;
+	},
 }));
 
 import { PayOnUs, READ_CONCURRENCY } from '../../nodes/PayOnUs/PayOnUs.node';
 import { findOperation } from '../../nodes/PayOnUs/resources';
 import { runBounded } from '../../nodes/PayOnUs/run/bounded';
+import { READ_CEILING_DEFAULT } from '../../nodes/PayOnUs/run/concurrency';
 import type { NodeOperation } from '../../nodes/PayOnUs/resources/types';
 
 /** Read-only by its own declaration: the node runs it concurrently, GET only. */
@@ -99,19 +104,32 @@ const getPayment = (ref: string): Params => ({
 const PATH = '/api/v1/payment-requests/businesses/BUS-2001';
 
 describe('PayOnUs node: read-only operations run concurrently', () => {
-	it('keeps at most READ_CONCURRENCY calls in flight, the first item alone, and the output in input order', async () => {
+	it('keeps at most Max Requests in Flight items in flight, the first item alone, and the output in input order', async () => {
 		// Later items answer faster: completion order differs from input order.
 		const gate = new Gate();
 		const { t, fn } = tracked(gate, (req) => ({ onusReference: (req.qs as IDataObject).onusReference }));
 		client = new FakeClient().respond('GET', PATH, fn);
-		const ctx = fakeContext(25, (i) => getPayment(`ONUS-${i}`));
+		const ctx = fakeContext(25, (i) => ({ ...getPayment(`ONUS-${i}`), options: { maxRequestsInFlight: 8 } }));
 		const [out] = (await drive(gate, node.execute.call(ctx), latestFirst)) as INodeExecutionData[][];
+		// The transport gets the adaptive limiter: from READ_CONCURRENCY, up to the ceiling.
 		expect(READ_CONCURRENCY).toBe(8);
-		expect(t.peak).toBe(READ_CONCURRENCY);
+		expect(clientOptions?.limiter?.ceiling).toBe(8);
+		expect(t.peak).toBe(8);
 		expect(t.peaks[0]).toBe(1);
 		expect(t.peaks[1]).toBe(1); // item 1 starts only after item 0 answered
 		expect(out).toEqual(Array.from({ length: 25 }, (_, i) => ({ json: { onusReference: `ONUS-${i}` }, pairedItem: { item: i } })));
 		expect(client.requests).toHaveLength(25);
+	});
+
+	it('by default, up to READ_CEILING_DEFAULT items are started at once; the limiter starts at READ_CONCURRENCY calls', async () => {
+		const gate = new Gate();
+		const { t, fn } = tracked(gate, (req) => ({ onusReference: (req.qs as IDataObject).onusReference }));
+		client = new FakeClient().respond('GET', PATH, fn);
+		const ctx = fakeContext(200, (i) => getPayment(`ONUS-${i}`));
+		await drive(gate, node.execute.call(ctx), latestFirst);
+		expect(clientOptions?.limiter?.ceiling).toBe(READ_CEILING_DEFAULT);
+		expect(clientOptions?.limiter?.limit).toBe(READ_CONCURRENCY);
+		expect(t.peak).toBe(READ_CEILING_DEFAULT);
 	});
 
 	it('without continueOnFail throws the error of the FIRST failing item, starts nothing after a failure', async () => {

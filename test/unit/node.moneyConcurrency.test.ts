@@ -22,7 +22,7 @@ jest.mock('../../nodes/shared/transport', () => ({
 }));
 
 import { MONEY_MOVING_CONCURRENCY_DEFAULT, MONEY_MOVING_CONCURRENCY_MAX, PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
-import { backoffClock, gatedClient, moneyMovingConcurrency, SharedBackoff } from '../../nodes/PayOnUs/run/concurrency';
+import { backoffClock, gatedClient, MONEY_MOVING_CONCURRENCY_DEFAULT_V3, moneyMovingConcurrency, SharedBackoff } from '../../nodes/PayOnUs/run/concurrency';
 
 /** A virtual clock: `wait` resolves when `run` moves time to its deadline (earliest first). */
 class VirtualClock {
@@ -119,6 +119,21 @@ describe('Money-Moving Concurrency', () => {
 		expect(t.peak).toBe(1);
 	});
 
+	it('version 3 defaults to MONEY_MOVING_CONCURRENCY_DEFAULT_V3 items in flight; versions 1 and 2 keep 1', async () => {
+		for (const [typeVersion, expected] of [
+			[3, MONEY_MOVING_CONCURRENCY_DEFAULT_V3],
+			[2, 1],
+		] as const) {
+			const { t, fn } = timed(() => 10);
+			client = new FakeClient().respond('POST', PATH, fn);
+			const base = fakeExecuteContext(Array.from({ length: 40 }, (_, i) => ({ i })), (i) => simulate(i));
+			const ctx = { ...base, getNode: () => ({ ...base.getNode(), typeVersion }) } as typeof base;
+			await clock.run(node.execute.call(ctx));
+			expect(t.peak).toBe(expected);
+		}
+		expect(MONEY_MOVING_CONCURRENCY_DEFAULT_V3).toBeGreaterThan(1);
+	});
+
 	it('with 2 in flight, keeps the output in input order', async () => {
 		// Later items answer faster: completion order differs from input order.
 		const { t, fn } = timed((ref) => 100 - Number(ref.split('-')[2]) * 10, (req) => ({ ref: refOf(req) }));
@@ -201,6 +216,59 @@ describe('Money-Moving Concurrency', () => {
 		expect(out[1].pairedItem).toEqual({ item: 1 });
 		expect(String((out[1].json as IDataObject).error)).toBe('Invalid request: amount [item 1]');
 		expect(out.filter((_, i) => i !== 1).map((o) => (o.json as IDataObject).ref)).toEqual(['ONUS-NUB-0', 'ONUS-NUB-2', 'ONUS-NUB-3']);
+	});
+});
+
+describe('items that share a reference or a card token (issue 22, point 6)', () => {
+	const CHARGE = '/api/v1/card-payments/with-token';
+	const charge = (reference: string, cardTokenId: string, options?: IDataObject): Params => ({
+		resource: 'payin',
+		operation: 'chargeTokenizedCard',
+		businessId: 'BUS-2001',
+		cardTokenId,
+		amount: 100,
+		reference,
+		additionalFields: {},
+		...(options ? { options } : {}),
+	});
+	const body = (req: RequestOptions) => req.body as IDataObject;
+
+	/** Each call takes 10 virtual ms; records the start and end of each call by item key. */
+	function tracker(answer: (req: RequestOptions) => IDataObject) {
+		const spans: Array<{ key: string; start: number; end: number }> = [];
+		const fn = async (req: RequestOptions) => {
+			const start = clock.now();
+			await clock.wait(10);
+			spans.push({ key: `${String(body(req).reference)}/${String(body(req).cardTokenId)}`, start, end: clock.now() });
+			return answer(req);
+		};
+		return { spans, fn };
+	}
+
+	it('are never in flight together, and run in input order; the others run alongside', async () => {
+		const { spans, fn } = tracker((req) => ({ onusReference: `ONUS-${String(body(req).reference)}`, reference: body(req).reference }));
+		client = new FakeClient().respond('POST', CHARGE, fn);
+		// Items 0 and 2 share card token T1; items 1 and 3 share reference R1.
+		const params = [charge('A', 'T1'), charge('R1', 'T2'), charge('B', 'T1'), charge('R1', 'T3'), charge('C', 'T4')];
+		const ctx = fakeExecuteContext(params.map((_, i) => ({ i })), (i) => ({ ...params[i], options: { moneyMovingConcurrency: 5 } }), true);
+		await clock.run(node.execute.call(ctx));
+		const span = (key: string) => spans.find((s) => s.key === key)!;
+		expect(span('B/T1').start).toBeGreaterThanOrEqual(span('A/T1').end);
+		expect(span('R1/T3').start).toBeGreaterThanOrEqual(span('R1/T2').end);
+		// Independent items started at once.
+		expect([span('A/T1').start, span('R1/T2').start, span('C/T4').start]).toEqual([0, 0, 0]);
+	});
+
+	it('only one item reports a given payment as its own: a second item ending on the same record reports a duplicate', async () => {
+		// The service answers the same payment to two items (e.g. the existing record for a reused reference).
+		client = new FakeClient().respond('POST', CHARGE, () => ({ onusReference: 'ONUS-SAME', reference: 'R1', amount: 100 }));
+		const params = [charge('R1', 'T1'), charge('R1', 'T1')];
+		const ctx = fakeExecuteContext(params.map((_, i) => ({ i })), (i) => ({ ...params[i], options: { moneyMovingConcurrency: 2 } }), true);
+		const [out] = (await clock.run(node.execute.call(ctx))) as INodeExecutionData[][];
+		expect((out[0].json as IDataObject).onusReference).toBe('ONUS-SAME');
+		expect(out[0].json.error).toBeUndefined();
+		expect(String(out[1].json.error)).toMatch(/^Item 2: duplicate: .*item 1's/);
+		expect(out[1].json.outcome).toBe('alreadyDone');
 	});
 });
 

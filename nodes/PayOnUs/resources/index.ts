@@ -5,7 +5,7 @@ import * as wallet from './wallet';
 import * as payout from './payout';
 import * as cardTokenization from './cardTokenization';
 import * as reconciliation from './reconciliation';
-import { concurrencyOptions } from '../run/concurrency';
+import { concurrencyOptions, readOptions } from '../run/concurrency';
 import { dryRunProperty } from '../safeguards/dryRun';
 import { toolLimitProperties } from '../safeguards/toolLimits';
 import { outputProperties } from './output';
@@ -134,7 +134,10 @@ export function buildProperties(): INodeProperties[] {
 	// Options > Money-Moving Concurrency, for every operation that is not read only (../run/concurrency.ts).
 	for (const r of resources) {
 		const ops = r.operations.filter((o) => o.effect !== 'read').map((o) => o.value);
-		if (ops.length > 0) properties.push(concurrencyOptions(r.value, ops));
+		if (ops.length > 0) properties.push(...concurrencyOptions(r.value, ops));
+		// Options > Max Requests in Flight, for the read-only operations.
+		const reads = r.operations.filter((o) => o.effect === 'read').map((o) => o.value);
+		if (reads.length > 0) properties.push(readOptions(r.value, reads));
 	}
 	return properties;
 }

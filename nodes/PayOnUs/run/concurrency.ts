@@ -13,9 +13,29 @@ import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../share
 // keep their order); 2 to 8 is the user's choice for speed.
 export const MONEY_MOVING_CONCURRENCY_DEFAULT = 1;
 export const MONEY_MOVING_CONCURRENCY_MAX = 8;
+// Node version 3: independent items run together by default (items sharing a
+// reference or a card token still one after the other: orderKeys below); the
+// calls in flight start lower and grow while the service answers fine
+// (../../shared/transport/limiter.ts).
+export const MONEY_MOVING_CONCURRENCY_DEFAULT_V3 = 32;
+export const MONEY_MOVING_CONCURRENCY_MAX_V3 = 64;
 
-/** The Options collection with Money-Moving Concurrency, shown for the given operations of a resource. */
-export function concurrencyOptions(resource: string, operations: string[]): INodeProperties {
+/** The first node version whose defaults are the ones above (V3). */
+export const CONCURRENT_VERSION = 3;
+
+/** Money-Moving Concurrency's default and maximum for a node version. */
+export function moneyMovingBounds(typeVersion: number | undefined): { default: number; max: number } {
+	return (typeVersion ?? 1) >= CONCURRENT_VERSION
+		? { default: MONEY_MOVING_CONCURRENCY_DEFAULT_V3, max: MONEY_MOVING_CONCURRENCY_MAX_V3 }
+		: { default: MONEY_MOVING_CONCURRENCY_DEFAULT, max: MONEY_MOVING_CONCURRENCY_MAX };
+}
+
+/** Read-only operations: calls in flight at most (the ceiling of the adaptation), default and maximum. */
+export const READ_CEILING_DEFAULT = 128;
+export const READ_CEILING_MAX = 512;
+
+/** Options > Max Reads in Flight, for the read-only operations of a resource (every version). */
+export function readOptions(resource: string, operations: string[]): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -25,23 +45,105 @@ export function concurrencyOptions(resource: string, operations: string[]): INod
 		displayOptions: { show: { resource: [resource], operation: operations } },
 		options: [
 			{
-				displayName: 'Money-Moving Concurrency',
-				name: 'moneyMovingConcurrency',
+				displayName: 'Max Requests in Flight',
+				name: 'maxRequestsInFlight',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MONEY_MOVING_CONCURRENCY_MAX, numberPrecision: 0 },
-				default: MONEY_MOVING_CONCURRENCY_DEFAULT,
+				typeOptions: { minValue: 1, maxValue: READ_CEILING_MAX, numberPrecision: 0 },
+				default: READ_CEILING_DEFAULT,
 				description:
-					'How many items are sent at once (1 to 8; 1, the default, = one after the other, as before this option existed; more is faster over a slow link when the items do not depend on each other). Each item keeps its own reference and is looked up by it before any resend; the output keeps the input order; a "too many requests" or server error pauses every item of the run.',
+					'The most requests sent at once for these items (and the pages of Return All). The node starts with 8, adds more while PayOnUs answers fine, and halves at once when it answers "too many requests" (429) or "unavailable" (503), waiting as long as it asks (Retry-After). Lower it to spare a service shared with others.',
 			},
 		],
 	};
 }
 
-/** The option's value for this run: a whole number from 1 to the maximum (anything else: the default). */
-export function moneyMovingConcurrency(value: unknown): number {
+/** The option's value for this run: a whole number from 1 to READ_CEILING_MAX (anything else: the default). */
+export function readCeiling(value: unknown): number {
 	const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-	if (!Number.isFinite(n)) return MONEY_MOVING_CONCURRENCY_DEFAULT;
-	return Math.min(MONEY_MOVING_CONCURRENCY_MAX, Math.max(1, Math.floor(n)));
+	if (!Number.isFinite(n)) return READ_CEILING_DEFAULT;
+	return Math.min(READ_CEILING_MAX, Math.max(1, Math.floor(n)));
+}
+
+/** The Options collections with Money-Moving Concurrency (one for versions 1-2, one for 3 on), shown for the given operations of a resource. */
+export function concurrencyOptions(resource: string, operations: string[]): INodeProperties[] {
+	return [concurrencyCollection(resource, operations, 1), concurrencyCollection(resource, operations, CONCURRENT_VERSION)];
+}
+
+function concurrencyCollection(resource: string, operations: string[], version: number): INodeProperties {
+	const v3 = version >= CONCURRENT_VERSION;
+	const versionShow = v3 ? { '@version': [{ _cnd: { gte: CONCURRENT_VERSION } }] } : { '@version': [1, 2] };
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { resource: [resource], operation: operations, ...versionShow } },
+		options: [
+			v3
+				? {
+						displayName: 'Money-Moving Concurrency',
+						name: 'moneyMovingConcurrency',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: MONEY_MOVING_CONCURRENCY_MAX_V3, numberPrecision: 0 },
+						default: MONEY_MOVING_CONCURRENCY_DEFAULT_V3,
+						description: `How many items are sent at once (1 to ${MONEY_MOVING_CONCURRENCY_MAX_V3}; 1 = one after the other). Items that share a reference or a card token are always sent one after the other, in input order. Each item keeps its own reference and is looked up by it before any resend; the output keeps the input order; the node starts with fewer requests at once and adds more while PayOnUs answers fine, and a "too many requests" or server error pauses every item of the run.`,
+					}
+				: {
+						displayName: 'Money-Moving Concurrency',
+						name: 'moneyMovingConcurrency',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: MONEY_MOVING_CONCURRENCY_MAX, numberPrecision: 0 },
+						default: MONEY_MOVING_CONCURRENCY_DEFAULT,
+						description:
+							'How many items are sent at once (1 to 8; 1, the default, = one after the other, as before this option existed; more is faster over a slow link when the items do not depend on each other). Items that share a reference or a card token are always sent one after the other. Each item keeps its own reference and is looked up by it before any resend; the output keeps the input order; a "too many requests" or server error pauses every item of the run.',
+					},
+		],
+	};
+}
+
+/** The option's value for this run: a whole number from 1 to the version's maximum (anything else: the version's default). */
+export function moneyMovingConcurrency(value: unknown, typeVersion?: number): number {
+	const bounds = moneyMovingBounds(typeVersion);
+	const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	if (!Number.isFinite(n)) return bounds.default;
+	return Math.min(bounds.max, Math.max(1, Math.floor(n)));
+}
+
+/**
+ * What an item acts on that another item of the run may act on too: its
+ * reference(s) and its card token. Items sharing a key are never in flight
+ * together and run in input order (runKeyed in ./bounded.ts): the second
+ * item of a reference then meets the first one's finished outcome (a
+ * duplicate reference), never a transfer still being made.
+ */
+const KEY_FIELDS: Array<[string, string]> = [
+	['reference', 'ref'],
+	['merchantReference', 'ref'],
+	['onusReference', 'onus'],
+	['cardTokenId', 'card'],
+	['cardToken', 'card'],
+	['tokenId', 'card'],
+];
+
+export function orderKeys(data: IDataObject | undefined): string[] {
+	if (!data) return [];
+	const keys: string[] = [];
+	for (const [field, kind] of KEY_FIELDS) {
+		const v = data[field];
+		if ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number') keys.push(`${kind}:${String(v).trim().toLowerCase()}`);
+	}
+	return keys;
+}
+
+/** The identity of a record a money-moving item reports as its own (undefined: none to compare). */
+export function recordIdentity(json: IDataObject): string | undefined {
+	if ('error' in json || json.duplicateReference === true) return undefined;
+	for (const k of ['onusReference', 'transactionReference', 'id']) {
+		const v = json[k];
+		if (typeof v === 'string' && v !== '') return `${k}:${v}`;
+	}
+	return undefined;
 }
 
 /**

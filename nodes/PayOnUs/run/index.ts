@@ -1,5 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { createClient } from '../../shared/transport';
+import { AdaptiveLimiter } from '../../shared/transport/limiter';
 import type { PayOnUsClient } from '../../shared/client';
 import { describeIssues } from '../../shared/validation';
 import { labeller } from '../resources/labels';
@@ -10,7 +11,7 @@ import { dryRunItems } from '../safeguards/dryRun';
 import { dryRunHint } from '../safeguards/dryRunHint';
 import { isToolNode, limitedOperation, readToolLimits } from '../safeguards/toolLimits';
 import { READ_CONCURRENCY, readOnlyClient, runBounded } from './bounded';
-import { gatedClient, MONEY_MOVING_CONCURRENCY_DEFAULT, moneyMovingConcurrency, SharedBackoff } from './concurrency';
+import { gatedClient, moneyMovingConcurrency, orderKeys, readCeiling, recordIdentity, SharedBackoff } from './concurrency';
 import { errorJson, errorMessage, noteSentAlongside, toNodeError } from './failures';
 import { inputReader, operationContext, validateItems, type ItemInput } from './input';
 import { readBoolean } from '../../shared/parameters';
@@ -37,7 +38,15 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 	let op: NodeOperation = shapedOperation(found, (name, i, fallback) => ctx.getNodeParameter(name, i, fallback as string) as unknown, isToolNode(ctx.getNode().type));
 	// Operations that are not read only: one back-off for the whole execution (./concurrency.ts).
 	const backoff = op.effect === 'read' ? undefined : new SharedBackoff();
-	const client = await createClient(ctx, backoff ? { sleep: backoff.pause } : {});
+	// Calls in flight: adapted to the service, up to the ceiling (reads: Max
+	// Requests in Flight; the others: Money-Moving Concurrency).
+	const options = (ctx.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;
+	const typeVersion = ctx.getNode().typeVersion;
+	const ceiling = backoff
+		? moneyMovingConcurrency(options.moneyMovingConcurrency, typeVersion)
+		: readCeiling(options.maxRequestsInFlight);
+	const limiter = new AdaptiveLimiter({ initial: READ_CONCURRENCY, ceiling });
+	const client = await createClient(ctx, backoff ? { sleep: backoff.pause, limiter } : { limiter });
 
 	// Dry Run (../safeguards/dryRun.ts): every item checked and reported,
 	// nothing that moves money sent; invalid items are reported, not thrown.
@@ -88,8 +97,36 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 		}
 	};
 	const results: INodeExecutionData[][] = new Array(items.length);
-	if (!backoff) await runReads(inputs, results, client, runItem);
-	else await runWrites(ctx, inputs, results, gatedClient(client, backoff), runItem);
+	if (!backoff) await runReads(inputs, results, client, runItem, ceiling);
+	else {
+		// Only one item of the run may report a given money movement as its own (./concurrency.ts recordIdentity).
+		const claims = new Map<string, number>();
+		const claimed = (i: number, out: INodeExecutionData[]): INodeExecutionData[] => {
+			if (!movesMoney(op)) return out;
+			for (const { json } of out) {
+				const id = recordIdentity(json);
+				if (id === undefined) continue;
+				const owner = claims.get(id);
+				if (owner !== undefined && owner !== i) {
+					const failure = new NodeOperationError(
+						ctx.getNode(),
+						`Item ${i + 1}: duplicate: the ${id.split(':')[0]} "${id.slice(id.indexOf(':') + 1)}" is item ${owner + 1}'s, already reported there; nothing more was made for this item`,
+						{
+							itemIndex: i,
+							description: `Items ${owner + 1} and ${i + 1} ended on the same record (they share a reference, or the service answered the existing record). It is reported once, as item ${owner + 1}'s; this item made no ${'payment'} of its own.`,
+						},
+					);
+					(failure.context as IDataObject).outcome = 'alreadyDone';
+					(failure.context as IDataObject).existingRecord = json;
+					if (!continueOnFail) throw failure;
+					return [{ json: errorJson(failure, i, errorOutput), pairedItem: { item: i } }];
+				}
+				claims.set(id, i);
+			}
+			return out;
+		};
+		await runWrites(inputs, results, gatedClient(client, backoff), async (i, c) => claimed(i, await runItem(i, c)), ceiling);
+	}
 	return [results.flat()];
 }
 
@@ -98,9 +135,17 @@ type RunItem = (i: number, client: PayOnUsClient) => Promise<INodeExecutionData[
 /**
  * Reads: the items before and including the first valid one run alone (a
  * missing token is minted once, a wrong credential fails once), then the
- * rest with up to READ_CONCURRENCY calls in flight, through a GET-only client.
+ * rest with up to `ceiling` items started at once, through a GET-only
+ * client; the calls in flight are the limiter's (from READ_CONCURRENCY,
+ * growing while the service answers fine, halved on a 429/503).
  */
-async function runReads(inputs: ItemInput[], results: INodeExecutionData[][], client: PayOnUsClient, runItem: RunItem): Promise<void> {
+async function runReads(
+	inputs: ItemInput[],
+	results: INodeExecutionData[][],
+	client: PayOnUsClient,
+	runItem: RunItem,
+	ceiling: number,
+): Promise<void> {
 	if (inputs.length <= 1) {
 		// A single item of a read-only operation.
 		for (let i = 0; i < inputs.length; i++) results[i] = await runItem(i, client);
@@ -112,26 +157,29 @@ async function runReads(inputs: ItemInput[], results: INodeExecutionData[][], cl
 		warm = inputs[i].ok;
 		results[i] = await runItem(i, reader);
 	}
-	await runBounded(i, inputs.length, READ_CONCURRENCY, results, async (k) => await runItem(k, reader));
+	await runBounded(i, inputs.length, ceiling, results, async (k) => await runItem(k, reader));
 }
 
 /**
  * Everything else (money-moving calls above all): Money-Moving Concurrency
- * items at once (default 1 = strictly one after the other), output in input
- * order, each item's reference looked up before any resend, one back-off for
- * the run (./concurrency.ts).
+ * items at once (versions 1-2: default 1 = strictly one after the other),
+ * items sharing a reference or a card token one after the other in input
+ * order, output in input order, each item's reference looked up before any
+ * resend, one back-off for the run (./concurrency.ts).
  */
 async function runWrites(
-	ctx: IExecuteFunctions,
 	inputs: ItemInput[],
 	results: INodeExecutionData[][],
 	gated: PayOnUsClient,
 	runItem: RunItem,
+	limit: number,
 ): Promise<void> {
-	const options = (ctx.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;
-	const limit = moneyMovingConcurrency(options.moneyMovingConcurrency ?? MONEY_MOVING_CONCURRENCY_DEFAULT);
+	const keys = (k: number) => {
+		const input = inputs[k];
+		return input.ok ? orderKeys(input.data as IDataObject) : [];
+	};
 	try {
-		await runBounded(0, inputs.length, limit, results, async (k) => await runItem(k, gated));
+		await runBounded(0, inputs.length, limit, results, async (k) => await runItem(k, gated), keys);
 	} catch (error) {
 		throw noteSentAlongside(error, results, limit);
 	}

@@ -85,6 +85,73 @@ export interface WalkOptions {
 	fetch: (page: number, size: number) => Promise<unknown>;
 	/** Called with each page's records; return true to stop walking (found what was wanted). */
 	onPage: (records: IDataObject[], info: PageInfo, page: number) => boolean | void;
+	/**
+	 * Pages fetched ahead at most, once the first page tells how many pages
+	 * there are (default 1: one page after another). The pages are still
+	 * taken in order through the same rules: fetching ahead changes when a
+	 * page is asked for, never which records are returned or when the walk
+	 * ends; a page fetched ahead that the walk does not reach is dropped.
+	 */
+	parallel?: number;
+	/** With `parallel`: pages wanted at most (e.g. a limit's worth). */
+	wantedPages?: number;
+}
+
+/**
+ * Pages the list holds, as told by its first page: its page count, or its
+ * total over the page size the answer states (or, stating none, the size
+ * asked when the page is full). Undefined when the first page cannot tell.
+ */
+export function knownPageCount(info: PageInfo, askedSize: number): number | undefined {
+	if (info.bare) return undefined;
+	if (info.pageCount !== undefined && info.pageCount >= 1) return Math.floor(info.pageCount);
+	if (info.total === undefined) return undefined;
+	const size = info.statedSize ?? (info.content.length === askedSize ? askedSize : undefined);
+	if (size === undefined || size < 1) return undefined;
+	return Math.max(1, Math.ceil(info.total / size));
+}
+
+/** Fetches pages [from, to) ahead of the walk, at most `parallel` in flight; `take` hands a page's answer over (or fetches it then). */
+class PagesAhead {
+	private readonly pages = new Map<number, Promise<unknown>>();
+	private next: number;
+	private inFlight = 0;
+	private stopped = false;
+
+	constructor(
+		private readonly fetch: (index: number) => Promise<unknown>,
+		from: number,
+		private readonly to: number,
+		private readonly parallel: number,
+	) {
+		this.next = from;
+		this.fill();
+	}
+
+	private fill(): void {
+		while (!this.stopped && this.inFlight < this.parallel && this.next < this.to) {
+			const index = this.next++;
+			this.inFlight++;
+			const page = this.fetch(index).finally(() => {
+				this.inFlight--;
+				this.fill();
+			});
+			// Awaited by take(); a page the walk never reaches must not be an unhandled rejection.
+			page.catch(() => undefined);
+			this.pages.set(index, page);
+		}
+	}
+
+	async take(index: number): Promise<unknown> {
+		const page = this.pages.get(index);
+		if (!page) return await this.fetch(index);
+		this.pages.delete(index);
+		return await page;
+	}
+
+	stop(): void {
+		this.stopped = true;
+	}
 }
 
 export interface WalkResult {
@@ -116,9 +183,25 @@ export async function walkPages(opts: WalkOptions): Promise<WalkResult> {
 	let seen = 0;
 	let total: number | undefined;
 	let previous = '';
-	for (let index = 0; ; index++) {
-		if (index >= opts.maxPages) throw new PageLimitError(opts.path, index, seen, total);
-		const info = readPage(await opts.fetch(first + index, opts.pageSize), opts.style);
+	let ahead: PagesAhead | undefined;
+	const fetchIndex = async (index: number) => await opts.fetch(first + index, opts.pageSize);
+	try {
+		for (let index = 0; ; index++) {
+			if (index >= opts.maxPages) throw new PageLimitError(opts.path, index, seen, total);
+			const info = readPage(await (ahead ? ahead.take(index) : fetchIndex(index)), opts.style);
+			if (index === 0 && (opts.parallel ?? 1) > 1) {
+				const count = knownPageCount(info, opts.pageSize);
+				const to = Math.min(count ?? 0, opts.maxPages, opts.wantedPages ?? Infinity);
+				if (to > 1) ahead = new PagesAhead(fetchIndex, 1, to, Math.floor(opts.parallel ?? 1));
+			}
+			const end = step(info, index);
+			if (end) return end;
+		}
+	} finally {
+		ahead?.stop();
+	}
+
+	function step(info: PageInfo, index: number): WalkResult | undefined {
 		const signature = pageSignature(info.content);
 		if (index > 0 && signature !== '' && signature === previous) return { pages: index + 1, records: seen, complete: true, total };
 		previous = signature;
@@ -126,6 +209,7 @@ export async function walkPages(opts: WalkOptions): Promise<WalkResult> {
 		total = info.total ?? total;
 		if (opts.onPage(info.content, info, first + index) === true) return { pages: index + 1, records: seen, complete: false, total };
 		if (!hasMore(info, index, seen)) return { pages: index + 1, records: seen, complete: true, total };
+		return undefined;
 	}
 }
 
@@ -137,6 +221,8 @@ export interface CollectOptions {
 	limit?: number;
 	pageSize: number;
 	maxPages: number;
+	/** Pages in flight at most once the first page tells how many there are (default 1). */
+	parallel?: number;
 }
 
 /**
@@ -158,6 +244,8 @@ export async function collectPages(
 		style: opts.style,
 		pageSize: size,
 		maxPages: opts.maxPages,
+		parallel: opts.parallel,
+		wantedPages: Number.isFinite(limit) ? Math.ceil(limit / size) : undefined,
 		fetch: async (page, pageSize) =>
 			await get(opts.path, {
 				...(opts.qs ?? {}),

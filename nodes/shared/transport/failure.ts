@@ -1,3 +1,4 @@
+import { MAX_RETRY_AFTER_MS, retryAfterMs } from './limiter';
 import { type Failure, isTokenRejectedSignal, TOKEN_CALL_CODE, TOKEN_REJECTED_CODE, TokenCallError } from '../errors';
 
 /**
@@ -94,4 +95,22 @@ export function isUncertain(f: Failure): boolean {
 /** Worth retrying for a read. */
 export function isTransient(f: Failure): boolean {
 	return isUncertain(f) || f.kind === 'unreachable' || (f.kind === 'http' && f.status === 429);
+}
+
+/** The service pushed back (too many requests, or overloaded): slow down, then retry. */
+export function isPushBack(f: Failure): boolean {
+	return f.kind === 'http' && (f.status === 429 || f.status === 503);
+}
+
+/** The Retry-After of what n8n threw (ms), when its response headers are kept (n8n 2.41 keeps the AxiosError as cause). */
+export function retryAfterOf(error: unknown, now: number = Date.now()): number | undefined {
+	const e = (error ?? {}) as ErrorLike & { response?: { headers?: Record<string, unknown> } };
+	for (const c of [e, e.cause as typeof e | undefined]) {
+		const headers = c?.response?.headers;
+		if (headers && typeof headers === 'object') {
+			const ms = retryAfterMs(headers['retry-after'] ?? headers['Retry-After'], now);
+			if (ms !== undefined) return Math.min(ms, MAX_RETRY_AFTER_MS);
+		}
+	}
+	return undefined;
 }

@@ -14,7 +14,8 @@ import { collectPages } from '../api/paging';
 import { tokenFingerprint } from '../token/credential';
 import { CREDENTIAL_TYPE, type PayOnUsContext } from './context';
 import { envelopeFailure, isEnvelope, parseBody } from './envelope';
-import { classifyFailure, isTransient } from './failure';
+import { classifyFailure, isPushBack, isTransient, retryAfterOf } from './failure';
+import { AdaptiveLimiter } from './limiter';
 import { type MoneyCaller, sendMoneyMoving } from './moneyMoving';
 import { buildMultipart } from './multipart';
 import { Session } from './session';
@@ -52,9 +53,18 @@ export interface ClientOptions {
 	pageSize?: number;
 	/** Bound on the pages paginate() reads (an error when hit with more to read). Default 10,000. */
 	maxPages?: number;
+	/** Retries of a call the service pushed back (429, or 503 with Retry-After), each after its Retry-After. Default 8. */
+	pushBackRetries?: number;
+	/** Calls in flight, adapted to the service (./limiter.ts). Default: from 8, at most DEFAULT_CEILING. */
+	limiter?: AdaptiveLimiter;
 	/** Tests only: the wait between attempts (an injected clock). */
 	sleep?: (ms: number) => Promise<void>;
 }
+
+/** Calls in flight at most when the caller sets no ceiling (dropdown loaders, triggers). */
+export const DEFAULT_CEILING = 32;
+
+export { AdaptiveLimiter } from './limiter';
 
 const DEFAULTS = {
 	timeoutMs: 30_000,
@@ -64,7 +74,11 @@ const DEFAULTS = {
 	backoffMs: 500,
 	pageSize: 100,
 	maxPages: 10_000,
+	pushBackRetries: 8,
 };
+
+/** The longest wait between push-back retries without a Retry-After. */
+const MAX_PUSH_BACK_WAIT_MS = 10_000;
 
 class Transport implements PayOnUsClient, MoneyCaller {
 	readonly environment: PayOnUsEnvironment;
@@ -73,6 +87,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 	private readonly wait: (ms: number) => Promise<void>;
 	private readonly baseUrl: string;
 	private readonly session: Session;
+	readonly limiter: AdaptiveLimiter;
 
 	constructor(
 		private readonly ctx: PayOnUsContext,
@@ -84,6 +99,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 			if (options[k] !== undefined) this.limits[k] = options[k];
 		}
 		this.wait = options.sleep ?? (async (ms: number) => await sleep(ms));
+		this.limiter = options.limiter ?? new AdaptiveLimiter({ ceiling: DEFAULT_CEILING });
 		this.environment = isEnvironment(credentials.environment) ? credentials.environment : 'sandbox';
 		try {
 			this.baseUrl = resolveBaseUrl(credentials.environment, credentials.baseUrl);
@@ -118,8 +134,24 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		return this.session.secrets();
 	}
 
+	/** One attempt, through the limiter: a 429 or 503 halves the calls in flight and holds new ones for its Retry-After. */
 	async attempt(opts: RequestOptions): Promise<unknown> {
-		return await this.session.send(this.httpOptions(opts));
+		const seq = await this.limiter.acquire();
+		const sent = this.session.send(this.httpOptions(opts));
+		// The outcome feeds the limiter; the caller gets the answer (or what n8n threw) as it is.
+		sent.then(
+			() => this.limiter.release(seq, { ok: true }),
+			(error: unknown) => {
+				const failure = classifyFailure(error);
+				this.limiter.release(seq, isPushBack(failure) ? { pushBackMs: retryAfterOf(error) ?? 0 } : { ok: false });
+			},
+		);
+		return await sent;
+	}
+
+	/** The wait before retrying a pushed-back call (its Retry-After, else a capped exponential back-off). */
+	pushBackWait(error: unknown, attempt: number): number {
+		return retryAfterOf(error) ?? Math.min(MAX_PUSH_BACK_WAIT_MS, this.backoff(attempt));
 	}
 
 	private failedCall(opts: RequestOptions) {
@@ -183,16 +215,25 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		return request;
 	}
 
-	/** Reads: retried a couple of times on transient failures. */
+	/**
+	 * Reads: retried a couple of times on transient failures; a push-back
+	 * (429/503) is retried after its Retry-After, up to pushBackRetries times.
+	 */
 	private async sendRead(opts: RequestOptions): Promise<unknown> {
 		const retryable = opts.method === 'GET' || opts.method === 'HEAD' || opts.method === 'DELETE';
-		for (let attempt = 0; ; attempt++) {
+		let failures = 0;
+		let pushBacks = 0;
+		for (;;) {
 			try {
 				return await this.attempt(opts);
 			} catch (error) {
 				const f = classifyFailure(error);
-				if (retryable && isTransient(f) && attempt < this.limits.readRetries) {
-					await this.pause(this.backoff(attempt));
+				if (retryable && isPushBack(f) && pushBacks < this.limits.pushBackRetries) {
+					await this.pause(this.pushBackWait(error, pushBacks++));
+					continue;
+				}
+				if (retryable && isTransient(f) && failures < this.limits.readRetries) {
+					await this.pause(this.backoff(failures++));
 					continue;
 				}
 				throw this.error(f, opts);
@@ -215,6 +256,8 @@ class Transport implements PayOnUsClient, MoneyCaller {
 			limit,
 			pageSize: Math.max(1, Math.floor(opts.pageSize ?? this.limits.pageSize)),
 			maxPages: Math.max(1, Math.floor(opts.maxPages ?? this.limits.maxPages)),
+			// Pages ahead in flight once the first page tells how many there are; the limiter decides the pace.
+			parallel: this.limiter.ceiling,
 		})) as T[];
 	}
 }

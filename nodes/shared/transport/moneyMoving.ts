@@ -6,7 +6,7 @@ import { recordInBrief } from '../format';
 import { PageLimitError } from '../api/paging';
 import { redactText } from '../redact';
 import { envelopeFailure } from './envelope';
-import { classifyFailure, isUncertain } from './failure';
+import { classifyFailure, isUncertain, retryAfterOf } from './failure';
 
 /**
  * Money-moving calls. Never resent blindly:
@@ -38,7 +38,7 @@ export interface MoneyCaller {
 	secrets(): string[];
 	pause(ms: number): Promise<void>;
 	backoff(attempt: number): number;
-	readonly limits: { lookupAttempts: number; moneyMovingResends: number };
+	readonly limits: { lookupAttempts: number; moneyMovingResends: number; pushBackRetries: number };
 }
 
 function what(mm: MoneyMovingOptions): string {
@@ -160,12 +160,15 @@ function alreadyWord(noun: string): string {
 
 export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, mm: MoneyMovingOptions): Promise<T> {
 	const lost = { before: false, how: '' };
+	let pushBacks = 0;
 	for (let resends = 0; ; resends++) {
 		let failure: Failure | undefined;
 		let body: unknown;
+		let caught: unknown;
 		try {
 			body = await t.attempt(opts);
 		} catch (error) {
+			caught = error;
 			failure = classifyFailure(error);
 		}
 		if (!failure) {
@@ -182,7 +185,11 @@ export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, m
 			return data as T;
 		}
 		if (failure.kind === 'http' && failure.status === 409) return await onConflict<T>(t, opts, mm, failure, lost);
-		if (!isUncertain(failure)) throw t.error(failure, opts);
+		// A 429 ("too many requests"): the spec does not say it was refused
+		// before processing, so it is treated as a lost answer (lookup first),
+		// with its own bound and its Retry-After.
+		const pushedBack = failure.kind === 'http' && failure.status === 429;
+		if (!isUncertain(failure) && !pushedBack) throw t.error(failure, opts);
 		const how = failure.kind === 'http' ? `HTTP ${failure.status}` : failure.kind === 'timeout' ? 'timeout' : 'connection dropped';
 		lost.how = lost.how ? `${lost.how}, ${how}` : how;
 		const httpCode = failure.status !== undefined ? String(failure.status) : undefined;
@@ -209,6 +216,14 @@ export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, m
 				`the answer was lost (${lost.how}); the lookup found no record of it, but nothing the service offers can prove it was NOT processed, so it was not resent`,
 				httpCode,
 			);
+		}
+		if (pushedBack && pushBacks < t.limits.pushBackRetries) {
+			// Pushed back (429) and nothing found by reference: resend after the Retry-After, not counted as a resend.
+			pushBacks++;
+			lost.before = true;
+			resends--;
+			await t.pause(Math.max(t.backoff(0), retryAfterOf(caught) ?? Math.min(10_000, t.backoff(pushBacks))));
+			continue;
 		}
 		if (resends >= t.limits.moneyMovingResends) {
 			throw t.error(failure, opts, {

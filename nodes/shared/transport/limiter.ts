@@ -1,0 +1,111 @@
+import { sleep } from 'n8n-workflow';
+
+/**
+ * Calls in flight, adapted to the service (one limiter per client, so per
+ * execution of a node): starts at `initial`, grows while answers come back
+ * fine (by one per answer until the first push-back, so it doubles each round
+ * trip; then by one per round trip), and halves at once on a push-back (a 429
+ * or a 503), with every new call held until the service's Retry-After has
+ * passed. Never above `ceiling` (the user's), never below 1. A burst of
+ * push-backs answering calls started before the last halving halves only once
+ * (they report the same overload).
+ *
+ * Time is injected (`clock`): tests move it; nothing here reads the wall clock
+ * unless given none.
+ */
+
+export interface LimiterClock {
+	now(): number;
+	wait(ms: number): Promise<void>;
+}
+
+export const limiterClock: LimiterClock = {
+	now: () => Date.now(),
+	wait: async (ms: number) => await sleep(ms),
+};
+
+export interface LimiterOptions {
+	/** Calls in flight at the start. Default 8 (or the ceiling when lower). */
+	initial?: number;
+	/** Calls in flight at most. */
+	ceiling: number;
+	clock?: LimiterClock;
+}
+
+/** The longest Retry-After honoured (longer ones are capped: the caller's own bounds decide). */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+export class AdaptiveLimiter {
+	readonly ceiling: number;
+	private limitValue: number;
+	/** Growth by one per answer below this (slow start), by 1/limit above. */
+	private threshold = Infinity;
+	private inFlight = 0;
+	private started = 0;
+	/** Calls started up to this sequence number belong to the window already halved. */
+	private halvedAt = -1;
+	private resumeAt = 0;
+	private readonly waiting: Array<() => void> = [];
+	private readonly clock: LimiterClock;
+	/** Counters (benches, tests). */
+	readonly stats = { pushBacks: 0, halvings: 0, peak: 0 };
+
+	constructor(options: LimiterOptions) {
+		this.ceiling = Math.max(1, Math.floor(options.ceiling));
+		this.limitValue = Math.max(1, Math.min(this.ceiling, Math.floor(options.initial ?? 8)));
+		this.clock = options.clock ?? { now: () => limiterClock.now(), wait: async (ms) => await limiterClock.wait(ms) };
+	}
+
+	/** Calls allowed in flight now. */
+	get limit(): number {
+		return Math.floor(this.limitValue);
+	}
+
+	/** Waits for a slot (and for any Retry-After); returns the call's sequence number. */
+	async acquire(): Promise<number> {
+		for (;;) {
+			const left = this.resumeAt - this.clock.now();
+			if (left > 0) {
+				await this.clock.wait(left);
+				continue;
+			}
+			if (this.inFlight < this.limit) break;
+			// Someone is in flight (limit >= 1): its release wakes us.
+			await new Promise<void>((resolve) => this.waiting.push(resolve));
+		}
+		this.inFlight++;
+		this.stats.peak = Math.max(this.stats.peak, this.inFlight);
+		return this.started++;
+	}
+
+	/** The call `seq` ended: fine (`ok`), failed otherwise (neutral), or pushed back by the service (429/503) with its Retry-After (0: none). */
+	release(seq: number, outcome: { ok: boolean } | { pushBackMs: number }): void {
+		this.inFlight--;
+		if ('pushBackMs' in outcome) {
+			this.stats.pushBacks++;
+			this.resumeAt = Math.max(this.resumeAt, this.clock.now() + Math.min(MAX_RETRY_AFTER_MS, Math.max(0, outcome.pushBackMs)));
+			if (seq > this.halvedAt) {
+				this.halvedAt = this.started - 1;
+				this.limitValue = Math.max(1, Math.floor(this.limitValue / 2));
+				this.threshold = this.limitValue;
+				this.stats.halvings++;
+			}
+		} else if (outcome.ok) {
+			const step = this.limitValue < this.threshold ? 1 : 1 / this.limitValue;
+			this.limitValue = Math.min(this.ceiling, this.limitValue + step);
+		}
+		// Every waiter looks again (in arrival order); those without a slot wait again.
+		for (const wake of this.waiting.splice(0)) wake();
+	}
+}
+
+/** Retry-After (seconds, or an HTTP date) in ms; undefined when absent or unreadable. */
+export function retryAfterMs(value: unknown, now: number = Date.now()): number | undefined {
+	const v = Array.isArray(value) ? value[0] : value;
+	if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v * 1000;
+	if (typeof v !== 'string' || v.trim() === '') return undefined;
+	const s = v.trim();
+	if (/^\d+(\.\d+)?$/.test(s)) return Number(s) * 1000;
+	const at = Date.parse(s);
+	return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}

@@ -1,0 +1,66 @@
+/**
+ * Reads against a service that pushes back (sandbox profiles rate-limited and
+ * slows-under-load), through the real transport (n8n-core's request helpers)
+ * and its adaptive limiter: 200 reads started at once all succeed; the
+ * limiter halves on the 429s/503s and waits the Retry-After instead of
+ * failing the reads. Counts only: no timing assertions.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
+import { AdaptiveLimiter, createClient } from '../../nodes/shared/transport';
+import { startSandbox, type SandboxHandle } from '../../sandbox/server';
+import { SandboxClient } from '../../sandbox/client';
+import { RATE_LIMIT_PER_SECOND } from '../../sandbox/profiles';
+import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
+
+jest.setTimeout(120_000);
+
+let sb: SandboxHandle;
+beforeAll(async () => {
+	sb = await startSandbox({ port: 0, config: { tokenCallsPerMinute: 1_000_000, requestLogLimit: 5000 } });
+});
+afterAll(async () => {
+	await sb.stop();
+});
+
+const PATH = '/api/v1/merchants/MER-1001/wallets';
+
+async function readsAtOnce(profiles: string[], count: number) {
+	const control = new SandboxClient(sb.url);
+	await control.setProfiles(profiles);
+	await control.clearRequests();
+	const n8n = new FakeN8n(new CredentialStore(sandboxCredential(sb.url)), new PayOnUsApi());
+	const limiter = new AdaptiveLimiter({ initial: 8, ceiling: 128 });
+	const client = await createClient(n8n.context() as never, { limiter });
+	const results = await Promise.allSettled(
+		Array.from({ length: count }, async () => await client.request<IDataObject>({ method: 'GET', path: PATH })),
+	);
+	const log = (await control.requests({ path: PATH })).filter((e) => e.path === PATH);
+	await control.setProfiles([]);
+	return {
+		failed: results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)).slice(0, 3),
+		ok: results.filter((r) => r.status === 'fulfilled').length,
+		pushedBack: log.filter((e) => e.status === 429 || e.status === 503).length,
+		calls: log.length,
+		limiter,
+	};
+}
+
+describe('reads against a service that pushes back', () => {
+	it(`rate-limited (${RATE_LIMIT_PER_SECOND}/s): every read succeeds; the limiter halves and waits, a 429 costs at most one call per read`, async () => {
+		const r = await readsAtOnce(['rate-limited'], 200);
+		expect(r.failed).toEqual([]);
+		expect(r.ok).toBe(200);
+		expect(r.pushedBack).toBeGreaterThan(0);
+		expect(r.limiter.stats.halvings).toBeGreaterThan(0);
+		expect(r.calls).toBe(200 + r.pushedBack);
+		// Far fewer 429s than reads: the limiter does not keep knocking.
+		expect(r.pushedBack).toBeLessThan(200);
+	});
+
+	it('slows-under-load (503 when overloaded): every read succeeds', async () => {
+		const r = await readsAtOnce(['slows-under-load'], 200);
+		expect(r.failed).toEqual([]);
+		expect(r.ok).toBe(200);
+	});
+});
