@@ -1,6 +1,6 @@
 /**
  * Every endpoint of the payments service this package calls, in one table
- * (spec: ../../../../shared/spec/payments-service.md, "Endpoints"; paths the
+ * (spec: docs/spec/payments-service.md, "Endpoints"; paths the
  * spec leaves out are marked). Nothing else in nodes/ writes an /api/v1 path.
  * Identifiers that go into a path are URI-encoded here.
  */
