@@ -131,7 +131,7 @@ async function onConflict<T>(
 			message: `Reference "${mm.reference}" is already used by a different ${noun}: ${recordInBrief(record)}`,
 			description:
 				`Nothing was sent for this item${what(mm)}. The ${noun} holding this reference is ${describeRecord(record)}; it differs: ${diff.join('; ')}. ` +
-				`If this item is a new, separate ${noun}, give it its own reference; otherwise check that earlier ${noun} first.`,
+				`Check that earlier ${noun} before doing anything else with this reference.`,
 			record,
 		});
 	}
@@ -140,7 +140,7 @@ async function onConflict<T>(
 			message: `${alreadyWord(noun)}: reference "${mm.reference}" is ${noun} ${recordInBrief(record)}`,
 			description:
 				`This reference was used before by this same ${noun} (${describeRecord(record)}), so nothing was sent again. ` +
-				`Use that ${noun} (shown as existingRecord) instead of sending again; a new, separate ${noun} needs its own reference.`,
+				`It is done: use that ${noun} (its record is in existingRecord) rather than sending it again.`,
 			record,
 			outcome: 'alreadyDone',
 		});
