@@ -43,7 +43,8 @@ async function main(): Promise<void> {
 		for (let i = 0; i < 100 && (await fetch(url)).status !== 200; i++) await new Promise((r) => setTimeout(r, 200));
 
 		for (const [label, viewport] of Object.entries(VIEWPORTS)) {
-			const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+			// A buyer in Lagos (WAT): the deadline is shown in their time.
+			const context = await browser.newContext({ viewport, deviceScaleFactor: 1, timezoneId: 'Africa/Lagos' });
 			const page = await context.newPage();
 			const shot = async (p: Page, step: string) => {
 				const file = join(outDir, `payment-page-${step}-${label}.png`);
@@ -54,6 +55,13 @@ async function main(): Promise<void> {
 			await page.fill('#email', 'ada@example.com');
 			await page.fill('#name', 'Ada Obi');
 			await shot(page, 'start');
+			// Every error at once, each at its field.
+			await page.goto(url);
+			await page.fill('#email', 'ada@');
+			await Promise.all([page.waitForNavigation(), page.click('form button[type="submit"]')]);
+			await shot(page, 'errors');
+			await page.fill('#email', 'ada@example.com');
+			await page.fill('#name', 'Ada Obi');
 			await page.check('input[name="method"][value="bank"]');
 			await Promise.all([page.waitForNavigation(), page.click('form button[type="submit"]')]);
 			await shot(page, 'bank');

@@ -33,7 +33,7 @@ dt{color:var(--muted)}dd{margin:0;font-weight:600;word-break:break-all}
 .big{font-size:1.375rem;letter-spacing:.05em}
 .foot{font-size:.875rem;color:var(--muted);text-align:center;margin:1.5rem 0}
 .copy{width:auto;margin:0 0 0 .5rem;padding:.375rem .875rem;font-size:1rem;letter-spacing:normal;vertical-align:middle}
-dd.ref{word-break:normal;overflow-wrap:normal}.nowrap{white-space:nowrap}
+dd.ref,dd time{word-break:normal;overflow-wrap:normal}.nowrap{white-space:nowrap}
 .field-error{color:var(--err);font-weight:600;margin:.125rem 0 .25rem}
 input[aria-invalid=true]{border:2px solid var(--err)}
 .alert ul{margin:.25rem 0 0;padding-left:1.25rem}.alert a{color:var(--err)}
