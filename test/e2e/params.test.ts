@@ -120,14 +120,6 @@ describe('PayOnUs parameters from expressions in n8n', () => {
 		expect(await moneyCalls()).toBe(0);
 	});
 
-	it('Limit from an expression giving nothing is an error naming it, not the default', async () => {
-		const execution = await run(
-			{ resource: 'payout', operation: 'searchTransfers', returnAll: false, limit: '={{ $json.limit }}' },
-			[{ limit: '' }],
-		);
-		expect(nodeError(execution, NODE)).toContain('Item 1: "limit" (Limit) must be a number, got empty text ""');
-	});
-
 	describe('statuses and amounts the spec does not list', () => {
 		afterEach(async () => {
 			await e2e.sb.setProfiles([]);
