@@ -98,12 +98,26 @@ describe('PayOnUs parameters from expressions in n8n', () => {
 		expect(await moneyCalls()).toBe(0);
 	});
 
-	it('Limit from an expression giving nothing is an error naming it, not the default', async () => {
+	it('Allow Duplicate Rows true for item 1 and false for item 2 of one bulk batch is refused: nothing sent', async () => {
+		const batch = ref('bulk');
+		const row = { beneficiaryAccountNumber: '9999991112', beneficiaryAccountName: 'Ada', beneficiaryBankCode: '044', amount: 10, narration: 'a' };
 		const execution = await run(
-			{ resource: 'payout', operation: 'searchTransfers', returnAll: false, limit: '={{ $json.limit }}' },
-			[{ limit: '' }],
+			{
+				resource: 'payout',
+				operation: 'bulkTransfer',
+				source: 'items',
+				businessId: business('BUS-2001'),
+				currency: 'NGN',
+				reference: batch,
+				allowDuplicateRows: '={{ $json.allow }}',
+			},
+			[
+				{ ...row, allow: true },
+				{ ...row, allow: 'false' },
+			],
 		);
-		expect(nodeError(execution, NODE)).toContain('Item 1: "limit" (Limit) must be a number, got empty text ""');
+		expect(nodeError(execution, NODE)).toContain('Item 2: "allowDuplicateRows" is false but true for item 1');
+		expect(await moneyCalls()).toBe(0);
 	});
 
 	describe('statuses and amounts the spec does not list', () => {

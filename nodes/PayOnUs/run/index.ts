@@ -69,6 +69,7 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 	// runs once with every item; each output item is paired with every input item.
 	const first = inputs[0];
 	if (first?.ok && op.aggregatesItems(first.data)) {
+		refuseVaryingSwitches(ctx, op, inputs);
 		const pairedItem = items.map((_, item) => ({ item }));
 		try {
 			const result = await op.execute(operationContext(ctx, items, client, 0, true), first.data);
@@ -131,6 +132,31 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 }
 
 type RunItem = (i: number, client: PayOnUsClient) => Promise<INodeExecutionData[]>;
+
+/**
+ * An aggregating run (one request for all the items) cannot honour a yes/no
+ * switch per item (e.g. Allow Duplicate Rows from an expression): a switch
+ * that differs from the first item's stops the run, naming the item; nothing is sent.
+ */
+function refuseVaryingSwitches(ctx: IExecuteFunctions, op: NodeOperation, inputs: ItemInput[]): void {
+	const first = inputs[0];
+	if (!first?.ok) return;
+	const switches = [...new Set(op.properties.filter((p) => p.type === 'boolean').map((p) => p.name))];
+	const base = first.data as IDataObject;
+	inputs.forEach((input, i) => {
+		if (i === 0 || !input.ok) return;
+		const data = input.data as IDataObject;
+		for (const name of switches) {
+			if (data[name] === base[name]) continue;
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Item ${i + 1}: "${name}" is ${String(data[name])} but ${String(base[name])} for item 1; this operation sends one request for all the items, ` +
+					'so a yes/no parameter must be the same for every item: nothing was sent',
+				{ itemIndex: i },
+			);
+		}
+	});
+}
 
 /**
  * Reads: the items before and including the first valid one run alone (a

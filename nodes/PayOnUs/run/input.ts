@@ -4,13 +4,12 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
-	type INodePropertyOptions,
 } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/client';
 import { parameterNames } from '../resources';
 import { withCredentialDefaults } from '../resources/fields';
 import type { OperationContext, PayOnUsOperation } from '../resources/types';
-import { isExpression, ParameterValueError, parseBoolean, parseNumber, readOption } from '../../shared/parameters';
+import { isExpression, ParameterValueError, parseBoolean } from '../../shared/parameters';
 import { errorMessage, invalidInputError } from './failures';
 import { containsExpression, ItemParameters } from './parameters';
 
@@ -27,48 +26,31 @@ function readParameter(ctx: IExecuteFunctions, name: string, itemIndex: number):
 	return value;
 }
 
-type Described = Pick<INodeProperties, 'name' | 'displayName' | 'type' | 'options'>;
+type Described = Pick<INodeProperties, 'name' | 'displayName' | 'type'>;
 
-/** The option values of an options parameter (undefined: loaded at run time, not checked here). */
-function optionValues(props: Described[]): Array<string | number | boolean> | undefined {
-	const values: Array<string | number | boolean> = [];
-	for (const p of props) {
-		if (!Array.isArray(p.options)) return undefined;
-		for (const o of p.options) if (o && typeof o === 'object' && 'value' in o) values.push((o as INodePropertyOptions).value);
-	}
-	return values.length > 0 ? values : undefined;
-}
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /**
- * One value the way n8n handed it, read strictly by the parameter's type
- * (../../shared/parameters.ts): booleans become true/false, numbers and
- * options are checked (the operation's schema reads them exactly after:
- * numeric text such as "1500.00" is read there).
- * `fromExpression`: the stored value is an expression, so nothing
- * (undefined, '') is an error too, never the default.
+ * A yes/no parameter the way n8n handed it, read strictly
+ * (../../shared/parameters.ts): true/false, or the text "true"/"false"
+ * (trimmed, any case) that an expression or an n8n Variable gives; anything
+ * else is an error naming the parameter and the value. `fromExpression`:
+ * the stored value is an expression, so nothing (undefined, '') is an error
+ * too, never the default, unless `blankIsNotGiven` (an optional filter inside
+ * a collection, where an empty value has always meant "no filter").
+ *
+ * Numbers and options are left to the operation's schema, which reads
+ * numeric text exactly and refuses anything else naming item and field;
+ * there an empty value from an expression means "not given" (the package's
+ * convention, shared/validation.ts), so required fields say "is required".
  */
-function strictValue(props: Described[], label: string, value: unknown, fromExpression: boolean): unknown {
-	if (props.length === 0 || (value === undefined && !fromExpression)) return value;
-	const { type, displayName } = props[0];
-	if (type === 'boolean') {
-		const b = parseBoolean(value);
-		if (b === undefined) throw new ParameterValueError(label, value, 'true or false', displayName);
-		return b;
-	}
-	if (type === 'number') {
-		// Nothing from an expression is an error, never the default; text is
-		// read exactly (or refused naming the field) by the operation's schema.
-		const blank = value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-		if (blank || (typeof value !== 'string' && parseNumber(value) === undefined)) {
-			throw new ParameterValueError(label, value, 'a number', displayName);
-		}
-		return value;
-	}
-	if (type === 'options' && fromExpression) {
-		const allowed = optionValues(props);
-		return allowed ? readOption(value, allowed, label, displayName) : value;
-	}
-	return value;
+function strictValue(props: Described[], label: string, value: unknown, fromExpression: boolean, blankIsNotGiven = false): unknown {
+	if (props.length === 0 || props[0].type !== 'boolean') return value;
+	if (value === undefined && !fromExpression) return value;
+	if (blankIsNotGiven && blank(value)) return undefined;
+	const b = parseBoolean(value);
+	if (b === undefined) throw new ParameterValueError(label, value, 'true or false', props[0].displayName);
+	return b;
 }
 
 /** The properties of an operation by name (a name may be declared once per node version). */
@@ -78,7 +60,7 @@ function describedByName(props: readonly INodeProperties[]): Map<string, INodePr
 	return out;
 }
 
-/** Strict reading of one top-level parameter, and of the fields of a collection. */
+/** Strict reading of one top-level yes/no parameter, and of those inside a collection. */
 function strictParameter(props: INodeProperties[], value: unknown, stored: unknown): unknown {
 	const p = props[0];
 	if (!p) return value;
@@ -89,11 +71,10 @@ function strictParameter(props: INodeProperties[], value: unknown, stored: unkno
 		const out: IDataObject = { ...(value as IDataObject) };
 		for (const [key, sub] of fields) {
 			if (!Object.prototype.hasOwnProperty.call(out, key)) continue;
-			out[key] = strictValue(sub, `${label}.${key}`, out[key], isExpression(storedFields[key])) as IDataObject[string];
+			out[key] = strictValue(sub, `${label}.${key}`, out[key], isExpression(storedFields[key]), true) as IDataObject[string];
 		}
 		return out;
 	}
-	if (!['boolean', 'number', 'options'].includes(p.type)) return value;
 	return strictValue(props, label, value, containsExpression(stored));
 }
 
