@@ -108,7 +108,7 @@ async function mcpRows(n8n: N8nInstance, sb: SandboxHandle): Promise<SafetyRow[]
 	const perExec = { toolMaxAmountPerCall: 1000, toolMaxTotalPerExecution: 1500 };
 	let before = sent();
 	let url = await serve(`edge-nowindow-${stamp}`, perExec);
-	let out = await pay(url, 800, `edge-nw-${stamp}`);
+	const out = await pay(url, 800, `edge-nw-${stamp}`);
 	rows.push(row(NET_LIMITS, 'MCP call (no execution of its own), no window total set: NGN 800', 'refused (maxTotalPerWindow); nothing sent', `${said(out)}; ${sent() - before} sent`, { moneyMoved: out.refused ? 0 : 1 }));
 
 	const windowed = { ...perExec, toolMaxTotalPerWindow: 1500, toolWindowMinutes: 60 };
