@@ -109,7 +109,7 @@ async function mcpRows(n8n: N8nInstance, sb: SandboxHandle): Promise<SafetyRow[]
 	let before = sent();
 	let url = await serve(`edge-nowindow-${stamp}`, perExec);
 	const out = await pay(url, 800, `edge-nw-${stamp}`);
-	rows.push(row(NET_LIMITS, 'MCP call (no execution of its own), no window total set: NGN 800', 'refused (maxTotalPerWindow); nothing sent', `${said(out)}; ${sent() - before} sent`, { moneyMoved: out.refused ? 0 : 1 }));
+	rows.push(row(NET_LIMITS, 'MCP call (no execution of its own), no window total set: NGN 800', 'refused (maxTotalPerWindow); 0 transfers sent', `${said(out)}; ${sent() - before} transfers sent`, { moneyMoved: out.refused ? 0 : 1 }));
 
 	const windowed = { ...perExec, toolMaxTotalPerWindow: 1500, toolWindowMinutes: 60 };
 	url = await serve(`edge-window-${stamp}`, windowed);
