@@ -32,7 +32,7 @@ describe('PayOnUs node description', () => {
 		const d = node.description;
 		expect(d.name).toBe('payOnUs');
 		expect(d.usableAsTool).toBe(true);
-		expect(d.credentials).toEqual([{ name: 'payOnUsApi', required: true }]);
+		expect(d.credentials).toEqual([{ name: 'payOnUsApi', required: true, testedBy: 'payOnUsApiTest' }]);
 		expect(d.icon).toEqual({ light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' });
 		expect(d.subtitle).toContain('$parameter["operation"]');
 	});
