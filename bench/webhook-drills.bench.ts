@@ -161,7 +161,7 @@ async function sandboxPayins(api: SandboxApi, count: number, tag: string, paid =
 	return out;
 }
 
-/** Activates and waits until the production URL answers (not n8n's 404). */
+/** Activates and waits until the production URL answers (not n8n's 404, nor a 5xx). */
 async function activateAndWait(n8n: N8nInstance, id: string, url: string, agent: Agent): Promise<void> {
 	// n8n >= 2.3x publishes in the background; in queue mode its publication
 	// status can stay in_progress although the webhook is registered (the
@@ -171,8 +171,9 @@ async function activateAndWait(n8n: N8nInstance, id: string, url: string, agent:
 	for (;;) {
 		const res = await request(url, { method: 'POST', body: '', headers: { 'content-type': 'text/plain' }, dispatcher: agent });
 		await res.body.text();
-		if (res.statusCode !== 404) return;
-		if (Date.now() > deadline) throw new Error(`workflow ${id}: ${url} still answers 404 after 120 s`);
+		// 404: not registered yet; 5xx: n8n not ready to run it yet.
+		if (res.statusCode !== 404 && res.statusCode < 500) return;
+		if (Date.now() > deadline) throw new Error(`workflow ${id}: ${url} still answers ${res.statusCode} after 120 s`);
 		await sleep(250);
 	}
 }
