@@ -89,9 +89,11 @@ describe('two items, one reference (issue 22, point 6)', () => {
 		const successes = out.filter((j) => !('error' in j));
 		expect(successes).toHaveLength(1);
 		expect(successes[0].onusReference).toBe(made[0].onusReference);
-		// The one success is the first item's (input order); the second says "duplicate".
+		// The one success is the first item's (input order); the second (n8n's [item 1]) reports the
+		// duplicate as what it is: the reference already paid by that transfer, nothing sent again.
 		expect('error' in out[0]).toBe(false);
-		expect(String(out[1].error)).toMatch(/^Item 2: .*(duplicate|already used)/i);
-		expect(String(out[1].description)).toMatch(/Duplicate reference/);
+		expect(String(out[1].error)).toMatch(/^Already paid: reference "same-[^"]+" is transfer ONUS-\S+ \(SUCCESSFUL, NGN 100\.00\) \[item 1\]$/);
+		expect(String(out[1].error)).toContain(String(made[0].onusReference));
+		expect(String(out[1].description)).toMatch(/used before .* nothing was sent again/);
 	});
 });
