@@ -15,7 +15,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
-import { nodeError, nodeItems, type Execution } from '../../test/harness/execution';
+import { nodeError, nodeErrorItem, nodeItems, type Execution } from '../../test/harness/execution';
 import { itemsNode, manualWorkflow, sandboxCredentialData } from '../../test/harness/fixtures';
 import { startN8n, type N8nInstance } from '../../test/harness/n8n';
 import { until } from '../../test/harness/wait';
@@ -77,12 +77,15 @@ const transfer = (over: IDataObject = {}): IDataObject => ({
 	...over,
 });
 
-/** "dry run" / "error naming item N and value" / "sent" / other, for one execution. */
+/** "dry run" / "error naming [item N] and value" (n8n's zero-based item) / "sent" / other, for one execution. */
 function outcome(execution: Execution, moved: number): string {
 	const error = nodeError(execution, NODE);
 	if (error) {
-		const m = /^Item (\d+): "(\w+)"[^,;]*(?:must be true or false, got|is (?:true|false) but)/.exec(error);
-		return m ? `error naming item ${m[1]} and ${m[2]}${moved === 0 ? ', nothing sent' : `, ${moved} sent`}` : `error: ${error.slice(0, 80)}`;
+		const m = /^"(\w+)"[^,;]*(?:must be true or false, got|differs between items)/.exec(error);
+		const item = nodeErrorItem(execution, NODE);
+		return m && item !== undefined
+			? `error naming [item ${item}] and ${m[1]}${moved === 0 ? ', nothing sent' : `, ${moved} sent`}`
+			: `error: ${error.slice(0, 80)}`;
 	}
 	const items = nodeItems(execution, NODE);
 	if (items.every((i) => i.dryRun !== undefined) && moved === 0) return 'dry run, nothing sent';
@@ -98,14 +101,14 @@ async function dryRunRows(c: Ctx): Promise<SafetyRow[]> {
 	for (const text of ['yes', '']) {
 		const { moved, result } = await counting(c, async () => await run(c, transfer(), [{ reference: ref('dry'), dryRun: text }]));
 		rows.push(
-			row('Dry Run', `from an expression giving the text ${JSON.stringify(text)}`, 'error naming item 1 and dryRun, nothing sent', outcome(result, moved), {
+			row('Dry Run', `from an expression giving the text ${JSON.stringify(text)}`, 'error naming [item 0] and dryRun, nothing sent', outcome(result, moved), {
 				moneyMoved: moved,
 			}),
 		);
 	}
 	{
 		const { moved, result } = await counting(c, async () => await run(c, transfer(), [{ reference: ref('mix'), dryRun: false }, { reference: ref('mix'), dryRun: true }]));
-		rows.push(row('Dry Run', 'per item: false for item 1, true for item 2', 'error naming item 2 and dryRun, nothing sent', outcome(result, moved), { moneyMoved: moved }));
+		rows.push(row('Dry Run', 'per item: false for item 0, true for item 1', 'error naming [item 1] and dryRun, nothing sent', outcome(result, moved), { moneyMoved: moved }));
 	}
 	return rows;
 }
@@ -146,13 +149,13 @@ async function verifyRows(c: Ctx): Promise<SafetyRow[]> {
 	for (const text of ['', 'yes']) {
 		const r = await counting(c, async () => await run(c, params, [{ reference: ref('vb'), verify: text, name: 'Somebody Else' }], 2));
 		const error = nodeError(r.result, NODE) ?? '';
-		const named = error.startsWith('Item 1: "verifyBeneficiaryName"') && error.includes('must be true or false');
-		const observed = named ? `error naming item 1 and verifyBeneficiaryName${r.moved === 0 ? ', nothing sent' : ''}` : `${r.moved} sent`;
+		const named = error.startsWith('"verifyBeneficiaryName"') && error.includes('must be true or false') && nodeErrorItem(r.result, NODE) === 0;
+		const observed = named ? `error naming [item 0] and verifyBeneficiaryName${r.moved === 0 ? ', nothing sent' : ''}` : `${r.moved} sent`;
 		rows.push(
 			row(
 				'Verify Beneficiary Name First',
 				`from an expression giving ${JSON.stringify(text)}, wrong name`,
-				'error naming item 1 and verifyBeneficiaryName, nothing sent',
+				'error naming [item 0] and verifyBeneficiaryName, nothing sent',
 				observed,
 				{ moneyMoved: r.moved },
 			),

@@ -24,8 +24,9 @@ export const SIMPLE_PAYMENT_FIELDS = [
 	'onusReference',
 	'paymentChannel',
 	'email',
-	'mobileNumber',
+	// the date before the phone: a trigger's item (which adds its own fields) keeps it
 	'createdDate',
+	'mobileNumber',
 	'lastUpdatedDate',
 ] as const;
 

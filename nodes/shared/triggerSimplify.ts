@@ -1,4 +1,5 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { SIMPLE_PAYMENT_FIELDS, SIMPLE_TRANSFER_FIELDS } from './simplify';
 
 /**
  * "Simplify" for the three starting nodes (PayOnUs Trigger, PayOnUs Poll
@@ -19,41 +20,17 @@ export const SIMPLIFIED_MAX_FIELDS = 10;
 
 export type SimplifiedKind = 'payin' | 'payout' | 'tokenization' | 'pagePaid' | 'pageNotPaid';
 
+/** What the trigger (event, confirmation) or the poll trigger (resource, change) adds to a payment record. */
+const EMITTER_FIELDS = ['event', 'confirmed', 'confirmation', 'resource', 'change'] as const;
+
 /** The fields of each kind of item, in the order a builder reads them. */
 export const SIMPLIFIED_FIELDS: Record<SimplifiedKind, readonly string[]> = {
-	// A payin: webhook COLLECTION, poll trigger payin.
-	payin: [
-		'paymentStatus',
-		'amount',
-		'currency',
-		'onusReference',
-		'merchantReference',
-		'email',
-		'paymentChannel',
-		'createdDate',
-		// Added by the node that emits it (only one of these sets is present).
-		'event',
-		'confirmed',
-		'confirmation',
-		'resource',
-		'change',
-	],
-	// A transfer: webhook PAYOUT or REFUND, poll trigger payout.
-	payout: [
-		'paymentStatus',
-		'amount',
-		'currency',
-		'onusReference',
-		'merchantReference',
-		'beneficiaryAccountName',
-		'beneficiaryAccountNumber',
-		'createdDate',
-		'event',
-		'confirmed',
-		'confirmation',
-		'resource',
-		'change',
-	],
+	// A payin (webhook COLLECTION, poll trigger payin) and a transfer (webhook PAYOUT or
+	// REFUND, poll trigger payout): the action node's simplified record (./simplify), so a
+	// simplified payment reads the same wherever it comes from, then what the node adds
+	// (only one of these sets is present; record fields make room for it).
+	payin: [...SIMPLE_PAYMENT_FIELDS, ...EMITTER_FIELDS],
+	payout: [...SIMPLE_TRANSFER_FIELDS, ...EMITTER_FIELDS],
 	tokenization: [
 		'status',
 		'cardTokenId',

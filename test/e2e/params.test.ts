@@ -10,7 +10,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { itemsNode, manualWorkflow, sandboxCredentialData } from '../harness/fixtures';
-import { nodeError, nodeItems } from '../harness/e2e';
+import { nodeError, nodeErrorItem, nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
 import { until } from '../harness/wait';
 import { business, NODE, PAYONUS } from './payout.fixtures';
@@ -66,7 +66,8 @@ describe('PayOnUs parameters from expressions in n8n', () => {
 		if (value !== undefined) json.dryRun = value;
 		const execution = await run(transfer(), [json]);
 		const error = nodeError(execution, NODE) ?? '';
-		expect(error).toContain('Item 1: "dryRun" (Dry Run) must be true or false, got');
+		expect(error).toContain('"dryRun" (Dry Run) must be true or false, got');
+		expect(nodeErrorItem(execution, NODE)).toBe(0);
 		expect(error).toContain(shown);
 		expect(await moneyCalls()).toBe(0);
 	});
@@ -76,7 +77,8 @@ describe('PayOnUs parameters from expressions in n8n', () => {
 			{ reference: ref('mix-a'), dryRun: false },
 			{ reference: ref('mix-b'), dryRun: 'true' },
 		]);
-		expect(nodeError(execution, NODE)).toContain('Item 2: "dryRun" (Dry Run) is true but false for item 1');
+		expect(nodeError(execution, NODE)).toContain('"dryRun" (Dry Run) differs between items: true here, false on item 0');
+		expect(nodeErrorItem(execution, NODE)).toBe(1);
 		expect(await moneyCalls()).toBe(0);
 	});
 
@@ -94,7 +96,8 @@ describe('PayOnUs parameters from expressions in n8n', () => {
 		await e2e.sb.clearRequests();
 
 		const empty = await run(params, [{ reference: ref('vb-empty'), verify: '', name: 'Somebody Else' }], 2);
-		expect(nodeError(empty, NODE)).toContain('Item 1: "verifyBeneficiaryName" (Verify Beneficiary Name First) must be true or false, got empty text');
+		expect(nodeError(empty, NODE)).toContain('"verifyBeneficiaryName" (Verify Beneficiary Name First) must be true or false, got empty text');
+		expect(nodeErrorItem(empty, NODE)).toBe(0);
 		expect(await moneyCalls()).toBe(0);
 	});
 
@@ -116,7 +119,8 @@ describe('PayOnUs parameters from expressions in n8n', () => {
 				{ ...row, allow: 'false' },
 			],
 		);
-		expect(nodeError(execution, NODE)).toContain('Item 2: "allowDuplicateRows" is false but true for item 1');
+		expect(nodeError(execution, NODE)).toContain('"allowDuplicateRows" differs between items: false here, true on item 0');
+		expect(nodeErrorItem(execution, NODE)).toBe(1);
 		expect(await moneyCalls()).toBe(0);
 	});
 

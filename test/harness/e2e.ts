@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { N8nClient, type N8nConnection } from './n8n';
 
-export { nodeItems, nodeError, executedNodes, executionData } from './execution';
+export { nodeItems, nodeError, nodeErrorItem, executedNodes, executionData } from './execution';
 export type { Execution } from './execution';
 export type { N8nHandle, WorkflowJson } from './n8n';
 export { N8nClient } from './n8n';

@@ -98,6 +98,19 @@ export function nodeItems(execution: Execution, nodeName: string, output?: numbe
  * The error message of a node (its last failing run), or of the execution when
  * no node name is given. undefined when there was none.
  */
+/**
+ * The item n8n names for the last error of `nodeName` (its `context.itemIndex`,
+ * zero-based: what the editor shows as "[item N]"); undefined when none.
+ */
+export function nodeErrorItem(execution: Execution, nodeName: string): number | undefined {
+	const runs = executionData(execution).resultData?.runData?.[nodeName] ?? [];
+	for (let i = runs.length - 1; i >= 0; i--) {
+		const error = runs[i].error as { context?: { itemIndex?: unknown } } | undefined;
+		if (error) return typeof error.context?.itemIndex === 'number' ? error.context.itemIndex : undefined;
+	}
+	return undefined;
+}
+
 export function nodeError(execution: Execution, nodeName?: string): string | undefined {
 	const resultData = executionData(execution).resultData;
 	if (nodeName === undefined) {

@@ -55,7 +55,7 @@ describe('Simplify: the fields a builder maps first', () => {
 		expect(Object.keys(record)).toHaveLength(47);
 		const simple = simplifyRecord('payin', { ...record, resource: 'payin', change: 'new' });
 		expect(Object.keys(simple)).toEqual([
-			'paymentStatus', 'amount', 'currency', 'onusReference', 'merchantReference', 'email', 'paymentChannel',
+			'paymentStatus', 'amount', 'currency', 'merchantReference', 'onusReference', 'paymentChannel', 'email',
 			'createdDate', 'resource', 'change',
 		]);
 		expect(simple).toMatchObject({ paymentStatus: 'SUCCESSFUL', amount: 5000, currency: 'NGN' });
@@ -183,7 +183,7 @@ describe('PayOnUs Trigger output', () => {
 		const body = sampleNotification('COLLECTION', record);
 		const simple = await deliver(body, sign(body), { typeVersion: 1.1 });
 		expect(simple.confirmed).toHaveLength(1);
-		expect(Object.keys(simple.confirmed[0]).slice(0, 5)).toEqual(['paymentStatus', 'amount', 'currency', 'onusReference', 'merchantReference']);
+		expect(Object.keys(simple.confirmed[0]).slice(0, 5)).toEqual(['paymentStatus', 'amount', 'currency', 'merchantReference', 'onusReference']);
 		expect(simple.confirmed[0]).toMatchObject({ event: 'COLLECTION', confirmed: true, amount: 5000 });
 		expect(Object.keys(simple.confirmed[0]).length).toBeLessThanOrEqual(10);
 		resetSeenKeys();

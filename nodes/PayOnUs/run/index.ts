@@ -111,10 +111,10 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 				if (owner !== undefined && owner !== i) {
 					const failure = new NodeOperationError(
 						ctx.getNode(),
-						`Item ${i + 1}: duplicate: the ${id.split(':')[0]} "${id.slice(id.indexOf(':') + 1)}" is item ${owner + 1}'s, already reported there; nothing more was made for this item`,
+						`Duplicate of item ${owner}: the ${id.split(':')[0]} "${id.slice(id.indexOf(':') + 1)}" is already reported there`,
 						{
 							itemIndex: i,
-							description: `Items ${owner + 1} and ${i + 1} ended on the same record (they share a reference, or the service answered the existing record). It is reported once, as item ${owner + 1}'s; this item made no ${'payment'} of its own.`,
+							description: `Items ${owner} and ${i} ended on the same record (they share a reference, or the service answered the existing record). It is reported once, as item ${owner}'s; nothing more was made for this item, and it made no payment of its own.`,
 						},
 					);
 					(failure.context as IDataObject).outcome = 'alreadyDone';
@@ -150,9 +150,12 @@ function refuseVaryingSwitches(ctx: IExecuteFunctions, op: NodeOperation, inputs
 			if (data[name] === base[name]) continue;
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`Item ${i + 1}: "${name}" is ${String(data[name])} but ${String(base[name])} for item 1; this operation sends one request for all the items, ` +
-					'so a yes/no parameter must be the same for every item: nothing was sent',
-				{ itemIndex: i },
+				`"${name}" differs between items: ${String(data[name])} here, ${String(base[name])} on item 0`,
+				{
+					itemIndex: i,
+					description:
+						'This operation sends one request for all the items, so a yes/no parameter must be the same for every item. Nothing was sent.',
+				},
 			);
 		}
 	});
@@ -225,14 +228,18 @@ export function readDryRun(ctx: IExecuteFunctions, itemCount: number): boolean {
 		try {
 			value = ctx.getNodeParameter('dryRun', i, false) as unknown;
 		} catch (error) {
-			throw new NodeOperationError(ctx.getNode(), `Item ${i + 1}: "dryRun" (Dry Run) could not be read, nothing was sent: ${errorMessage(error)}`, {
+			throw new NodeOperationError(ctx.getNode(), `"dryRun" (Dry Run) could not be read: ${errorMessage(error)}`, {
 				itemIndex: i,
+				description: 'Nothing was sent. Set Dry Run to true or false; an expression must give true or false.',
 			});
 		}
 		try {
 			return readBoolean(value, 'dryRun', 'Dry Run');
 		} catch (error) {
-			throw new NodeOperationError(ctx.getNode(), `Item ${i + 1}: ${errorMessage(error)}; nothing was sent`, { itemIndex: i });
+			throw new NodeOperationError(ctx.getNode(), errorMessage(error), {
+				itemIndex: i,
+				description: 'Nothing was sent. Set Dry Run to true or false; an expression must give true or false.',
+			});
 		}
 	};
 	if (!containsExpression(stored) || itemCount <= 1) return read(0);
@@ -241,9 +248,12 @@ export function readDryRun(ctx: IExecuteFunctions, itemCount: number): boolean {
 	if (differs > 0) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Item ${differs + 1}: "dryRun" (Dry Run) is ${String(values[differs])} but ${String(values[0])} for item 1; ` +
-				'a run is either a dry run or not, for every item: nothing was sent. Split the items (e.g. with an If node) into two PayOnUs nodes.',
-			{ itemIndex: differs },
+			`"dryRun" (Dry Run) differs between items: ${String(values[differs])} here, ${String(values[0])} on item 0`,
+			{
+				itemIndex: differs,
+				description:
+					'A run is either a dry run or not, for every item: nothing was sent. Split the items (e.g. with an If node) into two PayOnUs nodes.',
+			},
 		);
 	}
 	return values[0];

@@ -28,7 +28,7 @@
 //   types.ts      StartOptions, N8nConnection, N8nHandle, WorkflowJson, OWNER
 
 export type { Execution } from '../execution';
-export { nodeItems, nodeError, executedNodes, executionData, parseFlatted } from '../execution';
+export { nodeItems, nodeError, nodeErrorItem, executedNodes, executionData, parseFlatted } from '../execution';
 export { PACKAGE_NAME, N8N_VERSIONS, N8N_VERSION, n8nInstallDir, n8nNode, n8nVersionAtLeast, packageRoot, ensureN8nInstalled } from './install';
 export { packPackage } from './pack';
 export { freePort, pgUser } from './services';
