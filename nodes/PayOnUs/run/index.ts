@@ -57,7 +57,15 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 	// As an AI agent's tool, money-moving calls obey the node's limits
 	// (../safeguards/toolLimits.ts): refused by default, a refusal is output.
 	if (movesMoney(op) && isToolNode(ctx.getNode().type)) {
-		const limits = readToolLimits((name, fallback) => ctx.getNodeParameter(name, 0, fallback as boolean) as unknown);
+		let limits;
+		try {
+			limits = readToolLimits((name, fallback) => ctx.getNodeParameter(name, 0, fallback as boolean) as unknown);
+		} catch (error) {
+			throw new NodeOperationError(ctx.getNode(), `A spending limit could not be read: ${errorMessage(error)}`, {
+				itemIndex: 0,
+				description: 'Nothing was sent. Each limit must be a number (and Allow Money Movement true or false); an expression must give one.',
+			});
+		}
 		op = limitedOperation(op, limits, { executionId: ctx.getExecutionId(), workflowId: String(ctx.getWorkflow().id ?? ''), nodeName: ctx.getNode().name });
 	}
 

@@ -1,4 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { booleanParameter, numberParameter } from '../../shared/parameters';
 import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/client';
 import { CURRENCIES } from '../../shared/validation';
 import { operationId, type NodeOperation, type OperationContext } from '../resources/types';
@@ -170,13 +171,12 @@ export function parseBeneficiaries(text: unknown): string[] {
 
 /** The limits as read from the node's parameters (defaults for missing ones). */
 export function readToolLimits(get: (name: string, fallback: unknown) => unknown): ToolLimits {
-	const num = (name: string, fallback: number) => {
-		const v = Number(get(name, fallback));
-		return Number.isFinite(v) ? v : fallback;
-	};
+	// Strict (../../shared/parameters): a limit set by an expression that gives no clear
+	// number or yes/no is an error naming it, never the default limit in its place.
+	const num = (name: string, fallback: number) => numberParameter(get, name, fallback);
 	const currencies = get('toolAllowedCurrencies', TOOL_DEFAULTS.allowedCurrencies);
 	return {
-		allowMoneyMovement: get('toolAllowMoneyMovement', TOOL_DEFAULTS.allowMoneyMovement) === true,
+		allowMoneyMovement: booleanParameter(get, 'toolAllowMoneyMovement', TOOL_DEFAULTS.allowMoneyMovement),
 		maxAmountPerCall: num('toolMaxAmountPerCall', TOOL_DEFAULTS.maxAmountPerCall),
 		maxTotalPerExecution: num('toolMaxTotalPerExecution', TOOL_DEFAULTS.maxTotalPerExecution),
 		maxTotalPerWindow: num('toolMaxTotalPerWindow', TOOL_DEFAULTS.maxTotalPerWindow),

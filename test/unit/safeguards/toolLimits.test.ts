@@ -81,6 +81,19 @@ describe('AI tool spending limits', () => {
 		expect(limits).toEqual({ allowMoneyMovement: false, maxAmountPerCall: 1000, maxTotalPerExecution: 5000, maxTotalPerWindow: 0, windowMinutes: 60, allowedCurrencies: [], allowedBeneficiaries: [] });
 	});
 
+	it('reads limits set by expressions strictly: numbers and yes/no from text, anything unclear an error naming it (never the default limit)', () => {
+		const from = (values: IDataObject) => (name: string, fallback: unknown) => (name in values ? values[name] : fallback);
+		expect(readToolLimits(from({ toolAllowMoneyMovement: ' TRUE ', toolMaxAmountPerCall: '250', toolMaxTotalPerExecution: 400 }))).toMatchObject({
+			allowMoneyMovement: true,
+			maxAmountPerCall: 250,
+			maxTotalPerExecution: 400,
+		});
+		expect(() => readToolLimits(from({ toolMaxAmountPerCall: 'abc' }))).toThrow(/"toolMaxAmountPerCall" must be a number, got the text "abc"/);
+		expect(() => readToolLimits(from({ toolMaxTotalPerExecution: '' }))).toThrow(/"toolMaxTotalPerExecution" must be a number/);
+		expect(() => readToolLimits(from({ toolMaxTotalPerWindow: undefined }))).toThrow(/"toolMaxTotalPerWindow" must be a number/);
+		expect(() => readToolLimits(from({ toolAllowMoneyMovement: 'yes' }))).toThrow(/"toolAllowMoneyMovement" must be true or false/);
+	});
+
 	it('refuses every money-moving call by default, sending nothing at all', async () => {
 		const { out, sent } = await call(createTransfer, readToolLimits((_n, f) => f), transfer, new ExecutionTotals());
 		expect(sent).toEqual([]);
