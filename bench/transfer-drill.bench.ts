@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- transfer-drill [--count=1000] [--rates=0.2,0.5] [--modes=after,before]`: the
+ * `npm run bench -- transfer-drill [--count=1000] [--rates=0.2,0.5] [--modes=after,before,429]
+ *   [--node-version=3] [--profiles=default,all,rate-limited]`: the
  * money-safety drill. A real n8n runs ONE workflow (Manual Trigger -> Code
  * making N items -> PayOnUs Create Transfer, each item a unique reference)
  * against the sandbox, whose POST /api/v1/transfer-requests/bank-transfer
@@ -24,6 +25,7 @@ import { startSandbox } from '../sandbox/server';
 import { nodeItems } from '../test/harness/execution';
 import { startN8n } from '../test/harness/n8n';
 import { SandboxClient } from '../sandbox/client';
+import { parseProfiles, TEST_PROFILES } from '../sandbox/profiles';
 import { business, createPayOnUsCredential, NODE, payOnUsWorkflow } from '../test/e2e/payout.fixtures';
 
 export const description = 'money-safety drill: N transfers in one n8n workflow with dropped answers; ledger checked per reference';
@@ -39,14 +41,20 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const rates = arg(args, 'rates', '0.2,0.5').split(',').map(Number);
 	// after (the brief's drill): processed, answer dropped -> recovered by lookup.
 	// before: dropped before processing -> lookup finds nothing -> resent once.
-	const modes = arg(args, 'modes', 'after').split(',') as Array<'after' | 'before'>;
-	const handle = await startSandbox({ port: 0, config: { requestLogLimit: 20000 } });
+	// 429: answered 429 before processing (a storm at `rate`) -> lookup, then resent after Retry-After.
+	const modes = arg(args, 'modes', 'after').split(',') as Array<'after' | 'before' | '429'>;
+	// --node-version=N: the PayOnUs node's version (3: Money-Moving Concurrency 32 by default; 1-2: 1).
+	const nodeVersion = Number(arg(args, 'node-version', '3'));
+	// --profiles=default,all,...: sandbox profiles (sandbox/profiles.ts TEST_PROFILES names, or a single profile name), each its rows.
+	const profileNames = arg(args, 'profiles', 'default').split(',');
+	const handle = await startSandbox({ port: 0, config: { requestLogLimit: 20000, tokenCallsPerMinute: 1_000_000 } });
 	const sb = new SandboxClient(handle.url);
 	const n8n = await startN8n();
 	const rows: IDataObject[] = [];
 	try {
 		const credentialId = await createPayOnUsCredential(n8n, handle.url, 'PayOnUs drill');
-		for (const mode of modes) for (const rate of rates) {
+		for (const profile of profileNames) for (const mode of modes) for (const rate of rates) {
+			await sb.setProfiles(TEST_PROFILES.find((p) => p.name === profile)?.profiles ?? parseProfiles(profile));
 			const tag = `drill-${mode}-${String(rate).replace('.', '')}-${Date.now().toString(36)}`;
 			await sb.control('DELETE', '/faults');
 			await sb.clearRequests();
@@ -55,7 +63,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				path: PATH,
 				rate,
 				seed: 7,
-				...(mode === 'after' ? { dropAfterProcessing: true } : { dropBeforeProcessing: true }),
+				...(mode === 'after' ? { dropAfterProcessing: true } : mode === '429' ? { status: 429, message: 'Too many requests' } : { dropBeforeProcessing: true }),
 			});
 			const code = `return Array.from({ length: ${count} }, (_, i) => ({ json: { reference: '${tag}-' + (i + 1) } }));`;
 			const workflow = payOnUsWorkflow(
@@ -79,6 +87,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				{ continueOnFail: true },
 			);
 			(workflow.nodes[1].parameters as IDataObject).jsCode = code;
+			workflow.nodes[2].typeVersion = nodeVersion;
+			if (nodeVersion >= 2) (workflow.nodes[2].parameters as IDataObject).verifyBeneficiaryName = false;
 			const { id } = await n8n.createWorkflow(workflow);
 			const started = Date.now();
 			const execution = await n8n.runWorkflow(id, { timeoutMs: 30 * 60_000 });
@@ -103,7 +113,9 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			const lostRefs = expected.filter((r) => !held.has(r));
 			const doubled = [...held.entries()].filter(([, n]) => n > 1).map(([r]) => r);
 			const row = {
-				fault: `drop-${mode}`,
+				profile,
+				nodeVersion,
+				fault: mode === '429' ? '429-before' : `drop-${mode}`,
 				rate,
 				transfers: count,
 				seconds: Number(seconds.toFixed(1)),
@@ -115,6 +127,9 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				recovered: items.filter((i) => i.recoveredByLookup === true).length,
 				resent: [...byRef.values()].filter((l) => l.length > 1).length,
 				conflicts: log.filter((r) => r.status === 409).length,
+				tooMany: log.filter((r) => r.status === 429).length,
+				// A success whose reference is not exactly once in the ledger.
+				falseSuccesses: expected.filter((r, i) => items[i]?.error === undefined && held.get(r) !== 1).length,
 				duplicates: doubled.length,
 				lost: lostRefs.length,
 				// Missing from the ledger AND no error on its item: a loss nobody was told about.
@@ -124,14 +139,15 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				ledgerOnce: held.size === count && doubled.length === 0,
 			};
 			rows.push({ ...row, lostSample: lostRefs.slice(0, 5), doubledSample: doubled.slice(0, 5), errorSample: items.filter((i) => i.error).slice(0, 3).map((i) => i.error) });
-			console.log(`  drop-${mode} rate ${rate}: ${JSON.stringify(row)}`);
+			console.log(`  ${profile} ${row.fault} rate ${rate}: ${JSON.stringify(row)}`);
 			await n8n.deleteWorkflow(id).catch(() => undefined);
 		}
 	} finally {
+		await sb.setProfiles([]).catch(() => undefined);
 		await sb.control('DELETE', '/faults').catch(() => undefined);
 		await n8n.stop();
 		await handle.stop();
 	}
 	console.table(rows.map(({ lostSample: _l, doubledSample: _d, errorSample: _e, ...r }) => r));
-	return { count, rates, modes, rows };
+	return { count, rates, modes, nodeVersion, profiles: profileNames, rows };
 }
