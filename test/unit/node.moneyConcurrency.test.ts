@@ -267,7 +267,7 @@ describe('items that share a reference or a card token (issue 22, point 6)', () 
 		const [out] = (await clock.run(node.execute.call(ctx))) as INodeExecutionData[][];
 		expect((out[0].json as IDataObject).onusReference).toBe('ONUS-SAME');
 		expect(out[0].json.error).toBeUndefined();
-		expect(String(out[1].json.error)).toMatch(/^Item 2: duplicate: .*item 1's/);
+		expect(String(out[1].json.error)).toMatch(/^Duplicate of item 0: the onusReference "ONUS-SAME" is already reported there \[item 1\]$/);
 		expect(out[1].json.outcome).toBe('alreadyDone');
 	});
 });
