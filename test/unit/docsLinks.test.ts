@@ -124,6 +124,34 @@ function editorLinks(): Array<{ where: string; url: string }> {
 	return out;
 }
 
+/** Source files whose comments may name a documentation page (this test excepted). */
+function sources(): string[] {
+	const out: string[] = [];
+	const walk = (d: string): void => {
+		for (const name of readdirSync(join(root, d))) {
+			if (name === 'node_modules' || name === 'results') continue;
+			const p = `${d}/${name}`;
+			if (statSync(join(root, p)).isDirectory()) walk(p);
+			else if (/\.(ts|js|mjs)$/.test(p) && !/docsLinks/.test(p)) out.push(p);
+		}
+	};
+	for (const dir of ['nodes', 'credentials', 'sandbox', 'scripts', 'bench', 'test']) if (existsSync(join(root, dir))) walk(dir);
+	return out;
+}
+
+/** What the comments of the code name: `docs/<page>.md#anchor` paths, and README sections by their title (`README, "Title"`). */
+function namedInCode(): Array<{ where: string; target: string }> {
+	const out: Array<{ where: string; target: string }> = [];
+	for (const f of sources()) {
+		const text = readFileSync(join(root, f), 'utf8');
+		text.split('\n').forEach((line, i) => {
+			for (const m of line.matchAll(/(?<![\w/.-])(docs\/[\w./-]*\w\.md)(#[\w-]+)?/g)) out.push({ where: `${f}:${i + 1}`, target: m[1] + (m[2] ?? '') });
+			for (const m of line.matchAll(/README,? "([^"]+)"/g)) out.push({ where: `${f}:${i + 1}`, target: `README.md#${slug(m[1])}` });
+		});
+	}
+	return out;
+}
+
 describe('documentation links', () => {
 	it('the checker itself: anchors and broken links are told apart', () => {
 		const a = anchorsOf('# Title\n## Simplify (node version 3)\n```\n# not a heading\n```\n## Title\n### `code` and [link](x.md)');
@@ -149,6 +177,18 @@ describe('documentation links', () => {
 			.map(({ target, n }) => ({ n, target, why: brokenLink(file, target) }))
 			.filter((l) => l.why)
 			.map((l) => `${page}:${l.n} ${l.target}: ${l.why}`);
+		expect(broken).toEqual([]);
+	});
+
+	it('the pages and README sections named in the code exist', () => {
+		const named = namedInCode();
+		expect(named.length).toBeGreaterThan(5);
+		const broken = named
+			.map(({ where, target }) => {
+				const why = brokenLink(join(root, 'x'), target);
+				return why ? `${where}: ${target}: ${why}` : undefined;
+			})
+			.filter(Boolean);
 		expect(broken).toEqual([]);
 	});
 
