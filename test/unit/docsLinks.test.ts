@@ -180,6 +180,17 @@ describe('documentation links', () => {
 		expect(broken).toEqual([]);
 	});
 
+	it.each(all)('%s: every repository path it names in `code` exists', (page) => {
+		const text = readFileSync(join(root, page), 'utf8');
+		const missing: string[] = [];
+		for (const m of text.matchAll(/`((?:nodes|credentials|sandbox|scripts|test|bench|docs|examples|\.ci|\.github)\/[\w./<>*-]*)`/g)) {
+			const path = m[1];
+			if (/[<>*]/.test(path)) continue; // a pattern, not a path
+			if (!existsSync(join(root, path))) missing.push(path);
+		}
+		expect(missing).toEqual([]);
+	});
+
 	it('the pages and README sections named in the code exist', () => {
 		const named = namedInCode();
 		expect(named.length).toBeGreaterThan(5);
