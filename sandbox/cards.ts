@@ -3,7 +3,7 @@
  *  - the plaintext layout `PAN|MM|YY|CVV` (YY may be YYYY), or
  *  - that plaintext RSA-OAEP encrypted (SHA-256, or SHA-1) with the sandbox
  *    public key served at GET /_sandbox/public-key (a fresh 2048-bit pair per process).
- * Test card numbers pick the path (see README).
+ * Test card numbers pick the path (see sandbox/README.md, "test cards").
  */
 import { constants, generateKeyPairSync, privateDecrypt, type KeyObject } from 'node:crypto';
 import { ApiError } from './errors';

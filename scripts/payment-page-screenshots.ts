@@ -1,5 +1,5 @@
 /**
- * Pictures of the PayOnUs Payment Page for the README, as n8n serves it:
+ * Pictures of the PayOnUs Payment Page for docs/payment-page.md, as n8n serves it:
  * starts a sandbox and a real n8n (test harness), imports and activates the
  * "Sell with a link" example, and has headless Chromium open the page at
  * phone (390 px) and desktop (1280 px) widths:

@@ -1,5 +1,5 @@
 /**
- * Pictures of the example workflows in the n8n editor, for the README:
+ * Pictures of the example workflows in the n8n editor, for docs/quick-start.md:
  * headless Chromium logs into the running demo (`npm start`) as its owner,
  * opens each example and saves docs/images/<example>.png.
  *

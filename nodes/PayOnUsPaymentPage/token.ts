@@ -4,7 +4,7 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'crypt
  * The checkout token: everything about one checkout that cannot be read back
  * from PayOnUs, sealed into the page (URL `?c=` and a hidden form field).
  *
- * Where checkout state lives (see README, "Payment page"):
+ * Where checkout state lives (see docs/payment-page.md):
  *  - PayOnUs is the source of truth for money: each attempt's payin has the
  *    merchant reference `<checkout reference>-<attempt number>`, so any n8n
  *    process (main or webhook processor in queue mode) can re-read it.

@@ -30,7 +30,7 @@ import type { IDataObject } from 'n8n-workflow';
  *            is after `floorUpdated` is a change made after the memory let go
  *            (emitted), else it was seen before (not emitted again). So past
  *            the bound nothing old is re-emitted and nothing new goes unseen
- *            (README, "Bounds"; the one thing left to check: a record whose
+ *            (docs/reliability.md#bounds-of-what-the-nodes-remember; the one thing left to check: a record whose
  *            lastUpdatedDate moves without a status change is emitted again);
  *  - updatedHigh: the newest lastUpdatedDate ever seen (raises floorUpdated);
  *  - undated: keys of records without a readable creation date (the spec

@@ -73,7 +73,7 @@ import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
  * a run, after one read of the record: if the service now confirms it (a
  * legitimate retry), it goes to Verified.
  *
- * Past the memory's bounds (README, "Bounds"): every remembered key carries
+ * Past the memory's bounds (docs/reliability.md#bounds-of-what-the-nodes-remember): every remembered key carries
  * the service record's createdDate; a key let go (24 h, 10,000 events, or
  * left out of static data over a restart) raises the memory's horizon to
  * that date. A confirmed event the memory does not hold whose record was

@@ -74,7 +74,7 @@ export function integer(min: number, max?: number) {
 /**
  * Length limits of free text (the spec gives one only for the tokenization
  * merchantReference, 100; the others are this package's, documented in the
- * README): names 100, narrations 255, any other free text 255.
+ * docs/action-node.md#input-limits): names 100, narrations 255, any other free text 255.
  */
 export const TEXT_LIMITS = { name: 100, narration: 255, default: 255 } as const;
 

@@ -33,7 +33,7 @@ export interface ExampleWorkflow {
 	[key: string]: unknown;
 }
 
-/** The example files, in the order the README presents them. */
+/** The example files, in the order the README and docs/quick-start.md present them. */
 export const EXAMPLES = {
 	autoPayout: 'auto-payout-on-collection.json',
 	notifications: 'payment-notifications.json',

@@ -5,7 +5,7 @@ import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../share
  * Money-Moving Concurrency: items of a state-changing operation in flight at
  * once. Each item keeps its reference and its lookup before any resend
  * (transport.ts); results are stored by index (input order); one back-off is
- * shared by the execution (SharedBackoff). README "Performance over a real network".
+ * shared by the execution (SharedBackoff). docs/performance.md#performance-over-a-real-network.
  */
 
 // 1: saved workflows keep sending one item after the other, as before the

@@ -35,7 +35,7 @@ import { addMoney, isMoneyRequest, moneyOf, readAsk, type MoneyAsk } from './mon
  * an error. Read-only operations are not affected.
  */
 
-/** Defaults, the same literals as the parameters' (see README, "Spending limits for AI agents", for why). */
+/** Defaults, the same literals as the parameters' (see docs/action-node.md#spending-limits-for-ai-agents for why). */
 export const TOOL_DEFAULTS = {
 	allowMoneyMovement: false,
 	maxAmountPerCall: 1000,

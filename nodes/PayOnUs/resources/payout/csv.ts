@@ -183,7 +183,7 @@ export function readCsvRows(text: string): { rows: RawRow[] } | { error: string 
 	}
 }
 
-/** Limits of the free text of a row (README, "Input limits"). */
+/** Limits of the free text of a row (docs/action-node.md#input-limits). */
 export const ROW_TEXT_LIMITS = { beneficiaryAccountName: TEXT_LIMITS.name, narration: TEXT_LIMITS.narration } as const;
 
 export interface ValidateOptions {
