@@ -31,6 +31,7 @@ import { sendTestEvent } from './sample';
 import { simplifyItems, simplifyOn } from '../shared/triggerSimplify';
 import { confirmTokenization, unreadable, type TokenizationVerdict } from './tokenization';
 import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
+import { booleanParameter } from '../shared/parameters';
 
 /*
  * What this trigger guarantees (n8n 2.8.4):
@@ -259,9 +260,22 @@ export class PayOnUsTrigger implements INodeType {
 		const events = splitList(this.getNodeParameter('events', []) as unknown);
 		if (!events.includes(event)) return answer(200, { received: true, ignored: 'event not selected' });
 		const { statuses, businessIds } = readFilters(this.getNodeParameter('options', {}) as IDataObject);
-		const confirmSignedEvent =
-			(event === EVENTS.collection || event === EVENTS.payout) &&
-			(this.getNodeParameter('confirmWithService', true) as boolean) !== false;
+		// The two confirmation switches, read strictly (an expression giving "" or
+		// "yes" is no clear answer). Unreadable, a switch takes its strict side,
+		// confirmation ON, and the log says why: refusing the notification instead
+		// would lose a tokenization event (sent once, never retried).
+		const get = (name: string, fallback: unknown) => this.getNodeParameter(name, fallback) as unknown;
+		const strictSwitch = (name: string): boolean => {
+			try {
+				return booleanParameter(get, name, true);
+			} catch (error) {
+				this.logger.warn(`PayOnUs Trigger: ${(error as Error).message}; confirming with the service as if it were on`);
+				return true;
+			}
+		};
+		const confirmWithService = strictSwitch('confirmWithService');
+		const confirmTokenizationSwitch = strictSwitch('confirmTokenization');
+		const confirmSignedEvent = (event === EVENTS.collection || event === EVENTS.payout) && confirmWithService;
 		const why = filteredOut(event, body, { statuses, businessIds: confirmSignedEvent ? [] : businessIds });
 		if (why !== undefined) return answer(200, { received: true, ignored: why });
 
@@ -282,7 +296,7 @@ export class PayOnUsTrigger implements INodeType {
 		// swallowed by an earlier forged copy.
 		const confirming =
 			confirmSignedEvent ||
-			(event === EVENTS.cardTokenizationLinkCompleted && this.getNodeParameter('confirmTokenization', true) !== false);
+			(event === EVENTS.cardTokenizationLinkCompleted && confirmTokenizationSwitch);
 		const held = heldKeysFor(scope, HELD_WINDOW);
 		const recheck = confirming && held.has(key, now);
 
@@ -390,8 +404,7 @@ export class PayOnUsTrigger implements INodeType {
 			return verified(item);
 		}
 
-		const confirm = this.getNodeParameter('confirmTokenization', true) as boolean;
-		if (!confirm) {
+		if (!confirmTokenizationSwitch) {
 			if (!claim()) return duplicate();
 			save();
 			return accept(toItem(event, body, 'none', receivedAt));

@@ -327,6 +327,23 @@ describe('PayOnUs Trigger: card tokenization', () => {
 		expect(fakeClient.request).not.toHaveBeenCalled();
 	});
 
+	it.each([[''], ['yes'], [undefined]])(
+		'Confirm Tokenization from an expression giving %j (no clear yes/no) confirms through the API, and the log says why',
+		async (value) => {
+			fakeClient.request.mockResolvedValueOnce({ id: 'ctl_1', status: 'COMPLETED', businessId: 'BUS-2001', cardTokenId: 'tok_1' });
+			const { items, warnings } = await deliver({ body: tokenization(), params: { confirmTokenization: value } });
+			expect(fakeClient.request).toHaveBeenCalledTimes(1);
+			expect(items[0]).toMatchObject({ verified: true, verifiedBy: 'api' });
+			expect(warnings.join(' ')).toMatch(/"confirmTokenization" must be true or false, got .*confirming with the service as if it were on/);
+		},
+	);
+
+	it('Confirm Tokenization from an expression giving the text " FALSE " is off, as the boolean false', async () => {
+		const { items } = await deliver({ body: tokenization(), params: { confirmTokenization: ' FALSE ' } });
+		expect(fakeClient.request).not.toHaveBeenCalled();
+		expect(items[0]).toMatchObject({ verified: false, verifiedBy: 'none' });
+	});
+
 	it('with confirmation off: starts without an API call and says it is unverified', async () => {
 		const { items, response, result } = await deliver({ body: tokenization(), params: { confirmTokenization: false } });
 		expect(fakeClient.request).not.toHaveBeenCalled();
