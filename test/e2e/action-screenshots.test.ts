@@ -5,6 +5,7 @@
  * as intended: the same transfer twice is "Already paid" with the existing
  * transfer, an unknown payment is "No payment", several wrong fields are
  * listed at once by their labels, and a failed Dry Run warns above the output.
+ * Runs on both n8n versions (2.41.1 and 2.8.4: same selectors, same texts).
  * Pictures go to a temporary folder, or PAYONUS_SHOTS_OUT (npm run
  * screenshots:actions writes docs/images).
  */
