@@ -336,7 +336,9 @@ export function requestError(
 	} else {
 		message = `The call to PayOnUs failed: ${redactText(f.message ?? 'unknown error', secrets)}`;
 	}
-	if (extra?.description) description = description ? `${extra.description} ${description}` : extra.description;
+	// A caller's own description is specific; on a 409 it says everything the generic
+	// hint would (said twice, "nothing was sent again" read as a contradiction).
+	if (extra?.description) description = description && status !== 409 ? `${extra.description} ${description}` : extra.description;
 	if (extra?.message) message = redactText(extra.message, secrets);
 	return new PayOnUsApiError(node, {
 		message,

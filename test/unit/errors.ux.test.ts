@@ -110,6 +110,9 @@ describe('a duplicate reference (409 on a first attempt)', () => {
 		// Said once, and what to do.
 		expect(`${error.message} ${error.description}`.match(/already used/gi) ?? []).toHaveLength(0);
 		expect(error.description).toContain('nothing was sent again');
+		// once: no generic 409 hint after it ("Nothing was sent again. Check the transaction ... before doing anything else")
+		expect(error.description.match(/nothing was sent again/gi) ?? []).toHaveLength(1);
+		expect(error.description).not.toContain('before doing anything else');
 		expect(error.description).toContain('to 0123456789');
 		// The record itself, for the error item under continue-on-fail; the service's words for support.
 		expect(error.context.existingRecord).toMatchObject({ onusReference: record.onusReference });
