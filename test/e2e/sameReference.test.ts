@@ -59,7 +59,8 @@ describe('two items, one reference, at Money-Moving Concurrency above 1', () => 
 			expect(out).toHaveLength(2);
 			expect(out[0].error).toBeUndefined();
 			expect(out[0].onusReference).toBe(made[0].onusReference);
-			expect(String(out[1].error)).toMatch(/^Item 2: .*(duplicate|already used)/i);
+			expect(String(out[1].error)).toMatch(/^Already paid: reference "e2e-same-[^"]+" is transfer ONUS-\S+ \((PENDING|SUCCESSFUL), NGN 100\.00\) \[item 1\]$/);
+			expect(String(out[1].error)).toContain(String(made[0].onusReference));
 		} finally {
 			await e2e.sb.control('DELETE', '/faults');
 		}

@@ -88,7 +88,7 @@ describe('PayOnUs Poll Trigger: Fetch Test Event with Simplify', () => {
 		simple.nodes[0].typeVersion = 1.1;
 		const full = pollWorkflow(`poll full ${tag}`, e2e.credentialId, 5, { watch: ['payins'] });
 		const [simpleItem] = nodeItems(await n8n.runWorkflow(await e2e.createWorkflow(simple), { triggerName: POLL_NAME, timeoutMs: 60_000 }), POLL_NAME);
-		expect(Object.keys(simpleItem).slice(0, 4)).toEqual(['paymentStatus', 'amount', 'currency', 'onusReference']);
+		expect(Object.keys(simpleItem).slice(0, 5)).toEqual(['paymentStatus', 'amount', 'currency', 'merchantReference', 'onusReference']);
 		expect(Object.keys(simpleItem).length).toBeLessThanOrEqual(10);
 		expect(simpleItem).toMatchObject({ onusReference: latest.onusReference, amount: 1234, resource: 'payin', change: 'test' });
 		const [fullItem] = nodeItems(await n8n.runWorkflow(await e2e.createWorkflow(full), { triggerName: POLL_NAME, timeoutMs: 60_000 }), POLL_NAME);
