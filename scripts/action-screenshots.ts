@@ -21,17 +21,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../test/harness/chromium';
 import type { N8nClient } from '../test/harness/n8n/client';
+import { closeNode, openEditor, openNode, panelText, type Shot } from './lib/editor';
 import { repoRoot } from './lib/examples';
 
 export const PAYONUS = 'n8n-nodes-payonus.payOnUs';
-
-export interface Shot {
-	file: string;
-	/** Visible text of the open panel, then its fields' values. */
-	text: string;
-}
 
 export interface Operation {
 	resource: string;
@@ -172,21 +166,6 @@ export function actionsWorkflow(name: string, credential: { id: string; name: st
 	};
 }
 
-async function openNode(page: Page, id: string): Promise<void> {
-	await page.locator(`.vue-flow__node[data-id="${id}"]`).first().dblclick();
-	await page.locator('[data-test-id="ndv"]').first().waitFor({ state: 'visible', timeout: 20_000 });
-	await page.waitForTimeout(800);
-}
-
-async function closeNode(page: Page): Promise<void> {
-	await page.keyboard.press('Escape');
-	await page.locator('[data-test-id="ndv"]').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-}
-
-async function panelText(page: Page): Promise<string> {
-	return (await page.locator('[data-test-id="ndv"]').first().innerText().catch(() => '')) ?? '';
-}
-
 /** The panel's text and, after it, the values of its fields (innerText leaves those out). */
 async function panelTextAndValues(page: Page): Promise<string> {
 	const values = await page
@@ -242,41 +221,22 @@ export async function takeActionScreenshots(
 	const { id } = await n8n
 		.rest<{ id: string }>('POST', '/workflows', { ...workflow, pinData: {}, active: false })
 		.catch(async () => await n8n.createWorkflow(workflow as never));
-	const browser = await launchChromium();
+	const { browser, page } = await openEditor(n8n, id, join(outDir, 'action-editor-error.png'));
 	const shots: Shot[] = [];
 	try {
-		const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-		const url = new URL(n8n.baseUrl);
-		const value = n8n.cookie.replace(/^n8n-auth=/, '').split(';')[0];
-		await context.addCookies([{ name: 'n8n-auth', value, domain: url.hostname, path: '/' }]);
-		const page = await context.newPage();
 		const shot = async (name: string) => {
 			const file = join(outDir, `action-${name}.png`);
 			await page.screenshot({ path: file });
 			shots.push({ file, text: await panelTextAndValues(page) });
 		};
-		await page.goto(`${n8n.baseUrl}/workflow/${id}`);
-		await page
-			.locator('.vue-flow__node')
-			.first()
-			.waitFor({ state: 'visible', timeout: 60_000 })
-			.catch(async (error: Error) => {
-				await page.screenshot({ path: join(outDir, 'action-editor-error.png') }).catch(() => undefined);
-				throw new Error(`the editor did not show the workflow (at ${page.url()}): ${error.message.split('\n')[0]}`);
-			});
-		await page.waitForLoadState('networkidle').catch(() => undefined);
-		await page.keyboard.press('Escape').catch(() => undefined);
-		await page.locator('.vue-flow__pane').first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
-		await page.keyboard.press('1').catch(() => undefined);
-		await page.waitForTimeout(1200);
 
 		for (const op of operations) {
-			await openNode(page, `op-${op.resource}-${op.operation}`);
+			await openNode(page, `.vue-flow__node[data-id="op-${op.resource}-${op.operation}"]`);
 			await shot(`${op.resource}-${op.operation}`);
 			await closeNode(page);
 		}
 		for (const e of errors) {
-			await openNode(page, `error-${e.name}`);
+			await openNode(page, `.vue-flow__node[data-id="error-${e.name}"]`);
 			const failed = join(outDir, `action-failed-${e.name}.png`);
 			for (const earlier of e.before ?? []) await runFromPanel(page, earlier, failed);
 			await runFromPanel(page, e.wanted, failed);
@@ -287,7 +247,6 @@ export async function takeActionScreenshots(
 			await shot(`error-${e.name}`);
 			await closeNode(page);
 		}
-		await context.close();
 	} finally {
 		await browser.close();
 		await n8n.rest('DELETE', `/workflows/${id}`).catch(() => undefined);

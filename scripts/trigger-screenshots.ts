@@ -15,16 +15,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../test/harness/chromium';
 import type { N8nClient } from '../test/harness/n8n/client';
+import { closeNode, openEditor, openNode as openNodeAt, panelText, type Shot } from './lib/editor';
+
+export type { Shot } from './lib/editor';
 
 export const PACKAGE = 'n8n-nodes-payonus';
-
-export interface Shot {
-	file: string;
-	/** Visible text of what was pictured (the open panel, or the canvas). */
-	text: string;
-}
 
 /** A workflow with the three starting nodes, version 1.1 each, on one credential. */
 export function triggersWorkflow(name: string, credential: { id: string; name: string }, webhookId: string) {
@@ -74,18 +70,7 @@ export function triggersWorkflow(name: string, credential: { id: string; name: s
 }
 
 async function openNode(page: Page, name: string): Promise<void> {
-	await page.locator(`.vue-flow__node:has-text("${name}")`).first().dblclick();
-	await page.locator('[data-test-id="ndv"]').first().waitFor({ state: 'visible', timeout: 20_000 });
-	await page.waitForTimeout(800);
-}
-
-async function closeNode(page: Page): Promise<void> {
-	await page.keyboard.press('Escape');
-	await page.locator('[data-test-id="ndv"]').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-}
-
-async function panelText(page: Page): Promise<string> {
-	return (await page.locator('[data-test-id="ndv"]').first().innerText().catch(() => '')) ?? '';
+	await openNodeAt(page, `.vue-flow__node:has-text("${name}")`);
 }
 
 /** Clicks the panel's run button (Listen for test event / Fetch test event) and waits for its output. */
@@ -112,34 +97,14 @@ export async function takeTriggerScreenshots(
 	mkdirSync(outDir, { recursive: true });
 	const tag = Date.now().toString(36);
 	const { id } = await n8n.createWorkflow(triggersWorkflow(`PayOnUs starting nodes (screenshots ${tag})`, credential, `shots-${tag}`) as never);
-	const browser = await launchChromium();
+	const { browser, page } = await openEditor(n8n, id, join(outDir, 'trigger-error.png'));
 	const shots: Shot[] = [];
 	try {
-		const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-		const url = new URL(n8n.baseUrl);
-		// The harness's owner session (the value of n8n's auth cookie).
-		const value = n8n.cookie.replace(/^n8n-auth=/, '').split(';')[0];
-		await context.addCookies([{ name: 'n8n-auth', value, domain: url.hostname, path: '/' }]);
-		const page = await context.newPage();
 		const shot = async (name: string, text: string) => {
 			const file = join(outDir, `trigger-${name}.png`);
 			await page.screenshot({ path: file });
 			shots.push({ file, text });
 		};
-		await page.goto(`${n8n.baseUrl}/workflow/${id}`);
-		await page
-			.locator('.vue-flow__node')
-			.first()
-			.waitFor({ state: 'visible', timeout: 60_000 })
-			.catch(async (error: Error) => {
-				await page.screenshot({ path: join(outDir, 'trigger-error.png') }).catch(() => undefined);
-				throw new Error(`the editor did not show the workflow (at ${page.url()}): ${error.message.split('\n')[0]}`);
-			});
-		await page.waitForLoadState('networkidle').catch(() => undefined);
-		await page.keyboard.press('Escape').catch(() => undefined);
-		await page.locator('.vue-flow__pane').first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
-		await page.keyboard.press('1').catch(() => undefined);
-		await page.waitForTimeout(1200);
 		await shot('canvas', await page.locator('.vue-flow').first().innerText());
 
 		for (const [name, file] of [
@@ -164,7 +129,6 @@ export async function takeTriggerScreenshots(
 		await page.waitForTimeout(800);
 		await shot('poll-test-event', await panelText(page));
 		await closeNode(page);
-		await context.close();
 	} finally {
 		await browser.close();
 		await n8n.rest('DELETE', `/workflows/${id}`).catch(() => undefined);
