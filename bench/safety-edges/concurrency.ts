@@ -104,7 +104,11 @@ export const area: SafetyArea = {
 				const made = ((await control.ledger()).transfers as IDataObject[]).filter((t) => t.merchantReference === reference);
 				const successes = out.filter((j) => !('error' in j));
 				const own = successes.filter((j) => made.some((t) => t.onusReference === j.onusReference));
-				const duplicateReported = /duplicate|already used/i.test(String(out[1]?.error ?? ''));
+				// The second item names the one transfer as already paid (or as another item's), never as its own success.
+				const second = String(out[1]?.error ?? '');
+				const duplicateReported =
+					(/^Already paid: reference "[^"]+" is transfer /.test(second) && made.length === 1 && second.includes(String(made[0].onusReference))) ||
+					/^Duplicate of item 0: /.test(second);
 				rows.push(
 					row(
 						'Same reference, one outcome',
