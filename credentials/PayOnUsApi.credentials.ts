@@ -8,13 +8,13 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 import { ENVIRONMENT_BASE_URLS } from '../nodes/shared/environments';
-import { payOnUsPreAuthentication } from '../nodes/shared/token/preAuthentication';
+import { payOnUsPreAuthentication } from '../nodes/shared/accessToken/preAuthentication';
 
 /**
  * PayOnUs API credential. The access token is minted by preAuthentication
  * (client credentials), kept in the hidden expirable field `accessToken` and
  * shared by every execution and every n8n process using this credential; see
- * nodes/shared/token/ for the rules that keep it to one valid token and at
+ * nodes/shared/accessToken/ for the rules that keep it to one valid token and at
  * most 3 token calls a minute. The test is a function of the PayOnUs node
  * (token/credentialTest.ts, named by the node's `testedBy`): it always asks
  * for a fresh token with the values in the form, then runs the token check

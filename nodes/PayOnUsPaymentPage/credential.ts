@@ -1,5 +1,5 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/client';
+import type { PayOnUsClient } from '../shared/clientInterface';
 import { isLoopbackHost, resolveBaseUrl } from '../shared/environments';
 import { readSandboxPublicKey } from './service';
 import { deriveKey } from './token';

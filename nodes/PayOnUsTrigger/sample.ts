@@ -1,5 +1,5 @@
 import { sleep, type IDataObject, type IHookFunctions } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/client';
+import type { PayOnUsClient } from '../shared/clientInterface';
 import { LISTS, readList } from '../shared/api';
 import { computeWebhookHash } from '../shared/signature';
 import { merchantIdOf, readFilters, splitList, statusSelected } from '../shared/triggerOptions';

@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { createClient } from '../../shared/transport';
-import type { PayOnUsClient } from '../../shared/client';
+import type { PayOnUsClient } from '../../shared/clientInterface';
 import * as api from '../../shared/api';
 import { CURRENCIES } from '../../shared/validation';
 

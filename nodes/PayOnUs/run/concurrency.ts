@@ -1,5 +1,5 @@
 import { sleep, type IDataObject, type INodeProperties } from 'n8n-workflow';
-import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/client';
+import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/clientInterface';
 
 /**
  * Money-Moving Concurrency: items of a state-changing operation in flight at

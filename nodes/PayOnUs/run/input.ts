@@ -5,7 +5,7 @@ import {
 	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
-import type { PayOnUsClient } from '../../shared/client';
+import type { PayOnUsClient } from '../../shared/clientInterface';
 import { parameterNames } from '../resources';
 import { withCredentialDefaults } from '../resources/fields';
 import type { OperationContext, PayOnUsOperation } from '../resources/types';

@@ -1,29 +1,22 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
-import type { PaginateOptions, PayOnUsClient, PayOnUsEnvironment, RequestOptions } from '../client';
+import type { PaginateOptions, PayOnUsClient, PayOnUsEnvironment, RequestOptions } from '../clientInterface';
 import { isEnvironment, NO_REDIRECTS, resolveBaseUrl } from '../environments';
-import {
-	type Failure,
-	type MoneyOutcome,
-	outcomeError,
-	type PayOnUsApiError,
-	requestError,
-	setupError,
-} from '../errors';
+import { type Failure, type PayOnUsApiError, requestError, setupError } from '../errors';
 import { collectPages } from '../api/paging';
-import { tokenFingerprint } from '../token/credential';
+import { tokenFingerprint } from '../accessToken/credential';
 import { CREDENTIAL_TYPE, type PayOnUsContext } from './context';
 import { envelopeFailure, isEnvelope, parseBody } from './envelope';
 import { classifyFailure, isPushBack, isTransient, retryAfterOf } from './failure';
 import { AdaptiveLimiter } from './limiter';
-import { type MoneyCaller, sendMoneyMoving } from './moneyMoving';
+import { type MoneyCaller, type MoneyOutcome, outcomeError, type OutcomeText, sendMoneyMoving } from '../moneyMoving';
 import { buildMultipart } from './multipart';
 import { Session } from './session';
 
 /**
  * The one place where the nodes talk HTTP to PayOnUs.
  *
- * - Authentication and the 401 recovery: session.ts (tokens: ../token/).
+ * - Authentication and the 401 recovery: session.ts (the access token: ../accessToken/).
  * - Envelope: returns `data` of `{ status, message, data }` (envelope.ts).
  * - Errors: a PayOnUsApiError (../errors.ts) with a plain message (method,
  *   path, status meaning), the typed status and the service's own words;
@@ -31,7 +24,7 @@ import { Session } from './session';
  *   failure.ts.
  * - Money-moving calls are never resent blindly: after a timeout, a dropped
  *   connection or a 5xx, the record is looked up by reference first
- *   (moneyMoving.ts).
+ *   (../moneyMoving/, the contract read top to bottom).
  * - Reads (GET, and the idempotent DELETE) are retried on transient failures.
  */
 
@@ -169,11 +162,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		return requestError(this.ctx.getNode(), f, this.failedCall(opts), extra);
 	}
 
-	outcomeError(
-		outcome: 'unknown' | 'differentOwner',
-		opts: RequestOptions,
-		text: { message: string; description: string; record?: IDataObject; httpCode?: string },
-	): PayOnUsApiError {
+	outcomeError(outcome: 'unknown' | 'differentOwner', opts: RequestOptions, text: OutcomeText): PayOnUsApiError {
 		return outcomeError(this.ctx.getNode(), outcome, this.failedCall(opts), text);
 	}
 
@@ -184,7 +173,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		if (!isEnvelope(value)) return value as T;
 		const inside = envelopeFailure(value);
 		if (inside) throw this.error(inside, opts);
-		// `envelope: true` (client.ts): the caller needs the message too.
+		// `envelope: true` (../clientInterface.ts): the caller needs the message too.
 		return (opts.envelope ? value : value.data) as T;
 	}
 

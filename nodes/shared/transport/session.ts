@@ -4,8 +4,8 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
-import { ISSUE_ORDER_MARGIN_MS, tokenCache } from '../token/cache';
-import { copyTokenFields, markTransportOwned, numberField, storedToken } from '../token/credential';
+import { ISSUE_ORDER_MARGIN_MS, tokenCache } from '../accessToken/cache';
+import { copyTokenFields, markTransportOwned, numberField, storedToken } from '../accessToken/credential';
 import { classifyFailure } from './failure';
 import type { PayOnUsContext } from './context';
 import { CREDENTIAL_TYPE } from './context';

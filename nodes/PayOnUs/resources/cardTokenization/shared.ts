@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 import { readList, type PagedList } from '../../../shared/api';
-import type { PayOnUsClient } from '../../../shared/client';
+import type { PayOnUsClient } from '../../../shared/clientInterface';
 import * as v from '../../../shared/validation';
 import { explain } from '../../../shared/errors';
 import { dateFilter } from '../fields';

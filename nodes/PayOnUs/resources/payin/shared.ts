@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient } from '../../../shared/client';
-import { moneyMoving, PAYMENT_REQUESTS } from '../../../shared/api';
+import type { PayOnUsClient } from '../../../shared/clientInterface';
+import { moneyMoving, PAYMENT_REQUESTS } from '../../../shared/moneyMoving';
 import { moneyAsNumbers } from '../../../shared/records';
 
 /**

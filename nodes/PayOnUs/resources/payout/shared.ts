@@ -1,4 +1,4 @@
-import type { PayOnUsClient } from '../../../shared/client';
+import type { PayOnUsClient } from '../../../shared/clientInterface';
 import { PayOnUsInputError } from '../types';
 
 /**
