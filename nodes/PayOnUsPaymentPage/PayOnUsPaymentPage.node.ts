@@ -10,6 +10,7 @@ import {
 } from 'n8n-workflow';
 import { readPersistedKeys, SeenRegistry, type SeenKeys, type SeenWindow } from '../shared/dedupe';
 import type { PayOnUsClient } from '../shared/clientInterface';
+import { orCredentialDefault } from '../shared/credential/defaults';
 import { createClient } from '../shared/transport';
 import { listSearch } from '../PayOnUs/methods';
 import { Checkout, type View } from './checkout';
@@ -228,9 +229,11 @@ export class PayOnUsPaymentPage implements INodeType {
 				title,
 				description: String(this.getNodeParameter('description', '')),
 				businessId:
-					String(this.getNodeParameter('businessId', '', { extractValue: true }) ?? '').trim() ||
-					info.businessId ||
-					'',
+					orCredentialDefault(
+						String(this.getNodeParameter('businessId', '', { extractValue: true }) ?? '').trim(),
+						info,
+						'businessId',
+					) ?? '',
 				currency: String(this.getNodeParameter('currency', 'NGN')),
 				amountMode,
 				amount: amountMode === 'fixed' ? Number(this.getNodeParameter('amount', 0)) : 0,

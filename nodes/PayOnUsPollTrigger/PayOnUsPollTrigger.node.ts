@@ -10,8 +10,8 @@ import {
 import { createClient } from '../shared/transport';
 import type { PayOnUsClient } from '../shared/clientInterface';
 import { toRecord } from '../shared/records';
+import { merchantIdOf } from '../shared/credential/defaults';
 import {
-	merchantIdOf,
 	onlyBusinessIdsOption,
 	onlyStatusesOption,
 	PAYMENT_STATUS_OPTIONS,

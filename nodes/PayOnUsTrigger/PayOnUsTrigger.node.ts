@@ -11,7 +11,8 @@ import {
 import { createClient } from '../shared/transport';
 import type { PayOnUsClient } from '../shared/clientInterface';
 import { heldKeysFor, readPersistedKeys, seenKeysFor, type SeenWindow } from '../shared/dedupe';
-import { merchantIdOf, readFilters, splitList } from '../shared/triggerOptions';
+import { merchantIdOf } from '../shared/credential/defaults';
+import { readFilters, splitList } from '../shared/triggerOptions';
 import { signatureValid } from './authenticity';
 import { confirmedFields, confirmSigned, confirmedItem } from './confirm';
 import {

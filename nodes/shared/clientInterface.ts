@@ -1,4 +1,5 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+import type { CredentialDefaults } from './credential/defaults';
 import type { MoneyMovingOptions } from './moneyMoving/options';
 
 /**
@@ -62,6 +63,6 @@ export interface PayOnUsClient {
 	/** Walks the pages and returns the records (`data.content`). */
 	paginate<T = IDataObject>(opts: PaginateOptions): Promise<T[]>;
 	readonly environment: PayOnUsEnvironment;
-	/** Defaults from the credential (never secrets). */
-	readonly defaults: { merchantId?: string; businessId?: string };
+	/** Defaults from the credential (never secrets; ./credential/defaults.ts applies them). */
+	readonly defaults: CredentialDefaults;
 }

@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/clientInterface';
 import { parameterNames } from '../resources';
-import { withCredentialDefaults } from '../resources/fields';
+import { withCredentialDefaults } from '../../shared/credential/defaults';
 import type { OperationContext, PayOnUsOperation } from '../resources/types';
 import { isExpression, ParameterValueError, parseBoolean } from '../../shared/parameters';
 import { errorMessage, invalidInputError } from './failures';

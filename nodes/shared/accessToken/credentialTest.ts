@@ -5,6 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
+import { normaliseCredential } from '../credential/read';
 import { TokenCallError } from '../errors';
 import { tokenCache } from './cache';
 import { checkToken } from './check';
@@ -71,7 +72,7 @@ export async function testCredentialValues(
 	try {
 		const id = clientIdentity(data);
 		const key = tokenFingerprint(id);
-		const merchantId = typeof data.merchantId === 'string' ? data.merchantId.trim() : '';
+		const merchantId = normaliseCredential(data).defaults.merchantId ?? '';
 		const rec = await tokenCache.mint(key, async () => await requestToken(helpers, id, () => tokenCache.now()));
 		// The stored token is dead now (one valid token per client).
 		const stored = storedToken(data);

@@ -1,15 +1,17 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import type { PaginateOptions, PayOnUsClient, PayOnUsEnvironment, RequestOptions } from '../clientInterface';
-import { isEnvironment, NO_REDIRECTS, resolveBaseUrl } from '../environments';
+import { NO_REDIRECTS } from '../environments';
 import { type Failure, type PayOnUsApiError, requestError, setupError } from '../errors';
 import { collectPages } from '../api/paging';
 import { tokenFingerprint } from '../accessToken/credential';
-import { CREDENTIAL_TYPE, type PayOnUsContext } from './context';
+import { baseUrlOf, type PayOnUsCredential, readCredential } from '../credential/read';
+import type { CredentialDefaults } from '../credential/defaults';
+import { type MoneyCaller, type MoneyOutcome, outcomeError, type OutcomeText, sendMoneyMoving } from '../moneyMoving';
+import type { PayOnUsContext } from './context';
 import { envelopeFailure, isEnvelope, parseBody } from './envelope';
 import { classifyFailure, isPushBack, isTransient, retryAfterOf } from './failure';
 import { AdaptiveLimiter } from './limiter';
-import { type MoneyCaller, type MoneyOutcome, outcomeError, type OutcomeText, sendMoneyMoving } from '../moneyMoving';
 import { buildMultipart } from './multipart';
 import { Session } from './session';
 
@@ -28,7 +30,7 @@ import { Session } from './session';
  * - Reads (GET, and the idempotent DELETE) are retried on transient failures.
  */
 
-export { CREDENTIAL_TYPE, type PayOnUsContext } from './context';
+export type { PayOnUsContext } from './context';
 
 export interface ClientOptions {
 	/** Per-request timeout. Default 30 s. */
@@ -75,7 +77,7 @@ const MAX_PUSH_BACK_WAIT_MS = 10_000;
 
 class Transport implements PayOnUsClient, MoneyCaller {
 	readonly environment: PayOnUsEnvironment;
-	readonly defaults: { merchantId?: string; businessId?: string };
+	readonly defaults: CredentialDefaults;
 	readonly limits: typeof DEFAULTS;
 	private readonly wait: (ms: number) => Promise<void>;
 	private readonly baseUrl: string;
@@ -84,7 +86,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 
 	constructor(
 		private readonly ctx: PayOnUsContext,
-		credentials: ICredentialDataDecryptedObject,
+		credential: PayOnUsCredential,
 		options: ClientOptions,
 	) {
 		this.limits = { ...DEFAULTS };
@@ -93,24 +95,15 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		}
 		this.wait = options.sleep ?? (async (ms: number) => await sleep(ms));
 		this.limiter = options.limiter ?? new AdaptiveLimiter({ ceiling: DEFAULT_CEILING });
-		this.environment = isEnvironment(credentials.environment) ? credentials.environment : 'sandbox';
+		this.environment = credential.environment;
 		try {
-			this.baseUrl = resolveBaseUrl(credentials.environment, credentials.baseUrl);
+			this.baseUrl = baseUrlOf(credential);
 		} catch (error) {
 			throw setupError(ctx.getNode(), (error as Error).message);
 		}
-		const merchantId = typeof credentials.merchantId === 'string' ? credentials.merchantId.trim() : '';
-		const businessId = typeof credentials.businessId === 'string' ? credentials.businessId.trim() : '';
-		this.defaults = {
-			...(merchantId ? { merchantId } : {}),
-			...(businessId ? { businessId } : {}),
-		};
-		const key = tokenFingerprint({
-			baseUrl: this.baseUrl,
-			clientId: String(credentials.clientId ?? '').trim(),
-			clientSecret: String(credentials.clientSecret ?? ''),
-		});
-		this.session = new Session(ctx, credentials, key, this.wait);
+		this.defaults = credential.defaults;
+		const key = tokenFingerprint({ baseUrl: this.baseUrl, clientId: credential.clientId, clientSecret: credential.clientSecret });
+		this.session = new Session(ctx, credential.data, key, this.wait);
 	}
 
 	// ---- MoneyCaller (and the reads below)
@@ -253,11 +246,11 @@ class Transport implements PayOnUsClient, MoneyCaller {
 
 /**
  * The client for a node context. Reads the `payOnUsApi` credential once for
- * the environment and the defaults; each call then re-uses it, and re-reads
- * it after a refused token.
+ * the environment and the defaults (../credential/read.ts); each call then
+ * re-uses it, and re-reads it after a refused token.
  */
 export async function createClient(ctx: PayOnUsContext, options: ClientOptions = {}): Promise<PayOnUsClient> {
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-	if (!credentials) throw setupError(ctx.getNode(), 'No PayOnUs API credential is set on this node');
-	return new Transport(ctx, credentials, options);
+	const credential = await readCredential(ctx);
+	if (!credential) throw setupError(ctx.getNode(), 'No PayOnUs API credential is set on this node');
+	return new Transport(ctx, credential, options);
 }

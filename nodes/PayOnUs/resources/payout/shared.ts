@@ -1,4 +1,5 @@
 import type { PayOnUsClient } from '../../../shared/clientInterface';
+import { orCredentialDefault } from '../../../shared/credential/defaults';
 import { PayOnUsInputError } from '../types';
 
 /**
@@ -9,7 +10,7 @@ import { PayOnUsInputError } from '../types';
  */
 
 export function resolveMerchantId(client: PayOnUsClient, given: string | undefined, why: string): string {
-	const id = given ?? client.defaults.merchantId;
+	const id = orCredentialDefault(given, client.defaults, 'merchantId');
 	if (!id) {
 		throw new PayOnUsInputError(
 			'merchantId',
