@@ -4,7 +4,7 @@ import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../share
 /**
  * Money-Moving Concurrency: items of a state-changing operation in flight at
  * once. Each item keeps its reference and its lookup before any resend
- * (transport.ts); results are stored by index (input order); one back-off is
+ * (shared/moneyMoving/send.ts); results are stored by index (input order); one back-off is
  * shared by the execution (SharedBackoff). docs/performance.md#performance-over-a-real-network.
  */
 

@@ -25,7 +25,7 @@ import { requestToken } from './tokenCall';
  *
  * The service allows one valid token per API client and 3 token calls a
  * minute: the test's token replaces the client's previous one. It is kept as
- * this n8n process's live token (token/cache.ts), so the next execution here
+ * this n8n process's live token (./cache.ts), so the next execution here
  * takes it instead of asking for another; the stored token it killed is
  * marked dead. The test cannot write the token to the stored credential (n8n
  * gives a test function no way to), so another process (a queue-mode worker,

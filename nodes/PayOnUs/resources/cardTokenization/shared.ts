@@ -9,7 +9,7 @@ import { checkDateRange, givenFilters } from '../search';
 
 /**
  * Pieces shared by the card tokenization operations: the search filters, the removal of anything card-like from output, and the
- * "not enabled" sentence of this area (statuses are read by ../errors).
+ * "not enabled" sentence of this area (statuses are read by shared/errors.ts).
  */
 
 export const LINK_STATUSES = ['PENDING', 'COMPLETED', 'EXPIRED', 'CANCELLED'] as const;

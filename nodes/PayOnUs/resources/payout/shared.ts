@@ -6,7 +6,7 @@ import { PayOnUsInputError } from '../types';
  * Pieces shared by the payout operations: the merchant the transfer list
  * needs (the credential's default when the operation has no Merchant ID
  * field) and the beneficiary-name comparison. The lookup of a transfer by
- * its reference is shared/api/lookup.ts (the same for payins and payouts).
+ * its reference is shared/moneyMoving/lookup.ts (the same for payins and payouts).
  */
 
 export function resolveMerchantId(client: PayOnUsClient, given: string | undefined, why: string): string {
