@@ -9,7 +9,8 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { readPersistedKeys, SeenRegistry, type SeenKeys, type SeenWindow } from '../shared/dedupe';
-import type { PayOnUsClient } from '../shared/client';
+import type { PayOnUsClient } from '../shared/clientInterface';
+import { orCredentialDefault } from '../shared/credential/defaults';
 import { createClient } from '../shared/transport';
 import { listSearch } from '../PayOnUs/methods';
 import { Checkout, type View } from './checkout';
@@ -20,7 +21,7 @@ import { renderContinue, renderMessage, renderView, type RenderOptions } from '.
 import { formOf, NO_STORE, securityHeaders } from './http';
 import { newCheckoutId, open, seal } from './token';
 import { simplifyItems, simplifyOn } from '../shared/triggerSimplify';
-import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
+import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
 
 /*
  * PayOnUs Payment Page: a checkout page served by n8n at this node's webhook
@@ -228,9 +229,11 @@ export class PayOnUsPaymentPage implements INodeType {
 				title,
 				description: String(this.getNodeParameter('description', '')),
 				businessId:
-					String(this.getNodeParameter('businessId', '', { extractValue: true }) ?? '').trim() ||
-					info.businessId ||
-					'',
+					orCredentialDefault(
+						String(this.getNodeParameter('businessId', '', { extractValue: true }) ?? '').trim(),
+						info,
+						'businessId',
+					) ?? '',
 				currency: String(this.getNodeParameter('currency', 'NGN')),
 				amountMode,
 				amount: amountMode === 'fixed' ? Number(this.getNodeParameter('amount', 0)) : 0,

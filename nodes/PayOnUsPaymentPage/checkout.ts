@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/client';
+import type { PayOnUsClient } from '../shared/clientInterface';
 import { CheckoutInputError, offeredMethod, PENDING, safeValues, withCustomer } from './input';
 import { mismatches, notPaidItem, notPaidKey, paidItem } from './items';
 import { bank, card, completeCard, eft, momo, momoOtp, type CheckoutSteps } from './payments';

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/client';
+import type { PayOnUsClient } from '../shared/clientInterface';
 import { CheckoutInputError, isWebAddress, methodOfChannel, withAttempt, customerName } from './input';
 import { statusOf } from '../shared/errors';
 import {

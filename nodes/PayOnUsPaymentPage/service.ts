@@ -1,6 +1,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/client';
-import { findByReference, PATHS, PAYMENT_REQUESTS } from '../shared/api';
+import type { PayOnUsClient } from '../shared/clientInterface';
+import { PATHS } from '../shared/api';
+import { findByReference, PAYMENT_REQUESTS } from '../shared/moneyMoving';
 import { statusOf } from '../shared/errors';
 import type { OperationContext, PayOnUsOperation } from '../PayOnUs/resources/types';
 import { chargeCard } from '../PayOnUs/resources/payin/chargeCard';

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/client';
+import type { PayOnUsClient } from '../shared/clientInterface';
 import type { Attempt, CheckoutState, Method } from './token';
 
 /** The shapes the checkout (checkout.ts), its payment steps (payments.ts) and the page (html.ts) share. */

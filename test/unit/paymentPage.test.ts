@@ -7,7 +7,7 @@
  */
 import { constants, generateKeyPairSync, publicEncrypt } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient, RequestOptions } from '../../nodes/shared/client';
+import type { PayOnUsClient, RequestOptions } from '../../nodes/shared/clientInterface';
 import { httpError } from './fakes';
 import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
 import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/config';

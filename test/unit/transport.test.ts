@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../nodes/shared/transport';
-import { tokenCache } from '../../nodes/shared/token/cache';
+import { tokenCache } from '../../nodes/shared/accessToken/cache';
 import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse, url: URL) => void | Promise<void>;
