@@ -4,7 +4,7 @@ import { LISTS, readList } from '../shared/api';
 import { computeWebhookHash } from '../shared/signature';
 import { merchantIdOf, readFilters, splitList, statusSelected } from '../shared/triggerOptions';
 import { createClient } from '../shared/transport';
-import { EVENTS, type EventName } from './delivery';
+import { EVENTS, type EventName } from './notification';
 
 /**
  * "Send Test Event" (the PayOnUs Trigger's test event). PayOnUs posts
