@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { fakeClient } from './fakes/transport';
 import { httpError } from './fakes/errors';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'), { virtual: true });
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
 
 import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { CONFIRM_TIMING } from '../../nodes/PayOnUsTrigger/confirm';

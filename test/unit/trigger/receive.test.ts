@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { fakeClient } from '../fakes/transport';
-jest.mock('../../../nodes/shared/transport', () => jest.requireActual('../fakes/transport'), { virtual: true });
+jest.mock('../../../nodes/shared/transport', () => jest.requireActual('../fakes/transport'));
 
 import { computeWebhookHash } from '../../../nodes/shared/signature';
 import { resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
