@@ -14,14 +14,11 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
-import {
-	CONFIRM_TIMING,
-	DEDUPE_WINDOW,
-	PERSISTED_KEYS,
-	PayOnUsTrigger,
-	TRIGGER_CLOCK,
-} from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
-import { resetSeenKeys, SeenKeys } from '../../nodes/shared/dedupe';
+import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
+import { DEDUPE_WINDOW, PERSISTED_KEYS, resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
+import { CONFIRM_TIMING } from '../../nodes/PayOnUsTrigger/confirm';
+import { TRIGGER_CLOCK } from '../../nodes/PayOnUsTrigger/receive';
+import { SeenKeys } from '../../nodes/shared/claim';
 import { advance, MAX_SEEN, type StreamState } from '../../nodes/PayOnUsPollTrigger/cursor';
 import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
 import { deriveKey, newCheckoutId, seal } from '../../nodes/PayOnUsPaymentPage/token';

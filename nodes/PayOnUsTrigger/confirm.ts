@@ -1,16 +1,29 @@
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/clientInterface';
+import type { Decision } from '../shared/claim';
 import { toPayin, toTransfer } from '../shared/records';
-import { EVENTS, type EventName } from './delivery';
-import { readPayin, readTransfer } from './service';
+import type { Verdict } from './emit';
+import type { Route } from './filter';
+import { receivedItem, recordConfirmedItem } from './items';
+import { EVENTS, eventReference, type EventName, type Notification } from './notification';
+import { readPayin, readTransfer, type ServiceAccess } from './service';
+import { confirmLinkEvent } from './tokenization';
 
 /**
- * "Confirm with the service": a signed COLLECTION or PAYOUT notification is
- * re-read through the API by its onusReference (a signed field) before the
- * workflow gets it, and the item carries the SERVICE's amount, currency,
- * business and status. The signature only covers accountNumber +
+ * Step 5 of receive.ts (confirm), "Confirm With the Service" (on by
+ * default): a signed COLLECTION or PAYOUT gets its 200 at once, then is
+ * re-read through the API by its (signed) onusReference before the workflow
+ * gets it, and the Confirmed output gets the SERVICE's amount, currency,
+ * business and status (what the notification said, where it differs, under
+ * `notificationDiffers`: items.ts); the Only Business IDs filter uses the
+ * service's business. The signature only covers accountNumber +
  * onusReference + paymentStatus; amount, currency, business and type are
- * not signed and may have been changed on the way.
+ * not signed and may have been changed on the way. When the service does
+ * not confirm it (no such record, another status after 3 reads over about
+ * 3 s, unreachable, no Merchant ID for a payout) the event goes to the
+ * second output, Not Confirmed, with `confirmation.reason` (emit.ts), and is
+ * held back (claim.ts). A card tokenization notification is confirmed by
+ * reading its link (tokenization.ts).
  *
  * Reads (service.ts): a COLLECTION by readPayin (the documented
  * onusReference filter, then the per-business status query), a PAYOUT by
@@ -22,6 +35,13 @@ import { readPayin, readTransfer } from './service';
  * write the record just after sending the notification); then, like a
  * missing record or an unreachable service, the event is NOT confirmed.
  */
+
+/** Re-reads of a signed event whose record is missing or in another status (tests shorten the pause). */
+export const CONFIRM_TIMING = {
+	attempts: 3,
+	pauseMs: 1000,
+	sleep: async (ms: number) => await sleep(ms),
+};
 
 export interface Confirmation {
 	confirmed: boolean;
@@ -94,53 +114,73 @@ export async function confirmSigned(
 	return last;
 }
 
-/** Fields of the item that come from the service when an event is confirmed (and the record carries them). */
-export function confirmedFields(record: IDataObject): string[] {
-	const fields = Object.keys(record).filter((k) => record[k] !== undefined && record[k] !== null);
-	if (fields.includes('amount') || fields.includes('amountPaid')) fields.push('transactionAmount');
-	return fields;
+/**
+ * What the service's answer means for the event (pure). In this order: not
+ * confirmed; confirmed, but created on or before the memory's horizon
+ * (`decide`, claim.ts: it may have been handled already); for a business the
+ * filter cannot check or does not select; else Confirmed.
+ */
+export function judgeRecord(
+	notification: Notification,
+	confirmation: Confirmation,
+	decide: (date: unknown) => Decision,
+	businessIds: string[],
+): Verdict {
+	const { event, body } = notification;
+	const received = receivedItem(notification, 'signature');
+	const record = confirmation.record;
+	if (!confirmation.confirmed || !record) {
+		const item = record ? { ...received, serviceRecord: record } : received;
+		return { kind: 'notConfirmed', item, reason: confirmation.reason ?? 'not confirmed' };
+	}
+	// The memory cannot vouch for events created before its horizon (keys let
+	// go past its bounds): the service's date decides.
+	const decision = decide(record.createdDate);
+	if (decision.known) {
+		return {
+			kind: 'notConfirmed',
+			item: { ...received, serviceRecord: record },
+			reason: `not started again: ${decision.reason}. Check your records for ${eventReference(event, body)}`,
+		};
+	}
+	if (businessIds.length > 0) {
+		if (record.businessId === undefined || record.businessId === null) {
+			// The filter cannot be checked against the service: not confirmed.
+			return {
+				kind: 'notConfirmed',
+				item: received,
+				reason: "the service's record carries no businessId, so the Only Business IDs filter cannot be checked against it",
+			};
+		}
+		if (!businessIds.includes(String(record.businessId))) return { kind: 'otherBusiness', businessId: String(record.businessId) };
+	}
+	return { kind: 'confirmed', item: recordConfirmedItem(received, record, event), recordDate: record.createdDate };
 }
 
-/**
- * The item of a confirmed event: the notification (minus secrets), then the
- * service's record over it, so amount, currency, business and status are
- * the service's. `transactionAmount` (the notification's name, read by saved
- * workflows) is set to the service's value too: amountPaid for a payin when
- * known, else amount. What the notification said, where it differs, is kept
- * under `notificationDiffers` for the operator.
- */
-export function confirmedItem(payload: IDataObject, record: IDataObject, event: EventName): IDataObject {
-	const serviceAmount =
-		event === EVENTS.collection && typeof record.amountPaid === 'number' && record.amountPaid > 0
-			? record.amountPaid
-			: record.amount;
-	const item: IDataObject = { ...payload, ...record };
-	item.transactionAmount = serviceAmount;
-	// A field the service's record does not carry (a transfer record without
-	// businessId, say) is not confirmed: it is dropped from the item rather
-	// than passed on from the unsigned notification (still listed under
-	// `notification`, for the operator).
-	for (const field of ['amount', 'currency', 'businessId'] as const) {
-		if (record[field] === undefined || record[field] === null) delete item[field];
+/** What confirming needs: the service, the memory's horizon (claim.ts), and whether this copy only re-checks a held event. */
+export interface ConfirmContext extends ServiceAccess {
+	decide: (date: unknown) => Decision;
+	/** Held back before: one read instead of CONFIRM_TIMING.attempts. */
+	recheck: boolean;
+}
+
+/** Reads the record of a signed event back; a client that cannot be had is "could not be read". */
+async function readBack(notification: Notification, context: ConfirmContext): Promise<Confirmation> {
+	try {
+		const client = await context.client();
+		return await confirmSigned(client, notification.event, notification.body, {
+			merchantId: context.merchantId(client),
+			sleep: CONFIRM_TIMING.sleep,
+			attempts: context.recheck ? 1 : CONFIRM_TIMING.attempts,
+			pauseMs: CONFIRM_TIMING.pauseMs,
+		});
+	} catch (error) {
+		return { confirmed: false, reason: `the service could not be read (${(error as Error).message})` };
 	}
-	if (event === EVENTS.payout && payload.accountNumber !== undefined) item.accountNumber = payload.accountNumber;
-	const differs: IDataObject = {};
-	const compare: Array<[string, unknown, unknown]> = [
-		['transactionAmount', payload.transactionAmount, serviceAmount],
-		['amount', payload.amount, record.amount],
-		['currency', payload.currency, record.currency],
-		['businessId', payload.businessId, record.businessId],
-	];
-	for (const [name, said, actual] of compare) {
-		if (said !== undefined && actual !== undefined && String(said) !== String(actual)) {
-			differs[name] = { notification: said as IDataObject[string], service: actual as IDataObject[string] };
-		}
-	}
-	if (Object.keys(differs).length > 0) item.notificationDiffers = differs;
-	const unconfirmed: IDataObject = {};
-	for (const field of ['amount', 'currency', 'businessId'] as const) {
-		if ((record[field] === undefined || record[field] === null) && payload[field] !== undefined) unconfirmed[field] = payload[field];
-	}
-	if (Object.keys(unconfirmed).length > 0) item.notification = unconfirmed;
-	return item;
+}
+
+/** Confirms an event with the service: its record (signed events) or its link (tokenization). */
+export async function confirmEvent(notification: Notification, route: Route, context: ConfirmContext): Promise<Verdict> {
+	if (route.check === 'link') return await confirmLinkEvent(notification, context);
+	return judgeRecord(notification, await readBack(notification, context), context.decide, route.businessIds);
 }

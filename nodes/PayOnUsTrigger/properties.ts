@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { onlyBusinessIdsOption, onlyStatusesOption, PAYMENT_STATUS_OPTIONS } from '../shared/triggerOptions';
 import { simplifyProperty } from '../shared/triggerSimplify';
-import { EVENTS } from './delivery';
+import { EVENTS } from './notification';
 
 /** The node's parameters (names and defaults are public: saved workflows hold them). */
 export const triggerProperties: INodeProperties[] = [

@@ -6,7 +6,7 @@ import { merchantIdOf } from '../shared/credential/defaults';
 import { readCredential } from '../shared/credential/read';
 import { readFilters, splitList, statusSelected } from '../shared/triggerOptions';
 import { createClient } from '../shared/transport';
-import { EVENTS, type EventName } from './delivery';
+import { EVENTS, type EventName } from './notification';
 
 /**
  * "Send Test Event" (the PayOnUs Trigger's test event). PayOnUs posts

@@ -2,14 +2,21 @@ import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/clientInterface';
 import { findLink, findPayment, findTransfer, getLink, getPayment } from '../shared/api';
 import { statusOf } from '../shared/errors';
-import { isSafeId } from './delivery';
+import { isSafeId } from './notification';
 
 /**
- * Every read the PayOnUs Trigger makes of the service, in one place (the
- * node and confirm.ts call these, never `client.request` themselves). Each
- * returns the service's record as read, or undefined when the service has
- * none; any other failure is thrown to the caller.
+ * Every read the PayOnUs Trigger makes of the service, in one place
+ * (confirm.ts and tokenization.ts call these, never `client.request`
+ * themselves). Each returns the service's record as read, or undefined when
+ * the service has none; any other failure is thrown to the caller.
  */
+
+/** How a confirmation reaches the service: the client (created on first use) and the Merchant ID to read with. */
+export interface ServiceAccess {
+	client: () => Promise<PayOnUsClient>;
+	/** The trigger's Merchant ID, else the credential's default, else undefined. */
+	merchantId: (client: PayOnUsClient) => string | undefined;
+}
 
 /** True for the transport's "404 Not Found". */
 export function isNotFound(error: unknown): boolean {

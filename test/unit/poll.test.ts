@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fakeClient } from './fakes/transport';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'), { virtual: true });
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
 
 import { PayOnUsPollTrigger, POLL_CLOCK } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
 import { addDays, advance, readFrom, readStream } from '../../nodes/PayOnUsPollTrigger/cursor';

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fakeClient } from './fakes/transport';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'), { virtual: true });
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
 
 import { PayOnUsPollTrigger, POLL_CLOCK } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
 import { addDays, advance, MAX_SEEN, type StreamState } from '../../nodes/PayOnUsPollTrigger/cursor';

@@ -10,16 +10,12 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { fakeClient } from './fakes/transport';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'), { virtual: true });
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
 
-import {
-	CONFIRM_TIMING,
-	DEDUPE_WINDOW,
-	PERSISTED_KEYS,
-	PayOnUsTrigger,
-	TRIGGER_CLOCK,
-} from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
-import { resetSeenKeys } from '../../nodes/shared/dedupe';
+import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
+import { DEDUPE_WINDOW, PERSISTED_KEYS, resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
+import { CONFIRM_TIMING } from '../../nodes/PayOnUsTrigger/confirm';
+import { TRIGGER_CLOCK } from '../../nodes/PayOnUsTrigger/receive';
 
 const KEY = 'whk-bounds-key';
 const hashOf = (a: string, r: string, s: string) => createHash('sha256').update(a + r + s + KEY).digest('hex');

@@ -1,10 +1,11 @@
 /**
  * The pure pieces of repeat suppression: the dedupe key of a notification
- * (signed fields only) and the per-node registries of shared/dedupe.ts
+ * (signed fields only) and the per-scope registries under nodes/shared/claim
  * (used by the PayOnUs Trigger and the Payment Page).
  */
-import { dedupeKey, EVENTS } from '../../nodes/PayOnUsTrigger/delivery';
-import { resetSeenKeys, SeenRegistry, seenKeysFor } from '../../nodes/shared/dedupe';
+import { dedupeKey, openMemory, resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
+import { EVENTS } from '../../nodes/PayOnUsTrigger/notification';
+import { SeenRegistry } from '../../nodes/shared/claim';
 
 const signed = {
 	type: 'COLLECTION',
@@ -63,9 +64,10 @@ describe('SeenRegistry', () => {
 	});
 
 	it("the trigger's registry is reset by resetSeenKeys", () => {
-		const before = seenKeysFor('wf:node:webhook', window);
-		before.checkAndAdd('k', 0);
+		const scope = { workflowId: 'wf', nodeId: 'node', mode: 'webhook' };
+		const before = openMemory(scope, 0, () => ({})).seen;
+		before.claim('k', 0);
 		resetSeenKeys();
-		expect(seenKeysFor('wf:node:webhook', window).has('k', 0)).toBe(false);
+		expect(openMemory(scope, 0, () => ({})).seen.has('k', 0)).toBe(false);
 	});
 });

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { fakeClient } from './fakes/transport';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'), { virtual: true });
+jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
 
 import { OUTPUT_NAMES, PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { PayOnUsPollTrigger, POLL_CLOCK } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
 import { PayOnUsPaymentPage } from '../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node';
-import { resetSeenKeys } from '../../nodes/shared/dedupe';
+import { resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
 import { SIMPLIFIED_MAX_FIELDS, simplifyItems, simplifyRecord } from '../../nodes/shared/triggerSimplify';
 import { findSample, newestRecord, SAMPLE_TIMING, sampleNotification } from '../../nodes/PayOnUsTrigger/sample';
 import { paidItem } from '../../nodes/PayOnUsPaymentPage/items';

@@ -2,7 +2,7 @@
  * A stand-in for nodes/shared/transport in the trigger unit tests: the
  * client they get is `fakeClient`, whose calls each test scripts. In a test:
  *   import { fakeClient } from './fakes/transport';
- *   jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'), { virtual: true });
+ *   jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
  */
 export const fakeClient = {
 	request: jest.fn(),

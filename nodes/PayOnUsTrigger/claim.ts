@@ -1,0 +1,161 @@
+import { createHash } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
+import { ClaimRegistry, type Claims, type ClaimScope, type Decision, type SeenWindow } from '../shared/claim';
+import { signedFieldText } from '../shared/signature';
+import type { Verdict } from './emit';
+import { eventReference, eventStatus, isSigned, SIGNED_FIELDS, type EventName, type Notification } from './notification';
+
+/**
+ * Step 4 of receive.ts (claim): repeats and held-back events, over the shared
+ * claim mechanism (nodes/shared/claim/index.ts).
+ *
+ * Repeats. A repeat of the SIGNED fields (accountNumber, onusReference,
+ * paymentStatus; for tokenization: link id and status) within 24 h is answered
+ * 200 `{duplicate: true}` and starts nothing, judged by an in-process memory
+ * (10,000 events per trigger node and mode) that is checked and updated
+ * synchronously, so in ONE n8n process (regular mode, or queue mode where
+ * only the main receives webhooks) exactly one of any number of concurrent
+ * copies starts the workflow. The newest PERSISTED_KEYS keys (96-bit
+ * digests) are also written to the workflow's static data, read back on
+ * every request: that carries the memory over a restart and, best effort, to
+ * other processes. Static data is loaded per request and written back whole,
+ * so with several webhook processes (queue mode with webhook processors,
+ * multi-main) two copies arriving on different processes close together can
+ * BOTH start the workflow. There the guarantee is at-least-once: keep the
+ * workflow idempotent per onusReference, as the specification asks. Test URL
+ * deliveries use their own memory and never touch static data.
+ *
+ * Held back. An event the service does not confirm (confirm.ts,
+ * tokenization.ts) starts ONE Not Confirmed execution; a later copy is
+ * answered 200 without a run, after one read of the record: if the service
+ * now confirms it (a legitimate retry), it goes to Confirmed. A tokenization
+ * event (sent once) is never swallowed by an earlier forged copy.
+ *
+ * Past the memory's bounds (docs/reliability.md#bounds-of-what-the-nodes-remember):
+ * every remembered key carries the service record's createdDate; a key let go
+ * (24 h, 10,000 events, or left out of static data over a restart) raises the
+ * memory's horizon to that date (nodes/shared/claim/memory.ts). A confirmed
+ * event the memory does not hold whose record was created on or before the
+ * horizon may have been handled already: it goes to Not Confirmed with that
+ * reason instead of Confirmed (`decide`, used by confirm.ts).
+ */
+
+/** Repeats of one event (type, reference, status) are suppressed for a day, up to 10,000 events per trigger. */
+export const DEDUPE_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
+/**
+ * Keys also written to the workflow's static data. n8n reads the whole static
+ * data with the workflow on every webhook request and writes it back after
+ * each accepted event, so the list is kept short: it only has to carry the
+ * most recent events over a restart (the in-process memory holds 10,000).
+ */
+export const PERSISTED_KEYS = 50;
+
+/**
+ * Events the service did not confirm (Not Confirmed, or refused as possibly
+ * handled already): remembered for a day, up to 10,000 per trigger, so that
+ * one such event starts ONE Not Confirmed execution, not one per copy.
+ */
+export const HELD_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
+
+/** Events seen (static data fields `seenEvents`, `seenHorizon`: saved workflows carry them). */
+const seenEvents = new ClaimRegistry({
+	window: DEDUPE_WINDOW,
+	keptIn: { keys: 'seenEvents', horizon: 'seenHorizon', newest: PERSISTED_KEYS },
+});
+/** Events held back (in process only). */
+const heldEvents = new ClaimRegistry({ window: HELD_WINDOW });
+
+/** Test hook: forget every scope of the webhook trigger (a restart). */
+export function resetSeenKeys(): void {
+	seenEvents.clear();
+	heldEvents.clear();
+}
+
+/**
+ * Identity of an event for suppressing repeats. For a signed event: the
+ * SIGNED fields only (accountNumber, onusReference, paymentStatus), so a
+ * captured notification resent with another `type`, amount or business
+ * (none of them signed) is the same event and starts nothing new. For a
+ * tokenization notification (not signed): the link id and status. A 96-bit
+ * digest (16 base64url characters) rather than the text, so the list kept in
+ * static data, which n8n reads and parses on every webhook request, stays a
+ * few kilobytes.
+ */
+export function dedupeKey(event: EventName, body: IDataObject): string {
+	const identity = isSigned(event)
+		? ['signed', ...SIGNED_FIELDS.map((f) => signedFieldText(body[f]))]
+		: [event, eventReference(event, body), eventStatus(event, body)];
+	return createHash('sha256').update(JSON.stringify(identity), 'utf8').digest().subarray(0, 12).toString('base64url');
+}
+
+/** The trigger's two memories as one request sees them. */
+export interface EventMemory {
+	seen: Claims;
+	held: Claims;
+}
+
+/** Opens both memories of a (workflow, node, mode); the seen one merges what static data carried. */
+export function openMemory(scope: ClaimScope, now: number, staticData: () => IDataObject): EventMemory {
+	return { seen: seenEvents.open(scope, now, staticData), held: heldEvents.open(scope, now) };
+}
+
+/** One event's claim, from the claim step until its confirmation settles it. */
+export class EventClaim {
+	constructor(
+		private readonly memory: EventMemory,
+		readonly key: string,
+		/** Held back before: this copy only re-checks (one read) and starts nothing new if still not confirmed. */
+		readonly recheck: boolean,
+	) {}
+
+	/** For the record the service returned: may it have been handled already (past the memory's bounds)? */
+	decide(date: unknown): Decision {
+		return this.memory.seen.decide(date);
+	}
+
+	/** After the confirmation: keep, release or hold the key by the verdict. */
+	settle(verdict: Verdict, now: number): void {
+		const { seen, held } = this.memory;
+		switch (verdict.kind) {
+			case 'confirmed':
+				held.release(this.key);
+				seen.keep(this.key, verdict.recordDate);
+				return;
+			case 'notConfirmed':
+				// Released, so a later redelivery may still be confirmed (re-checked),
+				// and held back, so no copy starts a second Not Confirmed execution.
+				seen.release(this.key);
+				held.reclaim(this.key, now);
+				return;
+			case 'otherBusiness':
+				// Like any filtered event, not remembered.
+				held.release(this.key);
+				seen.release(this.key);
+				return;
+			case 'forged':
+				seen.release(this.key);
+				return;
+		}
+	}
+}
+
+/**
+ * Claims the event: undefined for a repeat (answered `duplicate`). An event
+ * to confirm is claimed now and kept once confirmed (EventClaim.settle); any
+ * other is claimed and kept at once.
+ */
+export function claimEvent(memory: EventMemory, notification: Notification, confirming: boolean, now: number): EventClaim | undefined {
+	const key = dedupeKey(notification.event, notification.body);
+	if (memory.seen.has(key, now)) return undefined;
+	const recheck = confirming && memory.held.has(key, now);
+	const claimed = confirming ? memory.seen.claim(key, now) : memory.seen.claimAndKeep(key, now).claimed;
+	return claimed ? new EventClaim(memory, key, recheck) : undefined;
+}
+
+/**
+ * Before the test event is posted (sample.ts): the Test URL's memory lets its
+ * key go, so listening again shows the same payment again.
+ */
+export function forgetTestEvent(workflowId: string | undefined, nodeId: string, event: EventName, body: IDataObject): void {
+	seenEvents.release({ workflowId, nodeId, mode: 'manual' }, dedupeKey(event, body));
+}

@@ -1,0 +1,65 @@
+import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { merchantIdOf } from '../shared/credential/defaults';
+import { createClient } from '../shared/transport';
+import { authenticate, keySourceOf } from './authenticate';
+import { claimEvent, openMemory } from './claim';
+import { confirmEvent } from './confirm';
+import { accepted, answered, duplicate, emit, ignored, received, respond } from './emit';
+import { filterEvent, isConfirming } from './filter';
+import { receivedItem } from './items';
+import { readNotification, type RawRequest } from './read';
+
+/** The trigger's clock (tests move it). */
+export const TRIGGER_CLOCK = { now: (): number => Date.now() };
+
+/**
+ * One notification, from its bytes to what it starts: read -> authenticate ->
+ * filter -> claim -> confirm -> emit, each step in the file of its name
+ * (read.ts, authenticate.ts, filter.ts, claim.ts, confirm.ts with
+ * tokenization.ts, emit.ts). Items are in full here; webhook() simplifies them.
+ *
+ * Answer first (n8n 2.8.4). Every request is answered by this node itself,
+ * before n8n does anything slow: an accepted event gets 200 `{received: true}`
+ * and the node returns `{ noWebhookResponse: true, workflowData }`, so n8n
+ * starts the execution (writes it to the database, etc.) after PayOnUs has
+ * its answer (n8n 2.8.4 webhook-helpers executeWebhook: noWebhookResponse
+ * resolves the request without a second answer, then WorkflowRunner.run still
+ * runs for the returned workflowData). With plain 'onReceived' n8n would
+ * answer only after creating the execution. The cost: if n8n then fails to
+ * create the execution (database down), PayOnUs already has its 200 and the
+ * event is remembered as seen, so it is not started by a repeat either; n8n
+ * logs the error (its uncaught-error handler) and the poll trigger or a status
+ * query reconciles it, as the specification says webhooks are not the sole
+ * source of truth. An event to confirm is claimed and answered before the
+ * service is read (it wants an answer within about 5 s).
+ */
+export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const res = ctx.getResponseObject();
+	const request: RawRequest = ctx.getRequestObject();
+	const read = await readNotification(request, () => ctx.getBodyData(), new Date(TRIGGER_CLOCK.now()));
+	if ('refused' in read) return answered(res, read.refused);
+	const { notification } = read;
+
+	const refused = await authenticate(notification, request.headers.hash, keySourceOf(ctx));
+	if (refused) return answered(res, refused);
+
+	const route = filterEvent(notification, (name, fallback) => ctx.getNodeParameter(name, fallback), (m) => ctx.logger.warn(m));
+	if ('ignored' in route) return answered(res, ignored(route.ignored));
+
+	const now = TRIGGER_CLOCK.now();
+	const scope = { workflowId: ctx.getWorkflow().id, nodeId: ctx.getNode().id, mode: ctx.getMode() };
+	const memory = openMemory(scope, now, () => ctx.getWorkflowStaticData('node'));
+	const claim = claimEvent(memory, notification, isConfirming(route.check), now);
+	if (!claim) return answered(res, duplicate());
+	if (!isConfirming(route.check)) return accepted(res, receivedItem(notification, route.check));
+
+	respond(res, received());
+	const verdict = await confirmEvent(notification, route, {
+		client: async () => await createClient(ctx),
+		merchantId: (client) => merchantIdOf(ctx.getNodeParameter('merchantId', ''), client.defaults),
+		decide: (date) => claim.decide(date),
+		recheck: claim.recheck,
+	});
+	claim.settle(verdict, TRIGGER_CLOCK.now());
+	return emit(verdict, notification, claim.recheck, ctx.logger);
+}
