@@ -1,0 +1,168 @@
+import type { AskMode, PageConfig } from './types';
+import { MAX_ATTEMPTS, METHODS, type Attempt, type CheckoutState, type Method } from './sealedState';
+
+/**
+ * The checkout's pure rules on what the customer sends and on attempts:
+ * form values checked (a CheckoutInputError is shown on the page with a
+ * 400), values safe to echo back, addresses safe to follow.
+ */
+
+/** Payin statuses still waiting for the customer or the network. */
+export const PENDING = new Set(['PENDING', 'PROCESSING']);
+
+export class CheckoutInputError extends Error {
+	/**
+	 * Every field found wrong, by form field name (amount, email, name,
+	 * phone, method), so the page can show each message at its field.
+	 */
+	readonly fields?: Record<string, string>;
+
+	constructor(message: string, fields?: Record<string, string>) {
+		super(message);
+		if (fields && Object.keys(fields).length > 0) this.fields = fields;
+	}
+}
+
+export function methodOfChannel(channel: unknown): Method | undefined {
+	switch (channel) {
+		case 'BANK_TRANSFER':
+			return 'bank';
+		case 'CARD':
+			return 'card';
+		case 'MOBILE_MONEY':
+			return 'momo';
+		case 'EFT':
+			return 'eft';
+		default:
+			return undefined;
+	}
+}
+
+export function customerName(state: CheckoutState): string {
+	if (state.nm) return state.nm;
+	return (state.em ?? 'Customer').split('@')[0] || 'Customer';
+}
+
+export function withAttempt(state: CheckoutState, attempt: Attempt): CheckoutState {
+	const others = (state.a ?? []).filter((a) => a.n !== attempt.n);
+	return { ...state, a: [...others, attempt].sort((x, y) => x.n - y.n) };
+}
+
+/** The next attempt number (throws past the most attempts a checkout may make). */
+export function nextAttempt(state: CheckoutState): number {
+	const n = (state.a ?? []).reduce((max, a) => Math.max(max, a.n), 0) + 1;
+	if (n > MAX_ATTEMPTS) throw new CheckoutInputError('This checkout has had too many attempts. Please start a new one.');
+	return n;
+}
+
+/** An http(s) address (never a javascript: or data: URL from an answer). */
+export function isWebAddress(value: unknown): value is string {
+	return typeof value === 'string' && /^https?:\/\/[^\s]+$/i.test(value);
+}
+
+/** The bank page a payin's answer sends the customer to (3-D Secure, EFT), when it gives one. */
+export function bankPageOf(answer: { redirectUrl?: unknown }): string | undefined {
+	const url = answer.redirectUrl;
+	return typeof url === 'string' && /^https?:\/\//.test(url) ? url : undefined;
+}
+
+export function requiredText(value: string | undefined, label: string, max: number): string {
+	const t = String(value ?? '').trim();
+	if (t === '') throw new CheckoutInputError(`${label}: required`);
+	if (t.length > max) throw new CheckoutInputError(`${label}: at most ${max} characters`);
+	return t;
+}
+
+export function askValue(
+	value: string | undefined,
+	mode: AskMode,
+	label: string,
+	max: number,
+): string | undefined {
+	if (mode === 'no') return undefined;
+	const t = String(value ?? '').trim();
+	if (t === '') {
+		if (mode === 'required') throw new CheckoutInputError(`${label}: required`);
+		return undefined;
+	}
+	if (t.length > max) throw new CheckoutInputError(`${label}: at most ${max} characters`);
+	return t;
+}
+
+/** Form values safe to echo back into the page (never card data, PIN or codes). */
+export function safeValues(form: Record<string, string>): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const k of ['amount', 'email', 'name', 'phone', 'method', 'network', 'bank']) {
+		if (typeof form[k] === 'string') out[k] = form[k].slice(0, 254);
+	}
+	return out;
+}
+
+/** The amount the customer pays: the page's, or the one chosen within its bounds. */
+export function amountFrom(cfg: PageConfig, raw: string | undefined): number {
+	if (cfg.amountMode === 'fixed') return cfg.amount;
+	const text = String(raw ?? '')
+		.trim()
+		.replace(/,/g, '');
+	if (!/^\d+(\.\d{1,2})?$/.test(text))
+		throw new CheckoutInputError('Amount: enter a number with at most 2 decimals');
+	const n = Number(text);
+	if (!(n > 0) || n < cfg.minAmount || n > cfg.maxAmount) {
+		throw new CheckoutInputError(
+			`Amount: choose between ${cfg.minAmount} and ${cfg.maxAmount} ${cfg.currency}`,
+		);
+	}
+	return n;
+}
+
+/** The start form read into the state: amount, email, then name and phone as the page asks them. */
+export function withCustomer(
+	cfg: PageConfig,
+	state: CheckoutState,
+	form: Record<string, string>,
+): CheckoutState {
+	const next: CheckoutState = { ...state, cur: cfg.currency };
+	// Every field is checked, so the customer sees all that is wrong at once.
+	const fields: Record<string, string> = {};
+	const check = (field: string, read: () => void) => {
+		try {
+			read();
+		} catch (error) {
+			// The readers throw only input errors; anything else is still this field's.
+			fields[field] = error instanceof CheckoutInputError ? error.message : `${field}: not valid`;
+		}
+	};
+	check('amount', () => {
+		next.amt = amountFrom(cfg, form.amount);
+	});
+	check('email', () => {
+		next.em = requiredText(form.email, 'Email', 254);
+		if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(next.em))
+			throw new CheckoutInputError('Email: enter an address such as name@example.com');
+	});
+	check('name', () => {
+		const name = askValue(form.name, cfg.askName, 'Name', 200);
+		if (name) next.nm = name;
+	});
+	check('phone', () => {
+		const phone = askValue(form.phone, cfg.askPhone, 'Phone', 20)?.replace(/[\s()-]/g, '');
+		if (phone) {
+			if (!/^\+[1-9]\d{6,14}$/.test(phone))
+				throw new CheckoutInputError(
+					'Phone: international format, + and 7 to 15 digits, e.g. +2348012345678',
+				);
+			next.ph = phone;
+		}
+	});
+	const messages = Object.values(fields);
+	if (messages.length > 0) throw new CheckoutInputError(messages.join(' '), fields);
+	return next;
+}
+
+/** A method this page offers (else the customer is asked to choose one). */
+export function offeredMethod(cfg: PageConfig, value: string | undefined): Method {
+	const m = value as Method;
+	if (!METHODS.includes(m) || !cfg.methods.includes(m))
+		throw new CheckoutInputError('Payment method: choose one of the methods offered');
+	return m;
+}
