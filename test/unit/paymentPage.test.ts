@@ -1,5 +1,5 @@
 /**
- * PayOnUs Payment Page, without n8n: the sealed checkout token and the
+ * PayOnUs Payment Page, without n8n: the checkout's sealed state and the
  * checkout state machine against a fake PayOnUs (reference uniqueness, Get
  * Payment), so the rules are pinned: paid only on the service's word, one
  * emission per checkout, a double submit never creates a second payin,
@@ -8,11 +8,11 @@
 import { constants, generateKeyPairSync, publicEncrypt } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient, RequestOptions } from '../../nodes/shared/client';
-import { httpError } from './fakes';
+import { FAKE_NODE, httpError } from './fakes';
 import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
-import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/config';
-import { renderView } from '../../nodes/PayOnUsPaymentPage/html';
-import { deriveKey, newCheckoutId, open, seal, type CheckoutState } from '../../nodes/PayOnUsPaymentPage/token';
+import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/request/config';
+import { renderView } from '../../nodes/PayOnUsPaymentPage/render/html';
+import { deriveKey, newCheckoutId, open, seal, type CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 import { SeenKeys } from '../../nodes/shared/dedupe';
 
 const KEY = deriveKey('secret-1', 'wf|node');
@@ -109,6 +109,7 @@ function setup(over: Partial<PageConfig> = {}) {
 	let now = Date.UTC(2026, 0, 1, 12);
 	const checkout = new Checkout({
 		client: fake,
+		node: FAKE_NODE,
 		config: config(over),
 		now: () => now,
 		pageUrl: 'http://n8n.test/webhook/pay',
@@ -130,7 +131,7 @@ function setup(over: Partial<PageConfig> = {}) {
 	return { fake, emitted, notPaid, checkout, warnings, advance: (ms: number) => (now += ms) };
 }
 
-describe('checkout token', () => {
+describe('the sealed checkout state', () => {
 	it('opens what it sealed, and nothing altered or sealed for another node', () => {
 		const state: CheckoutState = { v: 1, id: newCheckoutId(), iat: 1, exp: 2, em: 'a@b.co' };
 		const token = seal(state, KEY);
