@@ -1,5 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsCaller } from '../service';
+import type { IDataObject, INode } from 'n8n-workflow';
+import type { PayOnUsClient } from '../../shared/client';
 import type { Attempt, CheckoutState, Method } from './sealedState';
 
 /** The shapes the checkout (../checkout.ts and this folder) and the page (../render/) share. */
@@ -39,8 +39,11 @@ export interface PageConfig {
 	eftBanks: Array<{ code: string; name: string }>;
 }
 
-/** What every step of a checkout works with (the client and node of its calls: ../service.ts). */
-export interface CheckoutEnv extends PayOnUsCaller {
+/** What every step of a checkout works with. */
+export interface CheckoutEnv {
+	/** The page's calls to PayOnUs (../service.ts): its client, and the node the runner's errors name. */
+	client: PayOnUsClient;
+	node: INode;
 	config: PageConfig;
 	now(): number;
 	/** Absolute URL of the page (production or test), for return addresses. */
