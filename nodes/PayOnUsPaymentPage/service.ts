@@ -120,7 +120,7 @@ export async function createEftPayin(
 /** The customer steps of a card payment (PIN/OTP) and a mobile money OTP: sent once, never retried. */
 export { completeCardPayment, verifyMobileMoneyOtp } from '../shared/api';
 
-// ---------- the sandbox's card key (request/config.ts) ----------
+// ---------- the sandbox's card key (credential.ts, for request/config.ts) ----------
 
 /** The local sandbox's card encryption key (GET /_sandbox/public-key); throws when it cannot be read. */
 export async function readSandboxPublicKey(
