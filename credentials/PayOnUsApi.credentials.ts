@@ -8,17 +8,17 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 import { ENVIRONMENT_BASE_URLS } from '../nodes/shared/environments';
-import { payOnUsPreAuthentication } from '../nodes/shared/token/preAuthentication';
+import { payOnUsPreAuthentication } from '../nodes/shared/accessToken/preAuthentication';
 
 /**
  * PayOnUs API credential. The access token is minted by preAuthentication
  * (client credentials), kept in the hidden expirable field `accessToken` and
  * shared by every execution and every n8n process using this credential; see
- * nodes/shared/token/ for the rules that keep it to one valid token and at
+ * nodes/shared/accessToken/ for the rules that keep it to one valid token and at
  * most 3 token calls a minute. The test is a function of the PayOnUs node
- * (token/credentialTest.ts, named by the node's `testedBy`): it always asks
+ * (nodes/shared/accessToken/credentialTest.ts, named by the node's `testedBy`): it always asks
  * for a fresh token with the values in the form, then runs the token check
- * (token/check.ts). A declarative `test` request is not used: n8n prefers it
+ * (nodes/shared/accessToken/check.ts). A declarative `test` request is not used: n8n prefers it
  * over `testedBy`, and in n8n 2.41.1 it sends the stored token of a saved
  * credential as is, without ever checking an edited Client Secret.
  */
@@ -126,7 +126,7 @@ export class PayOnUsApi implements ICredentialType {
 		// Epoch milliseconds of the access token, not secrets, hence no
 		// password (n8n's redaction of password fields also expects strings).
 		// Named without "token": n8n's lint takes any field named *token* for a
-		// secret. Written by preAuthentication (token/credential.ts TOKEN_FIELDS);
+		// secret. Written by preAuthentication (nodes/shared/accessToken/credential.ts TOKEN_FIELDS);
 		// until 0.1.0 they were tokenIssuedAt / tokenExpiresAt, and a credential
 		// stored then reads 0 here: its token is used until refused, then
 		// replaced (see transport/session.ts adopt()).

@@ -9,7 +9,7 @@
  * `GET /_sandbox/profile`). A reset keeps the profiles.
  *
  * Tests and benches that touch lookup, paging, bulk or polling run under
- * each of `PROFILES` (and the default).
+ * each of `TEST_PROFILES` (and the default).
  */
 
 export const PROFILE_NAMES = [

@@ -5,15 +5,17 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
-import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
+import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
 import { listSearch, loadOptions } from './methods';
-import { buildProperties, buildSubtitle } from './resources';
+import { buildProperties } from './properties';
+import { buildSubtitle } from './resources';
 import { runOperation } from './run';
 
 /**
- * The PayOnUs action node: metadata, credential, the resources' properties
- * (./resources), the dropdown loaders (./methods); execute() runs the chosen
- * operation over the items (./run).
+ * The PayOnUs action node: metadata, credential, the properties built from
+ * the registry of operations (./properties.ts over ./resources), the
+ * dropdown loaders (./methods); execute() runs the chosen operation over the
+ * items (./run).
  */
 
 export { MONEY_MOVING_CONCURRENCY_DEFAULT, MONEY_MOVING_CONCURRENCY_MAX } from './run/concurrency';

@@ -7,7 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { listSearch } from '../PayOnUs/methods';
-import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
+import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
 import { simplifyOn } from '../shared/triggerSimplify';
 import { paymentPageProperties } from './properties';
 import { simplified } from './request/outputs';

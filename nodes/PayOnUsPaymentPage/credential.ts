@@ -1,14 +1,15 @@
-import type { ICredentialDataDecryptedObject, IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/client';
-import { isLoopbackHost, resolveBaseUrl } from '../shared/environments';
+import type { IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
+import type { PayOnUsClient } from '../shared/clientInterface';
+import { baseUrlOf, normaliseCredential, readCredential } from '../shared/credential/read';
+import { isLoopbackHost } from '../shared/environments';
 import { readSandboxPublicKey } from './service';
-import { deriveKey } from './token';
+import { deriveKey } from './checkout/sealedState';
 
 /** What the page reads from its credential, cached briefly (the secret itself is never kept). */
 
 export interface PageCredential {
 	at: number;
-	/** Token key: HMAC of the client secret, workflow and node ids (token.ts). */
+	/** The sealed state's key: HMAC of the client secret, workflow and node ids (checkout/sealedState.ts). */
 	key: Buffer;
 	merchantId?: string;
 	businessId?: string;
@@ -31,20 +32,16 @@ export async function pageCredential(
 ): Promise<PageCredential | string> {
 	const hit = pageCredentials.get(scope);
 	if (hit && Date.now() - hit.at < CREDENTIAL_TTL_MS) return hit;
-	const credentials =
-		(await ctx.getCredentials<ICredentialDataDecryptedObject>('payOnUsApi')) ?? {};
-	const secret = String(credentials.clientSecret ?? '');
+	const credential = (await readCredential(ctx)) ?? normaliseCredential({});
+	const secret = credential.clientSecret;
 	if (!secret) return 'The PayOnUs credential has no Client Secret';
-	const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 	const [, workflowId, nodeId] = scope.split('|');
 	const entry: PageCredential = {
 		at: Date.now(),
 		key: deriveKey(secret, `${workflowId}|${nodeId}`),
-		merchantId: text(credentials.merchantId),
-		businessId: text(credentials.businessId),
-		environment: String(credentials.environment ?? 'sandbox'),
-		baseUrl:
-			credentials.environment === 'custom' ? resolveBaseUrl('custom', credentials.baseUrl) : '',
+		...credential.defaults,
+		environment: credential.environment,
+		baseUrl: credential.environment === 'custom' ? baseUrlOf(credential) : '',
 	};
 	if (pageCredentials.size > 1000) pageCredentials.clear();
 	pageCredentials.set(scope, entry);

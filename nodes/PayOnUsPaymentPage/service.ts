@@ -1,9 +1,9 @@
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/client';
-import { findByReference, PATHS, PAYMENT_REQUESTS } from '../shared/api';
+import type { PayOnUsClient } from '../shared/clientInterface';
+import { PATHS } from '../shared/api';
+import { findByReference, PAYMENT_REQUESTS } from '../shared/moneyMoving';
 import { statusOf } from '../shared/errors';
-import { isInvalidInput, runOnce } from '../PayOnUs/run/once';
-import { postPayin } from '../PayOnUs/resources/payin/shared';
+import { isInvalidInput, postPayin, runOnce } from '../PayOnUs/run/once';
 import { CheckoutInputError } from './checkout/input';
 
 /**
@@ -108,7 +108,8 @@ export async function createMobileMoneyPayin(caller: PayOnUsCaller, input: IData
 /**
  * EFT. The EFT operation has no return address (a new node parameter would
  * change the PayOnUs node): the payin goes through the money-moving request
- * that operation sends (postPayin), with `redirectUrl` added.
+ * that operation sends (postPayin, from the runner's entry), with
+ * `redirectUrl` added.
  */
 export async function createEftPayin(
 	caller: PayOnUsCaller,

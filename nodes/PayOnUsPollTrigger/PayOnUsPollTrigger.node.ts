@@ -8,10 +8,10 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 import { createClient } from '../shared/transport';
-import type { PayOnUsClient } from '../shared/client';
+import type { PayOnUsClient } from '../shared/clientInterface';
 import { toRecord } from '../shared/records';
+import { merchantIdOf } from '../shared/credential/defaults';
 import {
-	merchantIdOf,
 	onlyBusinessIdsOption,
 	onlyStatusesOption,
 	PAYMENT_STATUS_OPTIONS,
@@ -23,7 +23,7 @@ import {
 import { advance, MAX_SEEN, newest, readFrom, readStream, utcDay, type PollState, type Stream } from './cursor';
 import { listRecords } from './service';
 import { simplifyItems, simplifyOn, simplifyProperty } from '../shared/triggerSimplify';
-import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
+import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
 
 /**
  * Polls that are still running, per workflow and node. n8n's cron fires on

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/client';
+import type { PayOnUsClient } from '../shared/clientInterface';
 import { LISTS, readList } from '../shared/api';
 import type { Stream } from './cursor';
 

@@ -9,9 +9,10 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { createClient } from '../shared/transport';
-import type { PayOnUsClient } from '../shared/client';
+import type { PayOnUsClient } from '../shared/clientInterface';
 import { heldKeysFor, readPersistedKeys, seenKeysFor, type SeenWindow } from '../shared/dedupe';
-import { merchantIdOf, readFilters, splitList } from '../shared/triggerOptions';
+import { merchantIdOf } from '../shared/credential/defaults';
+import { readFilters, splitList } from '../shared/triggerOptions';
 import { signatureValid } from './authenticity';
 import { confirmedFields, confirmSigned, confirmedItem } from './confirm';
 import {
@@ -30,7 +31,7 @@ import { triggerProperties } from './properties';
 import { sendTestEvent } from './sample';
 import { simplifyItems, simplifyOn } from '../shared/triggerSimplify';
 import { confirmTokenization, unreadable, type TokenizationVerdict } from './tokenization';
-import { CREDENTIAL_TEST_METHODS } from '../shared/token/credentialTest';
+import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
 import { booleanParameter } from '../shared/parameters';
 
 /*

@@ -1,5 +1,6 @@
 import { NodeOperationError, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 import * as n8nWorkflow from 'n8n-workflow';
+import { readCredential } from '../shared/credential/read';
 import { verificationKeys } from './keyCache';
 import { verifySigned } from './delivery';
 
@@ -11,9 +12,7 @@ import { verifySigned } from './delivery';
  */
 
 async function verificationKey(ctx: IWebhookFunctions): Promise<string> {
-	const credentials = await ctx.getCredentials('payOnUsApi');
-	const key = credentials?.webhookVerificationKey;
-	return typeof key === 'string' ? key : '';
+	return (await readCredential(ctx))?.webhookVerificationKey ?? '';
 }
 
 /**

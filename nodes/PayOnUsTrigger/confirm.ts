@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/client';
+import type { PayOnUsClient } from '../shared/clientInterface';
 import { toPayin, toTransfer } from '../shared/records';
 import { EVENTS, type EventName } from './delivery';
 import { readPayin, readTransfer } from './service';

@@ -1,8 +1,10 @@
 import { sleep, type IDataObject, type IHookFunctions } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/client';
+import type { PayOnUsClient } from '../shared/clientInterface';
 import { LISTS, readList } from '../shared/api';
 import { computeWebhookHash } from '../shared/signature';
-import { merchantIdOf, readFilters, splitList, statusSelected } from '../shared/triggerOptions';
+import { merchantIdOf } from '../shared/credential/defaults';
+import { readCredential } from '../shared/credential/read';
+import { readFilters, splitList, statusSelected } from '../shared/triggerOptions';
 import { createClient } from '../shared/transport';
 import { EVENTS, type EventName } from './delivery';
 
@@ -126,8 +128,7 @@ export async function sendTestEvent(
 			);
 			return undefined;
 		}
-		const credentials = await ctx.getCredentials('payOnUsApi');
-		const key = typeof credentials?.webhookVerificationKey === 'string' ? credentials.webhookVerificationKey : '';
+		const key = (await readCredential(ctx))?.webhookVerificationKey ?? '';
 		if (key.length === 0) {
 			ctx.logger.warn(`${name}: the credential has no Webhook Verification Key, so no test event was sent`);
 			return undefined;

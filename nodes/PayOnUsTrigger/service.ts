@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/client';
+import type { PayOnUsClient } from '../shared/clientInterface';
 import { findLink, findPayment, findTransfer, getLink, getPayment } from '../shared/api';
 import { statusOf } from '../shared/errors';
 import { isSafeId } from './delivery';

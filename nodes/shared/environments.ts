@@ -1,4 +1,4 @@
-import type { PayOnUsEnvironment } from './client';
+import type { PayOnUsEnvironment } from './clientInterface';
 
 /** Public base addresses of the two hosted environments (public-facts.md). */
 export const ENVIRONMENT_BASE_URLS: Record<Exclude<PayOnUsEnvironment, 'custom'>, string> = {

@@ -1,15 +1,18 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { subjectOfPath } from './format';
+import type { MoneyOutcome } from './moneyMoving/options';
 import { redactText, sanitizeBody } from './redact';
 
 /**
- * The one error module. Every failure of a call to PayOnUs reaches the
+ * The one error class. Every failure of a call to PayOnUs reaches the
  * operations, the triggers and n8n as a PayOnUsApiError: an n8n
  * NodeApiError (so n8n shows it as usual: message, description, httpCode,
  * context.itemIndex) that also carries, typed, what the code acts on: the
  * HTTP `status`, the service's own words, the `reference` of a money-moving
  * call and the outcome fields of its recovery (`outcome`, `existingRecord`).
+ * The words of the money-moving outcomes (outcome unknown, different owner,
+ * duplicate reference) are the contract's own: moneyMoving/errors.ts.
  *
  * Messages are plain sentences for workflow builders. Nothing here ever
  * returns the token, the client secret, the verification key or card data:
@@ -216,13 +219,6 @@ export interface Failure {
 	message?: string;
 }
 
-/**
- * The outcome of a money-moving call that failed (machine-readable, for
- * routing on it): 'alreadyDone' a 409 whose reference is held by a record
- * matching this request; 'unknown' the call may or may not have been made;
- * 'differentOwner' the reference belongs to an earlier, different record.
- */
-export type MoneyOutcome = 'alreadyDone' | 'unknown' | 'differentOwner';
 
 export interface PayOnUsApiErrorInit {
 	message: string;
@@ -351,25 +347,6 @@ export function requestError(
 		existingRecord: extra?.record ? (sanitizeBody(extra.record, secrets) as IDataObject) : undefined,
 		outcome: extra?.outcome,
 		request: where,
-	});
-}
-
-/** An error about the outcome of a money-moving call (it never tells the user to change the reference). */
-export function outcomeError(
-	node: INode,
-	outcome: 'unknown' | 'differentOwner',
-	call: FailedCall,
-	text: { message: string; description: string; record?: IDataObject; httpCode?: string },
-): PayOnUsApiError {
-	const { secrets } = call;
-	return new PayOnUsApiError(node, {
-		message: redactText(text.message, secrets),
-		description: redactText(text.description, secrets),
-		httpCode: text.httpCode,
-		reference: call.reference,
-		outcome,
-		existingRecord: text.record ? (sanitizeBody(text.record, secrets) as IDataObject) : undefined,
-		request: `${call.method} ${call.path}`,
 	});
 }
 

@@ -70,8 +70,3 @@ export function statusSelected(status: unknown, statuses: string[]): boolean {
 	const wanted = String(status ?? '').toUpperCase();
 	return statuses.some((s) => s.toUpperCase() === wanted);
 }
-
-/** The Merchant ID to use: the node's own, else the credential's default, else undefined. */
-export function merchantIdOf(own: unknown, defaults: { merchantId?: string }): string | undefined {
-	return String(own ?? '').trim() || defaults.merchantId || undefined;
-}

@@ -1,6 +1,6 @@
 /**
- * Shared by the trigger e2e tests and the drills (bench/webhook-drills,
- * bench/poll-drill): the sandbox client with the trigger tests' set-up
+ * Shared by the trigger e2e tests and the drills (bench/webhook-drills.bench.ts,
+ * bench/poll-drill.bench.ts): the sandbox client with the trigger tests' set-up
  * scenarios (its own API client, so it never invalidates the token n8n's
  * credential holds), and the workflow
  * and credential fixtures of the two triggers.

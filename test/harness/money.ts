@@ -9,8 +9,8 @@
 import { constants, publicEncrypt } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { createClient } from '../../nodes/shared/transport';
-import { tokenCache } from '../../nodes/shared/token/cache';
-import type { PayOnUsClient } from '../../nodes/shared/client';
+import { tokenCache } from '../../nodes/shared/accessToken/cache';
+import type { PayOnUsClient } from '../../nodes/shared/clientInterface';
 import type { OperationContext, PayOnUsOperation } from '../../nodes/PayOnUs/resources/types';
 import { createTransfer as createTransferOperation } from '../../nodes/PayOnUs/resources/payout/createTransfer';
 import { bulkTransfer as bulkTransferOperation } from '../../nodes/PayOnUs/resources/payout/bulkTransfer';

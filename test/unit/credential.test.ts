@@ -10,14 +10,14 @@ import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
 import { PayOnUsPaymentPage } from '../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node';
 import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
 import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
-import { tokenCache } from '../../nodes/shared/token/cache';
-import { TOKEN_FIELDS, tokenFields, tokenFingerprint } from '../../nodes/shared/token/credential';
+import { tokenCache } from '../../nodes/shared/accessToken/cache';
+import { TOKEN_FIELDS, tokenFields, tokenFingerprint } from '../../nodes/shared/accessToken/credential';
 import {
 	CREDENTIAL_TEST_NAME,
 	legacyHttpHelpers,
 	payOnUsApiTest,
 	testCredentialValues,
-} from '../../nodes/shared/token/credentialTest';
+} from '../../nodes/shared/accessToken/credentialTest';
 
 const cred = new PayOnUsApi();
 const prop = (name: string) => cred.properties.find((p) => p.name === name);

@@ -7,8 +7,9 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { z } from 'zod';
 import { requestError, summarizeHttpError, type Failure } from '../../nodes/shared/errors';
-import { sendMoneyMoving, type MoneyCaller } from '../../nodes/shared/transport/moneyMoving';
-import type { MoneyMovingOptions, RequestOptions } from '../../nodes/shared/client';
+import { sendMoneyMoving, type MoneyCaller } from '../../nodes/shared/moneyMoving';
+import type { RequestOptions } from '../../nodes/shared/clientInterface';
+import type { MoneyMovingOptions } from '../../nodes/shared/moneyMoving';
 import { describeIssues } from '../../nodes/shared/validation';
 import { invalidInputError } from '../../nodes/PayOnUs/run/failures';
 import { findOperation } from '../../nodes/PayOnUs/resources';

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
-import type { RequestOptions } from '../../nodes/shared/client';
+import type { RequestOptions } from '../../nodes/shared/clientInterface';
 import { FakeClient } from './fakes';
 import { fakeExecuteContext, type Params } from './fakes';
 

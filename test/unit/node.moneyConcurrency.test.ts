@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { RequestOptions } from '../../nodes/shared/client';
+import type { RequestOptions } from '../../nodes/shared/clientInterface';
 import type { ClientOptions } from '../../nodes/shared/transport';
 import { FakeClient } from './fakes';
 import { fakeExecuteContext, type Params } from './fakes';

@@ -7,7 +7,7 @@
  */
 import { constants, generateKeyPairSync, publicEncrypt } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient, RequestOptions } from '../../nodes/shared/client';
+import type { PayOnUsClient, RequestOptions } from '../../nodes/shared/clientInterface';
 import { Checkout, type CheckoutEnv, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
 import { deriveKey, seal } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 import { FAKE_NODE, httpError } from './fakes';

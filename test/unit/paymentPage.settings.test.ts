@@ -13,7 +13,7 @@ function reader(values: Record<string, unknown>): { read: ParameterReader; asked
 describe('readSettings', () => {
 	it('reads a fixed-amount page; hidden parameters are not read', () => {
 		const { read, asked } = reader({ title: 'Ticket', amount: 5000, methods: ['bank'], businessId: ' BUS-9 ' });
-		const { parameters, notPaidOutput } = readSettings(read, 'BUS-1');
+		const { parameters, notPaidOutput } = readSettings(read, { businessId: 'BUS-1' });
 		expect(parameters).toMatchObject({
 			title: 'Ticket',
 			businessId: 'BUS-9',
@@ -47,7 +47,7 @@ describe('readSettings', () => {
 			cardPublicKey: 'PEM',
 			options: { expiryMinutes: 5, narration: 'Order', notPaidOutput: true },
 		});
-		const { parameters, notPaidOutput } = readSettings(read, 'BUS-1');
+		const { parameters, notPaidOutput } = readSettings(read, { businessId: 'BUS-1' });
 		expect(parameters).toMatchObject({
 			businessId: 'BUS-1',
 			amount: 0,
@@ -62,5 +62,10 @@ describe('readSettings', () => {
 		expect(notPaidOutput).toBe(true);
 		expect(asked).not.toContain('amount');
 		expect(asked).not.toContain('successMessage');
+	});
+
+	it('leaves an empty Business empty when the credential has no default (config.ts then says what to fix)', () => {
+		const { read } = reader({ title: 'T', businessId: '  ' });
+		expect(readSettings(read, { merchantId: 'MER-1' }).parameters.businessId).toBe('');
 	});
 });

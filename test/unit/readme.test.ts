@@ -40,6 +40,6 @@ describe('README', () => {
 		const layout = readme.slice(readme.indexOf('## Layout'), readme.indexOf('\n## ', readme.indexOf('## Layout') + 1));
 		expect(layout).toMatch(/PAYOUT.*`nodes\/PayOnUsTrigger\/confirm\.ts`/);
 		expect(layout).toContain('`nodes/PayOnUsPaymentPage/checkout.ts`');
-		expect(layout).toContain('`nodes/shared/transport/moneyMoving.ts`');
+		expect(layout).toContain('`nodes/shared/moneyMoving/send.ts`');
 	});
 });

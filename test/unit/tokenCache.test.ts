@@ -8,8 +8,8 @@
  */
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
-import { ISSUE_ORDER_MARGIN_MS, TokenCache, tokenCache } from '../../nodes/shared/token/cache';
-import { tokenFingerprint } from '../../nodes/shared/token/credential';
+import { ISSUE_ORDER_MARGIN_MS, TokenCache, tokenCache } from '../../nodes/shared/accessToken/cache';
+import { tokenFingerprint } from '../../nodes/shared/accessToken/credential';
 import { TokenCallError } from '../../nodes/shared/errors';
 import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';

@@ -8,12 +8,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
-import type { PayOnUsClient } from '../../nodes/shared/client';
+import type { PayOnUsClient } from '../../nodes/shared/clientInterface';
 import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 import { sandboxAccessToken } from '../harness/fixtures';
 
 type TransportModule = typeof import('../../nodes/shared/transport');
-type CacheModule = typeof import('../../nodes/shared/token/cache');
+type CacheModule = typeof import('../../nodes/shared/accessToken/cache');
 type CredModule = typeof import('../../credentials/PayOnUsApi.credentials');
 
 interface Proc {
@@ -31,7 +31,7 @@ function startProcess(store: CredentialStore): Proc {
 	jest.isolateModules(() => {
 		 
 		transport = require('../../nodes/shared/transport');
-		cache = require('../../nodes/shared/token/cache');
+		cache = require('../../nodes/shared/accessToken/cache');
 		cred = require('../../credentials/PayOnUsApi.credentials');
 		 
 	});

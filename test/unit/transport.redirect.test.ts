@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../nodes/shared/transport';
-import { tokenCache } from '../../nodes/shared/token/cache';
+import { tokenCache } from '../../nodes/shared/accessToken/cache';
 import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 
 const TOKEN = 'redirect-test-token';

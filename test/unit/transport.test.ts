@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../nodes/shared/transport';
-import { tokenCache } from '../../nodes/shared/token/cache';
+import { tokenCache } from '../../nodes/shared/accessToken/cache';
 import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse, url: URL) => void | Promise<void>;
@@ -77,7 +77,9 @@ beforeEach(() => {
 
 async function client(opts: IDataObject = {}) {
 	const n8n = new FakeN8n(new CredentialStore(sandboxCredential(baseUrl)), new PayOnUsApi());
-	return await createClient(n8n.context() as never, { sleep: async () => {}, timeoutMs: 400, ...opts });
+	// A generous timeout: a loaded machine must not turn a slow answer into a
+	// timeout. Tests about timeouts set their own short one.
+	return await createClient(n8n.context() as never, { sleep: async () => {}, timeoutMs: 30_000, ...opts });
 }
 const calls = (path: string) => log.filter((l) => l.path === path);
 
@@ -175,7 +177,7 @@ describe('errors', () => {
 
 	it('names a timeout plainly', async () => {
 		handler = () => undefined; // never answers
-		const c = await client({ readRetries: 0 });
+		const c = await client({ readRetries: 0, timeoutMs: 400 });
 		await expect(c.request({ method: 'GET', path: '/api/v1/slow' })).rejects.toThrow(
 			'PayOnUs did not answer within 0 s',
 		);
@@ -336,7 +338,7 @@ describe('money-moving calls', () => {
 			waits.push(ms);
 			if (srv.attempts() === 1 && calls('/api/v1/transfer-requests').length === 1) srv.store(record);
 		};
-		const c = await client({ backoffMs: 400, sleep: landLate });
+		const c = await client({ backoffMs: 400, sleep: landLate, timeoutMs: 400 });
 		const out = await transfer(c);
 		expect(out).toEqual({ ...record, recoveredByLookup: true });
 		expect(srv.attempts()).toBe(2);

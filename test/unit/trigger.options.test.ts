@@ -5,7 +5,7 @@
  */
 import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
-import { merchantIdOf, readFilters, splitList, statusSelected } from '../../nodes/shared/triggerOptions';
+import { readFilters, splitList, statusSelected } from '../../nodes/shared/triggerOptions';
 
 function optionsOf(properties: Array<{ name: string; options?: unknown[] }>) {
 	return properties.find((p) => p.name === 'options')?.options as Array<Record<string, unknown>>;
@@ -47,11 +47,5 @@ describe('shared trigger options', () => {
 		expect(statusSelected('SUCCESSFUL', ['successful'])).toBe(true);
 		expect(statusSelected('FAILED', ['SUCCESSFUL'])).toBe(false);
 		expect(statusSelected(undefined, ['SUCCESSFUL'])).toBe(false);
-	});
-
-	it("merchantIdOf: the node's own, else the credential's default", () => {
-		expect(merchantIdOf(' MER-1 ', { merchantId: 'MER-2' })).toBe('MER-1');
-		expect(merchantIdOf('', { merchantId: 'MER-2' })).toBe('MER-2');
-		expect(merchantIdOf(undefined, {})).toBeUndefined();
 	});
 });

@@ -5,7 +5,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { createClient } from '../../shared/transport';
-import type { PayOnUsClient } from '../../shared/client';
+import type { PayOnUsClient } from '../../shared/clientInterface';
+import { orCredentialDefault } from '../../shared/credential/defaults';
 import * as api from '../../shared/api';
 import { CURRENCIES } from '../../shared/validation';
 
@@ -70,7 +71,7 @@ function current(ctx: ILoadOptionsFunctions, name: string): string {
 
 /** The merchant's wallets; undefined when no merchant is known (node field or credential default). */
 async function merchantWallets(ctx: ILoadOptionsFunctions, client: PayOnUsClient): Promise<WalletRecord[] | undefined> {
-	const merchantId = current(ctx, 'merchantId') || client.defaults.merchantId;
+	const merchantId = orCredentialDefault(current(ctx, 'merchantId'), client.defaults, 'merchantId');
 	if (!merchantId) return undefined;
 	return (await api.listWallets(client, merchantId)) as WalletRecord[];
 }
@@ -104,7 +105,7 @@ function bankOptions(banks: CodeName[]): INodePropertyOptions[] {
 export const loadOptions = {
 	async getCurrencies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const client = await createClient(this);
-		const businessId = current(this, 'businessId') || client.defaults.businessId || '';
+		const businessId = orCredentialDefault(current(this, 'businessId'), client.defaults, 'businessId') ?? '';
 		const wallets = await merchantWallets(this, client);
 		if (!wallets) return documentedCurrencies();
 		const chosen = businessId ? wallets.filter((w) => w.entityId === businessId) : [];

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 /**
  * Field descriptions several operations share (payin, wallet, payout, card
@@ -6,31 +6,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
  * `{ ...amountField(), description: '...' }`.
  *
  * Naming convention the node relies on: a top-level field named `businessId`
- * or `merchantId` left empty takes the credential's default.
+ * or `merchantId` left empty takes the credential's default
+ * (withCredentialDefaults, nodes/shared/credential/defaults.ts).
  */
-
-/** Top-level fields filled from the credential's defaults when left empty. */
-export const CREDENTIAL_DEFAULTS = ['merchantId', 'businessId'] as const;
-
-/**
- * The raw input of an operation with the credential's Default Merchant ID /
- * Default Business ID put in the empty top-level `merchantId` / `businessId`
- * fields it has (filters inside a collection are not filled). The node runs
- * this before validation, so a missing business is reported with the other
- * input problems, before anything is sent.
- */
-export function withCredentialDefaults(
-	raw: IDataObject,
-	defaults: { merchantId?: string; businessId?: string },
-): IDataObject {
-	const filled: IDataObject = { ...raw };
-	for (const name of CREDENTIAL_DEFAULTS) {
-		if (!(name in filled)) continue;
-		const value = filled[name];
-		if ((value === undefined || value === null || value === '') && defaults[name]) filled[name] = defaults[name];
-	}
-	return filled;
-}
 
 /** Business picked from the merchant's businesses, or typed as an ID. */
 export function businessIdField(overrides: Partial<INodeProperties> = {}): INodeProperties {

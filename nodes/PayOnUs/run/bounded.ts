@@ -1,5 +1,5 @@
 import { UnexpectedError, type IDataObject } from 'n8n-workflow';
-import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/client';
+import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/clientInterface';
 
 /** Items in flight at once: read-only operations (fixed), and the runner shared by every concurrent run. */
 

@@ -1,10 +1,10 @@
 import { sleep, type IDataObject, type INodeProperties } from 'n8n-workflow';
-import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/client';
+import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/clientInterface';
 
 /**
  * Money-Moving Concurrency: items of a state-changing operation in flight at
  * once. Each item keeps its reference and its lookup before any resend
- * (transport.ts); results are stored by index (input order); one back-off is
+ * (shared/moneyMoving/send.ts); results are stored by index (input order); one back-off is
  * shared by the execution (SharedBackoff). docs/performance.md#performance-over-a-real-network.
  */
 

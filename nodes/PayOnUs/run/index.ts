@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { createClient } from '../../shared/transport';
 import { AdaptiveLimiter } from '../../shared/transport/limiter';
-import type { PayOnUsClient } from '../../shared/client';
+import type { PayOnUsClient } from '../../shared/clientInterface';
 import { describeIssues } from '../../shared/validation';
 import { labeller } from '../resources/labels';
 import { findOperation } from '../resources';

@@ -5,9 +5,9 @@ import {
 	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
-import type { PayOnUsClient } from '../../shared/client';
+import type { PayOnUsClient } from '../../shared/clientInterface';
 import { parameterNames } from '../resources';
-import { withCredentialDefaults } from '../resources/fields';
+import { withCredentialDefaults } from '../../shared/credential/defaults';
 import type { OperationContext, PayOnUsOperation } from '../resources/types';
 import { isExpression, ParameterValueError, parseBoolean } from '../../shared/parameters';
 import { errorMessage, invalidInputError } from './failures';

@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 import type { z } from 'zod';
-import type { PayOnUsClient } from '../../shared/client';
+import type { PayOnUsClient } from '../../shared/clientInterface';
 import { findOperation } from '../resources';
 import { labeller } from '../resources/labels';
 import type { OperationContext } from '../resources/types';
@@ -55,3 +55,12 @@ export type InvalidInput = NodeOperationError & { issues: z.ZodIssue[] };
 export function isInvalidInput(error: unknown): error is InvalidInput {
 	return error instanceof NodeOperationError && Array.isArray((error as Partial<InvalidInput>).issues);
 }
+
+/**
+ * The request every payin operation sends (../resources/payin/shared.ts:
+ * never resent blindly; after a lost answer the reference is looked up),
+ * for another node's payin that no operation can make as asked: the Payment
+ * Page's EFT carries a return address (`redirectUrl`) the EFT operation has
+ * no parameter for, and a new parameter would change the PayOnUs node.
+ */
+export { postPayin } from '../resources/payin/shared';

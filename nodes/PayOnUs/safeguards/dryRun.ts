@@ -1,15 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/client';
-import {
-	enquireName,
-	findByReference,
-	listBanks,
-	listEftBanks,
-	listWallets,
-	PATHS,
-	PAYMENT_REQUESTS,
-	transfersOf,
-} from '../../shared/api';
+import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/clientInterface';
+import { enquireName, listBanks, listEftBanks, listWallets, PATHS } from '../../shared/api';
+import { findByReference, PAYMENT_REQUESTS, transfersOf } from '../../shared/moneyMoving';
 import { formatAmount } from '../../shared/format';
 import { batchLookup } from '../resources/payout/bulkTransfer';
 import { namesMatch } from '../resources/payout/shared';

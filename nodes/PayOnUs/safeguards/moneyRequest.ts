@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient, RequestOptions } from '../../shared/client';
+import type { PayOnUsClient, RequestOptions } from '../../shared/clientInterface';
 import { listMobileMoneyNetworks, PATHS } from '../../shared/api';
 import { readCsvRows, validateRows, type BulkRow } from '../resources/payout/csv';
 import { operationId, type MoneyMovement, type NodeOperation } from '../resources/types';

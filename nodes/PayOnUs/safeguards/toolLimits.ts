@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { booleanParameter, numberParameter } from '../../shared/parameters';
-import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/client';
+import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/clientInterface';
 import { CURRENCIES } from '../../shared/validation';
 import { operationId, type NodeOperation, type OperationContext } from '../resources/types';
 import { addMoney, isMoneyRequest, moneyOf, readAsk, type MoneyAsk } from './moneyRequest';

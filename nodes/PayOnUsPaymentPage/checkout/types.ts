@@ -1,5 +1,5 @@
 import type { IDataObject, INode } from 'n8n-workflow';
-import type { PayOnUsClient } from '../../shared/client';
+import type { PayOnUsClient } from '../../shared/clientInterface';
 import type { Attempt, CheckoutState, Method } from './sealedState';
 
 /** The shapes the checkout (../checkout.ts and this folder) and the page (../render/) share. */

@@ -1,5 +1,5 @@
 import { createPublicKey } from 'crypto';
-import type { PayOnUsClient } from '../../shared/client';
+import type { PayOnUsClient } from '../../shared/clientInterface';
 import type { AskMode, PageConfig } from '../checkout/types';
 import { listEftBanks, listMobileMoneyNetworks, listWallets } from '../../shared/api';
 import { METHODS, type Method } from '../checkout/sealedState';

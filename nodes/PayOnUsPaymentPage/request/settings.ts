@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { orCredentialDefault, type CredentialDefaults } from '../../shared/credential/defaults';
 import type { RawPageParameters } from './config';
 
 /** The node's parameters, as the page reads them for one request (the values config.ts checks). */
@@ -12,8 +13,12 @@ export interface PageSettings {
 	notPaidOutput: boolean;
 }
 
-/** The page's parameters; an empty Business takes the credential's Default Business ID. Hidden ones are not read. */
-export function readSettings(param: ParameterReader, credentialBusinessId: string | undefined): PageSettings {
+/**
+ * The page's parameters; an empty Business takes the credential's Default
+ * Business ID (the one rule: nodes/shared/credential/defaults.ts). Hidden ones
+ * are not read.
+ */
+export function readSettings(param: ParameterReader, defaults: CredentialDefaults): PageSettings {
 	const options = param('options', {}) as IDataObject;
 	const title = String(param('title', ''));
 	const amountMode = String(param('amountMode', 'fixed'));
@@ -22,7 +27,7 @@ export function readSettings(param: ParameterReader, credentialBusinessId: strin
 	const parameters: RawPageParameters = {
 		title,
 		description: String(param('description', '')),
-		businessId: String(param('businessId', '', { extractValue: true }) ?? '').trim() || credentialBusinessId || '',
+		businessId: orCredentialDefault(String(param('businessId', '', { extractValue: true }) ?? '').trim(), defaults, 'businessId') ?? '',
 		currency: String(param('currency', 'NGN')),
 		amountMode,
 		amount: amountMode === 'fixed' ? Number(param('amount', 0)) : 0,

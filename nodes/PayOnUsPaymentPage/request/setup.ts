@@ -1,5 +1,5 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
-import type { PayOnUsClient } from '../../shared/client';
+import type { PayOnUsClient } from '../../shared/clientInterface';
 import { createClient } from '../../shared/transport';
 import type { PageConfig } from '../checkout/types';
 import { lazyClient, pageCredential, sandboxPublicKey, takesTestPayments } from '../credential';
@@ -27,7 +27,7 @@ export async function setUpPage(ctx: IWebhookFunctions): Promise<PageSetup> {
 	if (typeof info === 'string') throw new PageSetupError(info);
 	let clientPromise: Promise<PayOnUsClient> | undefined;
 	const getClient = async (): Promise<PayOnUsClient> => await (clientPromise ??= createClient(ctx));
-	const settings = readSettings((name, fallback, options) => ctx.getNodeParameter(name, fallback, options), info.businessId);
+	const settings = readSettings((name, fallback, options) => ctx.getNodeParameter(name, fallback, options), info);
 	const fetchSandboxKey = async (): Promise<string> =>
 		await sandboxPublicKey(info, async (options) => await ctx.helpers.httpRequest(options));
 	const config = await buildConfig(getClient, info.merchantId, settings.parameters, credentialId, fetchSandboxKey);

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient } from '../client';
+import type { PayOnUsClient } from '../clientInterface';
 import { fetchPage, LISTS, recordsOf } from './lists';
 import { PATHS } from './paths';
 

@@ -15,5 +15,3 @@ export type PayOnUsContext =
 	| IPollFunctions
 	| IWebhookFunctions
 	| IHookFunctions;
-
-export const CREDENTIAL_TYPE = 'payOnUsApi';

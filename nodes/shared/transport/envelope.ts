@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { Failure } from '../errors';
-import { numberField } from '../token/credential';
+import { numberField } from '../accessToken/credential';
 
 /** The service's answer `{ status, message, data }`: reading it. */
 

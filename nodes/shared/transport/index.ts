@@ -1,29 +1,24 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
-import type { PaginateOptions, PayOnUsClient, PayOnUsEnvironment, RequestOptions } from '../client';
-import { isEnvironment, NO_REDIRECTS, resolveBaseUrl } from '../environments';
-import {
-	type Failure,
-	type MoneyOutcome,
-	outcomeError,
-	type PayOnUsApiError,
-	requestError,
-	setupError,
-} from '../errors';
+import type { PaginateOptions, PayOnUsClient, PayOnUsEnvironment, RequestOptions } from '../clientInterface';
+import { NO_REDIRECTS } from '../environments';
+import { type Failure, type PayOnUsApiError, requestError, setupError } from '../errors';
 import { collectPages } from '../api/paging';
-import { tokenFingerprint } from '../token/credential';
-import { CREDENTIAL_TYPE, type PayOnUsContext } from './context';
+import { tokenFingerprint } from '../accessToken/credential';
+import { baseUrlOf, type PayOnUsCredential, readCredential } from '../credential/read';
+import type { CredentialDefaults } from '../credential/defaults';
+import { type MoneyCaller, type MoneyOutcome, outcomeError, type OutcomeText, sendMoneyMoving } from '../moneyMoving';
+import type { PayOnUsContext } from './context';
 import { envelopeFailure, isEnvelope, parseBody } from './envelope';
 import { classifyFailure, isPushBack, isTransient, retryAfterOf } from './failure';
 import { AdaptiveLimiter } from './limiter';
-import { type MoneyCaller, sendMoneyMoving } from './moneyMoving';
 import { buildMultipart } from './multipart';
 import { Session } from './session';
 
 /**
  * The one place where the nodes talk HTTP to PayOnUs.
  *
- * - Authentication and the 401 recovery: session.ts (tokens: ../token/).
+ * - Authentication and the 401 recovery: session.ts (the access token: ../accessToken/).
  * - Envelope: returns `data` of `{ status, message, data }` (envelope.ts).
  * - Errors: a PayOnUsApiError (../errors.ts) with a plain message (method,
  *   path, status meaning), the typed status and the service's own words;
@@ -31,11 +26,11 @@ import { Session } from './session';
  *   failure.ts.
  * - Money-moving calls are never resent blindly: after a timeout, a dropped
  *   connection or a 5xx, the record is looked up by reference first
- *   (moneyMoving.ts).
+ *   (../moneyMoving/, the contract read top to bottom).
  * - Reads (GET, and the idempotent DELETE) are retried on transient failures.
  */
 
-export { CREDENTIAL_TYPE, type PayOnUsContext } from './context';
+export type { PayOnUsContext } from './context';
 
 export interface ClientOptions {
 	/** Per-request timeout. Default 30 s. */
@@ -82,7 +77,7 @@ const MAX_PUSH_BACK_WAIT_MS = 10_000;
 
 class Transport implements PayOnUsClient, MoneyCaller {
 	readonly environment: PayOnUsEnvironment;
-	readonly defaults: { merchantId?: string; businessId?: string };
+	readonly defaults: CredentialDefaults;
 	readonly limits: typeof DEFAULTS;
 	private readonly wait: (ms: number) => Promise<void>;
 	private readonly baseUrl: string;
@@ -91,7 +86,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 
 	constructor(
 		private readonly ctx: PayOnUsContext,
-		credentials: ICredentialDataDecryptedObject,
+		credential: PayOnUsCredential,
 		options: ClientOptions,
 	) {
 		this.limits = { ...DEFAULTS };
@@ -100,24 +95,15 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		}
 		this.wait = options.sleep ?? (async (ms: number) => await sleep(ms));
 		this.limiter = options.limiter ?? new AdaptiveLimiter({ ceiling: DEFAULT_CEILING });
-		this.environment = isEnvironment(credentials.environment) ? credentials.environment : 'sandbox';
+		this.environment = credential.environment;
 		try {
-			this.baseUrl = resolveBaseUrl(credentials.environment, credentials.baseUrl);
+			this.baseUrl = baseUrlOf(credential);
 		} catch (error) {
 			throw setupError(ctx.getNode(), (error as Error).message);
 		}
-		const merchantId = typeof credentials.merchantId === 'string' ? credentials.merchantId.trim() : '';
-		const businessId = typeof credentials.businessId === 'string' ? credentials.businessId.trim() : '';
-		this.defaults = {
-			...(merchantId ? { merchantId } : {}),
-			...(businessId ? { businessId } : {}),
-		};
-		const key = tokenFingerprint({
-			baseUrl: this.baseUrl,
-			clientId: String(credentials.clientId ?? '').trim(),
-			clientSecret: String(credentials.clientSecret ?? ''),
-		});
-		this.session = new Session(ctx, credentials, key, this.wait);
+		this.defaults = credential.defaults;
+		const key = tokenFingerprint({ baseUrl: this.baseUrl, clientId: credential.clientId, clientSecret: credential.clientSecret });
+		this.session = new Session(ctx, credential.data, key, this.wait);
 	}
 
 	// ---- MoneyCaller (and the reads below)
@@ -169,11 +155,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		return requestError(this.ctx.getNode(), f, this.failedCall(opts), extra);
 	}
 
-	outcomeError(
-		outcome: 'unknown' | 'differentOwner',
-		opts: RequestOptions,
-		text: { message: string; description: string; record?: IDataObject; httpCode?: string },
-	): PayOnUsApiError {
+	outcomeError(outcome: 'unknown' | 'differentOwner', opts: RequestOptions, text: OutcomeText): PayOnUsApiError {
 		return outcomeError(this.ctx.getNode(), outcome, this.failedCall(opts), text);
 	}
 
@@ -184,7 +166,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		if (!isEnvelope(value)) return value as T;
 		const inside = envelopeFailure(value);
 		if (inside) throw this.error(inside, opts);
-		// `envelope: true` (client.ts): the caller needs the message too.
+		// `envelope: true` (../clientInterface.ts): the caller needs the message too.
 		return (opts.envelope ? value : value.data) as T;
 	}
 
@@ -264,11 +246,11 @@ class Transport implements PayOnUsClient, MoneyCaller {
 
 /**
  * The client for a node context. Reads the `payOnUsApi` credential once for
- * the environment and the defaults; each call then re-uses it, and re-reads
- * it after a refused token.
+ * the environment and the defaults (../credential/read.ts); each call then
+ * re-uses it, and re-reads it after a refused token.
  */
 export async function createClient(ctx: PayOnUsContext, options: ClientOptions = {}): Promise<PayOnUsClient> {
-	const credentials = await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
-	if (!credentials) throw setupError(ctx.getNode(), 'No PayOnUs API credential is set on this node');
-	return new Transport(ctx, credentials, options);
+	const credential = await readCredential(ctx);
+	if (!credential) throw setupError(ctx.getNode(), 'No PayOnUs API credential is set on this node');
+	return new Transport(ctx, credential, options);
 }

@@ -1,4 +1,4 @@
-import type { MultipartFile } from '../client';
+import type { MultipartFile } from '../clientInterface';
 
 function randomBoundary(): string {
 	let s = '';

@@ -4,11 +4,11 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
-import { ISSUE_ORDER_MARGIN_MS, tokenCache } from '../token/cache';
-import { copyTokenFields, markTransportOwned, numberField, storedToken } from '../token/credential';
+import { ISSUE_ORDER_MARGIN_MS, tokenCache } from '../accessToken/cache';
+import { copyTokenFields, markTransportOwned, numberField, storedToken } from '../accessToken/credential';
+import { CREDENTIAL_TYPE, readCredential } from '../credential/read';
 import { classifyFailure } from './failure';
 import type { PayOnUsContext } from './context';
-import { CREDENTIAL_TYPE } from './context';
 
 /**
  * Authentication of the transport's calls. Every call goes through n8n's
@@ -16,7 +16,7 @@ import { CREDENTIAL_TYPE } from './context';
  * itself (passed as `credentialsDecrypted`, marked as transport-owned), so
  * that after a 401 it can re-read the stored credential and take a newer
  * token another execution or n8n process stored, and only then ask for a
- * new one (see token/preAuthentication.ts). At most two such recoveries per
+ * new one (see ../accessToken/preAuthentication.ts). At most two such recoveries per
  * call; a 401 means the service refused before processing, so resending is
  * safe even for money-moving calls.
  */
@@ -39,7 +39,7 @@ export class Session {
 	constructor(
 		private readonly ctx: PayOnUsContext,
 		credentials: ICredentialDataDecryptedObject,
-		/** The client's token fingerprint (token/credential.ts). */
+		/** The client's token fingerprint (../accessToken/credential.ts). */
 		private readonly key: string,
 		private readonly pause: (ms: number) => Promise<void>,
 	) {
@@ -121,9 +121,7 @@ export class Session {
 	private async recoverFromRejectedToken(failedToken: string, failedIssuedAt: number): Promise<'took' | 'blank'> {
 		if (failedToken !== '') tokenCache.markDead(this.key, failedToken, failedIssuedAt);
 		for (let look = 0; ; look++) {
-			const fresh = this.adopt(
-				(await this.ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)) ?? {},
-			);
+			const fresh = this.adopt((await readCredential(this.ctx))?.data ?? {});
 			const mine = tokenCache.live(this.key);
 			const storedIssuedAt = numberField(fresh.issuedAt) ?? 0;
 			if (mine && mine.token !== storedToken(fresh) && mine.issuedAt > storedIssuedAt + ISSUE_ORDER_MARGIN_MS) {

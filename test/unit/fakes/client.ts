@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { PaginateOptions, PayOnUsClient, PayOnUsEnvironment, RequestOptions } from '../../../nodes/shared/client';
+import type { PaginateOptions, PayOnUsClient, PayOnUsEnvironment, RequestOptions } from '../../../nodes/shared/clientInterface';
 import type { OperationContext } from '../../../nodes/PayOnUs/resources/types';
 
 type Defaults = { merchantId?: string; businessId?: string };

@@ -3,7 +3,8 @@
  * PayOnUsApiError (nodes/shared/errors.ts), the typed NodeApiError.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { type MoneyOutcome, PayOnUsApiError } from '../../../nodes/shared/errors';
+import { PayOnUsApiError } from '../../../nodes/shared/errors';
+import type { MoneyOutcome } from '../../../nodes/shared/moneyMoving';
 import { FAKE_NODE } from './n8nErrors';
 
 export interface HttpErrorContext {

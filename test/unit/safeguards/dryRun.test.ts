@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
-import { buildProperties, findOperation } from '../../../nodes/PayOnUs/resources';
+import { buildProperties } from '../../../nodes/PayOnUs/properties';
+import { findOperation } from '../../../nodes/PayOnUs/resources';
 import { dryRunItems } from '../../../nodes/PayOnUs/safeguards/dryRun';
 import type { NodeOperation } from '../../../nodes/PayOnUs/resources/types';
-import type { RequestOptions } from '../../../nodes/shared/client';
+import type { RequestOptions } from '../../../nodes/shared/clientInterface';
 import { context, fakeClient, type FakeClient } from '../fakes';
 
 const CARD = 'QUJD'.repeat(24);

@@ -12,7 +12,7 @@ import {
 	WindowTotals,
 } from '../../../nodes/PayOnUs/safeguards/toolLimits';
 import type { NodeOperation } from '../../../nodes/PayOnUs/resources/types';
-import type { RequestOptions } from '../../../nodes/shared/client';
+import type { RequestOptions } from '../../../nodes/shared/clientInterface';
 import { context, fakeClient, type FakeClient } from '../fakes';
 
 let nodeClient: FakeClient;

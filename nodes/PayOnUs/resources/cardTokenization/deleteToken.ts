@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
-import type { Envelope } from '../../../shared/client';
+import type { Envelope } from '../../../shared/clientInterface';
 import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { businessIdField } from '../fields';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 import { readList, type PagedList } from '../../../shared/api';
-import type { PayOnUsClient } from '../../../shared/client';
+import type { PayOnUsClient } from '../../../shared/clientInterface';
 import * as v from '../../../shared/validation';
 import { explain } from '../../../shared/errors';
 import { dateFilter } from '../fields';
@@ -9,7 +9,7 @@ import { checkDateRange, givenFilters } from '../search';
 
 /**
  * Pieces shared by the card tokenization operations: the search filters, the removal of anything card-like from output, and the
- * "not enabled" sentence of this area (statuses are read by ../errors).
+ * "not enabled" sentence of this area (statuses are read by shared/errors.ts).
  */
 
 export const LINK_STATUSES = ['PENDING', 'COMPLETED', 'EXPIRED', 'CANCELLED'] as const;

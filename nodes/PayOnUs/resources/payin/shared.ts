@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient } from '../../../shared/client';
-import { moneyMoving, PAYMENT_REQUESTS } from '../../../shared/api';
+import type { PayOnUsClient } from '../../../shared/clientInterface';
+import { moneyMoving, PAYMENT_REQUESTS } from '../../../shared/moneyMoving';
 import { moneyAsNumbers } from '../../../shared/records';
 
 /**
  * The request every money-moving payin makes: a POST carrying the merchant
  * reference, never resent blindly: after a lost answer the transport first
- * looks the reference up among the payment requests (shared/api/lookup.ts).
+ * looks the reference up among the payment requests (shared/moneyMoving/lookup.ts).
  * Returns the answer's `data` ({} when the service sends none).
  */
 export async function postPayin(
@@ -14,7 +14,7 @@ export async function postPayin(
 	path: string,
 	body: IDataObject & { businessId: string; reference: string },
 ): Promise<IDataObject> {
-	// What the record of this payin must show (../../../shared/outcome.ts):
+	// What the record of this payin must show (../../../shared/moneyMoving/match.ts):
 	// the amount, the currency when the call names it, the customer's phone
 	// for mobile money. (A fixed account carries no amount: no comparison.)
 	const customer = body.customer as IDataObject | undefined;

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
-import type { PayOnUsClient } from '../../../shared/client';
+import type { PayOnUsClient } from '../../../shared/clientInterface';
 import { bool, businessId as businessIdInput, currency, oneOf, optional, reference, text } from '../../../shared/validation';
 import type { OperationContext, PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
@@ -14,7 +14,8 @@ import {
 	type RawRow,
 } from './csv';
 import { businessIdField, currencyField } from '../fields';
-import { LOOKUP_MAX_PAGES, LOOKUP_PAGE_SIZE, PATHS, transfersOf, walkPages } from '../../../shared/api';
+import { PATHS, walkPages } from '../../../shared/api';
+import { LOOKUP_MAX_PAGES, LOOKUP_PAGE_SIZE, transfersOf } from '../../../shared/moneyMoving';
 import { resolveMerchantId } from './shared';
 import { toTransfer } from '../../../shared/records';
 

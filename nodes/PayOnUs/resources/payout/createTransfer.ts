@@ -19,7 +19,8 @@ import {
 import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
 import { amountField, businessIdField, currencyField, narrationField, referenceField } from '../fields';
-import { enquireName, moneyMoving, PATHS, transfersOf } from '../../../shared/api';
+import { enquireName, PATHS } from '../../../shared/api';
+import { moneyMoving, transfersOf } from '../../../shared/moneyMoving';
 import { namesMatch, resolveMerchantId } from './shared';
 import { toTransfer } from '../../../shared/records';
 

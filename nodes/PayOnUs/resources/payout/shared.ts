@@ -1,15 +1,16 @@
-import type { PayOnUsClient } from '../../../shared/client';
+import type { PayOnUsClient } from '../../../shared/clientInterface';
+import { orCredentialDefault } from '../../../shared/credential/defaults';
 import { PayOnUsInputError } from '../types';
 
 /**
  * Pieces shared by the payout operations: the merchant the transfer list
  * needs (the credential's default when the operation has no Merchant ID
  * field) and the beneficiary-name comparison. The lookup of a transfer by
- * its reference is shared/api/lookup.ts (the same for payins and payouts).
+ * its reference is shared/moneyMoving/lookup.ts (the same for payins and payouts).
  */
 
 export function resolveMerchantId(client: PayOnUsClient, given: string | undefined, why: string): string {
-	const id = given ?? client.defaults.merchantId;
+	const id = orCredentialDefault(given, client.defaults, 'merchantId');
 	if (!id) {
 		throw new PayOnUsInputError(
 			'merchantId',

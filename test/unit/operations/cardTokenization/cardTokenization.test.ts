@@ -6,7 +6,7 @@ import { searchTokens } from '../../../../nodes/PayOnUs/resources/cardTokenizati
 import { withoutCardData } from '../../../../nodes/PayOnUs/resources/cardTokenization/shared';
 import { statusOf } from '../../../../nodes/shared/errors';
 import type { PayOnUsOperation } from '../../../../nodes/PayOnUs/resources/types';
-import type { RequestOptions } from '../../../../nodes/shared/client';
+import type { RequestOptions } from '../../../../nodes/shared/clientInterface';
 import { context, fakeClient, httpError } from '../../fakes';
 import { parse } from '../payout/schemaHelpers';
 

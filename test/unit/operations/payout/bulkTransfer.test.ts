@@ -1,6 +1,6 @@
 import { bulkTransfer as op } from '../../../../nodes/PayOnUs/resources/payout/bulkTransfer';
 import { parseCsv } from '../../../../nodes/PayOnUs/resources/payout/csv';
-import type { RequestOptions } from '../../../../nodes/shared/client';
+import type { RequestOptions } from '../../../../nodes/shared/clientInterface';
 import { context, fakeClient } from '../../fakes';
 import { parse } from './schemaHelpers';
 

@@ -1,6 +1,6 @@
 import { createTransfer as op } from '../../../../nodes/PayOnUs/resources/payout/createTransfer';
 import { PayOnUsInputError } from '../../../../nodes/PayOnUs/resources/types';
-import type { RequestOptions } from '../../../../nodes/shared/client';
+import type { RequestOptions } from '../../../../nodes/shared/clientInterface';
 import { context, fakeClient } from '../../fakes';
 import { parse } from './schemaHelpers';
 

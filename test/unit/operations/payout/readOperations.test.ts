@@ -1,4 +1,4 @@
-import { withCredentialDefaults } from '../../../../nodes/PayOnUs/resources/fields';
+import { withCredentialDefaults } from '../../../../nodes/shared/credential/defaults';
 import { getTransfer } from '../../../../nodes/PayOnUs/resources/payout/getTransfer';
 import { listBanks } from '../../../../nodes/PayOnUs/resources/payout/listBanks';
 import { nameEnquiry } from '../../../../nodes/PayOnUs/resources/payout/nameEnquiry';
@@ -31,7 +31,7 @@ describe('nameEnquiry', () => {
 
 	it('takes the business from the credential when none is given', async () => {
 		const client = fakeClient(() => ({}));
-		// The node fills the credential's default before validation (fields.ts).
+		// The node fills the credential's default before validation (shared/credential/defaults.ts).
 		const input = parse(nameEnquiry.schema, withCredentialDefaults({ ...raw, businessId: '' }, client.defaults));
 		if (!input.ok) throw new Error(input.message);
 		await nameEnquiry.execute(context(client), input.data);

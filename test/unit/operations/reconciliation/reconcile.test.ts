@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { reconcile as op, RECONCILE_PAGE_SIZE } from '../../../../nodes/PayOnUs/resources/reconciliation/reconcile';
-import type { RequestOptions } from '../../../../nodes/shared/client';
+import type { RequestOptions } from '../../../../nodes/shared/clientInterface';
 import { context, fakeClient } from '../../fakes';
 
 const input = (over: IDataObject = {}) =>

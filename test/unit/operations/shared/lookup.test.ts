@@ -3,8 +3,8 @@ import * as payin from '../../../../nodes/PayOnUs/resources/payin';
 import * as payout from '../../../../nodes/PayOnUs/resources/payout';
 import * as cardTokenization from '../../../../nodes/PayOnUs/resources/cardTokenization';
 import * as wallet from '../../../../nodes/PayOnUs/resources/wallet';
-import { findByReference, LOOKUP_MAX_PAGES, PAYMENT_REQUESTS, transfersOf } from '../../../../nodes/shared/api';
-import type { RequestOptions } from '../../../../nodes/shared/client';
+import { findByReference, LOOKUP_MAX_PAGES, PAYMENT_REQUESTS, transfersOf } from '../../../../nodes/shared/moneyMoving';
+import type { RequestOptions } from '../../../../nodes/shared/clientInterface';
 import { fakeClient } from '../../fakes';
 
 /** A newest-first list of `total` records; `at` holds the one we look for. */

@@ -1,15 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { MoneyMovingOptions, RequestOptions } from '../client';
-import type { Failure, MoneyOutcome, PayOnUsApiError } from '../errors';
-import { describeRecord } from '../outcome';
-import { recordInBrief } from '../format';
+import type { RequestOptions } from '../clientInterface';
+import type { Failure, PayOnUsApiError } from '../errors';
 import { PageLimitError } from '../api/paging';
 import { redactText } from '../redact';
-import { envelopeFailure } from './envelope';
-import { classifyFailure, isUncertain, retryAfterOf } from './failure';
+import { envelopeFailure } from '../transport/envelope';
+import { classifyFailure, isUncertain, retryAfterOf } from '../transport/failure';
+import { alreadyDone, differentOwner, type OutcomeText, referenceAlreadyUsed, unknownOutcome, usedByDifferent } from './errors';
+import type { MoneyMovingOptions, MoneyOutcome } from './options';
 
 /**
- * Money-moving calls. Never resent blindly:
+ * 2. Sending a money-moving call (the transport's request() hands every call
+ * with `moneyMoving` set here). Never resent blindly:
  * - a lost answer (timeout, dropped connection, 5xx) is resolved by lookup
  *   first: a record matching this request is returned (`recoveredByLookup`);
  *   a record holding the reference that does not match means nothing was
@@ -30,58 +31,15 @@ export interface MoneyCaller {
 	/** The envelope's data (throws a PayOnUsApiError for an error inside it). */
 	unwrap<T>(body: unknown, opts: RequestOptions): T;
 	error(f: Failure, opts: RequestOptions, extra?: { message?: string; description?: string; record?: IDataObject; outcome?: MoneyOutcome }): PayOnUsApiError;
-	outcomeError(
-		outcome: 'unknown' | 'differentOwner',
-		opts: RequestOptions,
-		text: { message: string; description: string; record?: IDataObject; httpCode?: string },
-	): PayOnUsApiError;
+	outcomeError(outcome: 'unknown' | 'differentOwner', opts: RequestOptions, text: OutcomeText): PayOnUsApiError;
 	secrets(): string[];
 	pause(ms: number): Promise<void>;
 	backoff(attempt: number): number;
 	readonly limits: { lookupAttempts: number; moneyMovingResends: number; pushBackRetries: number };
 }
 
-function what(mm: MoneyMovingOptions): string {
-	return mm.describe ? ` (${mm.describe})` : '';
-}
-
 function differences(mm: MoneyMovingOptions, record: IDataObject, mode: 'answer' | 'record' = 'record'): string[] {
 	return mm.check ? mm.check(record, mode) : [];
-}
-
-/** "Unknown outcome": names the reference, what was checked and what to check before retrying. */
-function unknownOutcome(t: MoneyCaller, mm: MoneyMovingOptions, opts: RequestOptions, checked: string, httpCode?: string): PayOnUsApiError {
-	const noun = mm.noun ?? 'transaction';
-	return t.outcomeError('unknown', opts, {
-		httpCode,
-		message: `Outcome unknown for reference "${mm.reference}": the ${noun} may or may not have been made`,
-		description:
-			`The outcome is UNKNOWN for reference "${mm.reference}"${what(mm)}: ${checked}. Nothing more was sent. ` +
-			`Before retrying, check reference "${mm.reference}" in PayOnUs (Get Transfer, Get Many Transfers or Get Many Payments by that reference, ` +
-			`the wallet ledger, or the PayOnUs dashboard). If it is not there and you retry, keep the SAME reference "${mm.reference}" so the service refuses a second payment.`,
-	});
-}
-
-/** A record holding the reference that is not this request: nothing was sent for this item. */
-function differentOwner(
-	t: MoneyCaller,
-	mm: MoneyMovingOptions,
-	opts: RequestOptions,
-	record: IDataObject,
-	diff: string[],
-	httpCode?: string,
-): PayOnUsApiError {
-	const noun = mm.noun ?? 'transaction';
-	const other = describeRecord(record);
-	return t.outcomeError('differentOwner', opts, {
-		httpCode,
-		record,
-		message: `Reference "${mm.reference}" belongs to an earlier, different ${noun} (${other}); nothing was sent for this item`,
-		description:
-			`An earlier, different ${noun} owns reference "${mm.reference}": ${other} (shown under existingRecord). ` +
-			`This item${what(mm)} was NOT made: the service keeps one ${noun} per reference. Differences: ${diff.join('; ')}. ` +
-			`Check that earlier ${noun} before doing anything else with this reference.`,
-	});
 }
 
 /** Runs the lookup with retries; `error` when it could not tell (failed each time, or hit its bound). */
@@ -111,51 +69,25 @@ async function onConflict<T>(
 	const diff = record ? differences(mm, record) : [];
 	if (lost.before) {
 		if (record && diff.length === 0) return { ...record, recoveredByLookup: true } as T;
-		if (record) throw differentOwner(t, mm, opts, record, diff, '409');
-		throw unknownOutcome(
-			t,
-			mm,
+		if (record) throw t.outcomeError('differentOwner', opts, differentOwner(mm, record, diff, '409'));
+		throw t.outcomeError(
+			'unknown',
 			opts,
-			`an earlier attempt's answer was lost (${lost.how}), the lookup by reference found nothing, then the resend was refused as a duplicate (409), and looking again ${
-				error ? `failed (${error})` : 'still found nothing'
-			}, so an earlier attempt may have been processed`,
-			'409',
+			unknownOutcome(
+				mm,
+				`an earlier attempt's answer was lost (${lost.how}), the lookup by reference found nothing, then the resend was refused as a duplicate (409), and looking again ${
+					error ? `failed (${error})` : 'still found nothing'
+				}, so an earlier attempt may have been processed`,
+				'409',
+			),
 		);
 	}
 	if (record && diff.length === 0 && mm.onDuplicate === 'returnExisting') {
 		return { ...record, duplicateReference: true } as T;
 	}
-	const noun = mm.noun ?? 'transaction';
-	if (record && diff.length > 0) {
-		throw t.error(failure, opts, {
-			message: `Reference "${mm.reference}" is already used by a different ${noun}: ${recordInBrief(record)}`,
-			description:
-				`Nothing was sent for this item${what(mm)}. The ${noun} holding this reference is ${describeRecord(record)}; it differs: ${diff.join('; ')}. ` +
-				`Check that earlier ${noun} before doing anything else with this reference.`,
-			record,
-		});
-	}
-	if (record) {
-		throw t.error(failure, opts, {
-			message: `${alreadyWord(noun)}: reference "${mm.reference}" is ${noun} ${recordInBrief(record)}`,
-			description:
-				`This reference was used before by this same ${noun} (${describeRecord(record)}), so nothing was sent again. ` +
-				`It is done: use that ${noun} (its record is in existingRecord) rather than sending it again.`,
-			record,
-			outcome: 'alreadyDone',
-		});
-	}
-	throw t.error(failure, opts, {
-		message: `Reference "${mm.reference}" was already used for this business`,
-		description: `PayOnUs refused it as a duplicate and nothing was sent again; looking the reference up ${
-			error ? `failed (${error})` : 'did not find the transaction holding it'
-		}. Check the outcome of that earlier use (Get Transfer or Get Payment, the wallet ledger, or the PayOnUs dashboard) before doing anything else.`,
-	});
-}
-
-/** "Already paid" for a payout, "Already done" for anything else. */
-function alreadyWord(noun: string): string {
-	return /transfer/.test(noun) ? 'Already paid' : 'Already done';
+	if (record && diff.length > 0) throw t.error(failure, opts, usedByDifferent(mm, record, diff));
+	if (record) throw t.error(failure, opts, alreadyDone(mm, record));
+	throw t.error(failure, opts, referenceAlreadyUsed(mm, error));
 }
 
 export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, mm: MoneyMovingOptions): Promise<T> {
@@ -180,7 +112,7 @@ export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, m
 			const data = t.unwrap<IDataObject>(body, opts);
 			if (data && typeof data === 'object' && !Array.isArray(data)) {
 				const diff = differences(mm, data, 'answer');
-				if (diff.length > 0) throw differentOwner(t, mm, opts, data, diff);
+				if (diff.length > 0) throw t.outcomeError('differentOwner', opts, differentOwner(mm, data, diff));
 			}
 			return data as T;
 		}
@@ -195,26 +127,30 @@ export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, m
 		const httpCode = failure.status !== undefined ? String(failure.status) : undefined;
 		const { record, error } = await runLookup(t, mm, t.limits.lookupAttempts);
 		if (error !== undefined) {
-			throw unknownOutcome(
-				t,
-				mm,
+			throw t.outcomeError(
+				'unknown',
 				opts,
-				`the answer was lost (${lost.how}) and looking it up by reference failed (${error}); the call may have been processed`,
-				httpCode,
+				unknownOutcome(
+					mm,
+					`the answer was lost (${lost.how}) and looking it up by reference failed (${error}); the call may have been processed`,
+					httpCode,
+				),
 			);
 		}
 		if (record) {
 			const diff = differences(mm, record);
-			if (diff.length > 0) throw differentOwner(t, mm, opts, record, diff);
+			if (diff.length > 0) throw t.outcomeError('differentOwner', opts, differentOwner(mm, record, diff));
 			return { ...record, recoveredByLookup: true } as T;
 		}
 		if (mm.lookupProvesAbsence === false) {
-			throw unknownOutcome(
-				t,
-				mm,
+			throw t.outcomeError(
+				'unknown',
 				opts,
-				`the answer was lost (${lost.how}); the lookup found no record of it, but nothing the service offers can prove it was NOT processed, so it was not resent`,
-				httpCode,
+				unknownOutcome(
+					mm,
+					`the answer was lost (${lost.how}); the lookup found no record of it, but nothing the service offers can prove it was NOT processed, so it was not resent`,
+					httpCode,
+				),
 			);
 		}
 		if (pushedBack && pushBacks < t.limits.pushBackRetries) {

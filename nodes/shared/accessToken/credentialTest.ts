@@ -5,6 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
+import { normaliseCredential } from '../credential/read';
 import { TokenCallError } from '../errors';
 import { tokenCache } from './cache';
 import { checkToken } from './check';
@@ -24,7 +25,7 @@ import { requestToken } from './tokenCall';
  *
  * The service allows one valid token per API client and 3 token calls a
  * minute: the test's token replaces the client's previous one. It is kept as
- * this n8n process's live token (token/cache.ts), so the next execution here
+ * this n8n process's live token (./cache.ts), so the next execution here
  * takes it instead of asking for another; the stored token it killed is
  * marked dead. The test cannot write the token to the stored credential (n8n
  * gives a test function no way to), so another process (a queue-mode worker,
@@ -71,7 +72,7 @@ export async function testCredentialValues(
 	try {
 		const id = clientIdentity(data);
 		const key = tokenFingerprint(id);
-		const merchantId = typeof data.merchantId === 'string' ? data.merchantId.trim() : '';
+		const merchantId = normaliseCredential(data).defaults.merchantId ?? '';
 		const rec = await tokenCache.mint(key, async () => await requestToken(helpers, id, () => tokenCache.now()));
 		// The stored token is dead now (one valid token per client).
 		const stored = storedToken(data);

@@ -1,5 +1,5 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
-import { resolveBaseUrl } from '../environments';
+import { baseUrlOf, normaliseCredential } from '../credential/read';
 import { TokenCallError } from '../errors';
 import { sha256, type TokenRecord } from './cache';
 
@@ -34,9 +34,9 @@ export function tokenFingerprint(id: Pick<ClientIdentity, 'baseUrl' | 'clientId'
 
 /** Reads the connection part of a credential, refusing missing fields clearly. */
 export function clientIdentity(credentials: ICredentialDataDecryptedObject): ClientIdentity {
-	const baseUrl = resolveBaseUrl(credentials.environment, credentials.baseUrl);
-	const clientId = typeof credentials.clientId === 'string' ? credentials.clientId.trim() : '';
-	const clientSecret = typeof credentials.clientSecret === 'string' ? credentials.clientSecret : '';
+	const credential = normaliseCredential(credentials);
+	const baseUrl = baseUrlOf(credential);
+	const { clientId, clientSecret } = credential;
 	if (clientId === '') throw new TokenCallError('The PayOnUs API credential has no Client ID', 'rejected');
 	if (clientSecret === '') throw new TokenCallError('The PayOnUs API credential has no Client Secret', 'rejected');
 	return { environment: String(credentials.environment), baseUrl, clientId, clientSecret };

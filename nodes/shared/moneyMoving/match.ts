@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * Exact outcomes of money-moving calls: a record of the service counts as
- * the result of a request only when it matches the request (reference,
- * business where the record carries one, amount, currency, beneficiary
- * account or phone). See transport.ts (sendMoneyMoving) for where this is
- * applied: to the call's own answer and to every record a lookup finds.
+ * 4. Matching: a record of the service counts as the result of a request
+ * only when it matches the request (reference, business where the record
+ * carries one, amount, currency, beneficiary account or phone). Applied by
+ * ./send.ts (through the `check` that ./lookup.ts builds) to the call's own
+ * answer and to every record a lookup finds.
  */
 
 export interface Expected {

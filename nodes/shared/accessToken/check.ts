@@ -10,7 +10,7 @@ import { failureStatus, type HttpFailure, type HttpHelpers, TOKEN_CALL_TIMEOUT_M
  * The token check: one cheap authenticated read with a token, the
  * merchant's wallets when the credential names a default merchant, else one
  * payment request. Used by preAuthentication (outside the transport) and by
- * the credential test (token/credentialTest.ts).
+ * the credential test (./credentialTest.ts).
  */
 
 const [WALLETS_PREFIX, WALLETS_SUFFIX] = PATHS.merchantWallets('MERCHANT').split('MERCHANT');

@@ -1,13 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { MoneyMovingOptions, PayOnUsClient } from '../client';
-import { compare, describeExpected, type Expected } from '../outcome';
-import { LISTS, pageQuery } from './lists';
-import { hasMore, PageLimitError, readPage, walkPages } from './paging';
+import type { PayOnUsClient } from '../clientInterface';
+import { LISTS, pageQuery } from '../api/lists';
+import { hasMore, PageLimitError, readPage, walkPages } from '../api/paging';
+import { compare, describeExpected, type Expected } from './match';
+import type { MoneyMovingOptions } from './options';
 
 /**
- * The one lookup by merchant reference behind every money-moving call (the
- * transport calls it after a timeout, a dropped connection, a 5xx or a 409,
- * before anything is resent; see DESIGN.md, transport contract).
+ * 3. The one lookup by merchant reference behind every money-moving call
+ * (./send.ts calls it after a timeout, a dropped connection, a 5xx or a 409,
+ * before anything is resent; the whole contract in order: ./index.ts),
+ * and moneyMoving() at the end, the options of a call carrying a reference.
  *
  * Rules, the same for payins and transfers, whatever the service does with
  * filters it does not document, its sort order or its page size:
@@ -17,7 +19,7 @@ import { hasMore, PageLimitError, readPage, walkPages } from './paging';
  *    (checked here), and not when it names another business.
  * 3. An answer that proves nothing (the filter is undocumented, or the
  *    answer holds other records) is followed by a walk of the whole list
- *    (./paging.ts), filtered here by reference: newest pages first
+ *    (../api/paging.ts), filtered here by reference: newest pages first
  *    (a list sorted oldest first is walked from its last page back), ending
  *    as soon as the record is found, and bounded by LOOKUP_MAX_PAGES: hitting
  *    the bound throws (the caller reports "outcome unknown"), it never means
@@ -219,7 +221,7 @@ export async function findByReference(
 /**
  * The `moneyMoving` option of a call carrying `reference` for `businessId`.
  * With `expected`, every answer and every record found is compared with the
- * request (../outcome.ts).
+ * request (./match.ts).
  */
 export function moneyMoving(
 	client: PayOnUsClient,

@@ -1,4 +1,5 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import { normaliseCredential } from '../credential/read';
 import { TokenRejectedSignal } from '../errors';
 import { type TokenRecord, tokenCache } from './cache';
 import { checkToken } from './check';
@@ -30,7 +31,7 @@ export async function payOnUsPreAuthentication(
 	const id = clientIdentity(credentials);
 	const key = tokenFingerprint(id);
 	const owned = isTransportOwned(credentials);
-	const merchantId = typeof credentials.merchantId === 'string' ? credentials.merchantId.trim() : '';
+	const merchantId = normaliseCredential(credentials).defaults.merchantId ?? '';
 	const mint = async () => await tokenCache.mint(key, async () => await requestToken(helpers, id, () => tokenCache.now()));
 	/** Outside the transport (credential test, HTTP Request node), a token
 	 * handed out is first checked with one read, so that a test names what is

@@ -76,7 +76,7 @@ export interface ClientSlot {
 	calls: number[];
 	/** No token call before this time (after a 429). */
 	notBefore: number;
-	/** Token checks in flight (token/check.ts), shared by concurrent callers. */
+	/** Token checks in flight (./check.ts), shared by concurrent callers. */
 	probes: Map<string, { at: number; result: Promise<boolean> }>;
 	stats: TokenSlotStats;
 }
@@ -114,7 +114,7 @@ export class TokenCache {
 		return this.clock.now();
 	}
 
-	/** Internal state of one client (used by the token check, token/check.ts). */
+	/** Internal state of one client (used by the token check, ./check.ts). */
 	slot(key: string): ClientSlot {
 		let s = this.slots.get(key);
 		if (!s) {
