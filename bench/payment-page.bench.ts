@@ -21,7 +21,7 @@ import { startN8n, N8N_VERSION, type N8nInstance, type StartOptions } from '../t
 import { nodeItems } from '../test/harness/execution';
 import { sandboxAccessToken, sandboxClient } from '../test/harness/fixtures';
 import { benchCredential, inParallel, percentile } from './common';
-import { deriveKey, open } from '../nodes/PayOnUsPaymentPage/token';
+import { deriveKey, open } from '../nodes/PayOnUsPaymentPage/checkout/sealedState';
 import { sleep } from '../test/harness/wait';
 
 export const description =

@@ -21,7 +21,7 @@ import { TRIGGER_CLOCK } from '../../nodes/PayOnUsTrigger/receive';
 import { SeenKeys } from '../../nodes/shared/claim';
 import { advance, MAX_SEEN, type StreamState } from '../../nodes/PayOnUsPollTrigger/cursor';
 import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
-import { deriveKey, newCheckoutId, seal } from '../../nodes/PayOnUsPaymentPage/token';
+import { deriveKey, newCheckoutId, seal } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 import { createClient } from '../../nodes/shared/transport';
 import { CredentialStore, FakeN8n, sandboxCredential } from '../../test/unit/fakes/n8n';
 import { SandboxApi } from '../../test/e2e/triggerFixtures';
@@ -268,6 +268,7 @@ async function pageRows(sb: SandboxHandle): Promise<SafetyRow[]> {
 	const emitted: IDataObject[] = [];
 	const checkout = new Checkout({
 		client,
+		node: fake.node(),
 		config,
 		now: () => Date.now(),
 		pageUrl: 'http://n8n.test/webhook/pay',

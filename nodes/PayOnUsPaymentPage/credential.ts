@@ -3,13 +3,13 @@ import type { PayOnUsClient } from '../shared/clientInterface';
 import { baseUrlOf, normaliseCredential, readCredential } from '../shared/credential/read';
 import { isLoopbackHost } from '../shared/environments';
 import { readSandboxPublicKey } from './service';
-import { deriveKey } from './token';
+import { deriveKey } from './checkout/sealedState';
 
 /** What the page reads from its credential, cached briefly (the secret itself is never kept). */
 
 export interface PageCredential {
 	at: number;
-	/** Token key: HMAC of the client secret, workflow and node ids (token.ts). */
+	/** The sealed state's key: HMAC of the client secret, workflow and node ids (checkout/sealedState.ts). */
 	key: Buffer;
 	merchantId?: string;
 	businessId?: string;

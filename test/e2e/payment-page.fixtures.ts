@@ -12,7 +12,7 @@ import type { WorkflowJson } from '../harness/n8n';
 import { sleep } from '../harness/wait';
 import { loadExample, prepareExample } from '../../scripts/lib/examples';
 import { credentialData } from '../../scripts/lib/provision';
-import { deriveKey, open } from '../../nodes/PayOnUsPaymentPage/token';
+import { deriveKey, open } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 
 /** The Payment Page e2e suite's set-up and its customer's moves (Chromium), used by payment-page.test.ts. */
 

@@ -1,136 +1,18 @@
 /**
- * PayOnUs Payment Page, without n8n: the sealed checkout token and the
+ * PayOnUs Payment Page, without n8n: the checkout's sealed state and the
  * checkout state machine against a fake PayOnUs (reference uniqueness, Get
  * Payment), so the rules are pinned: paid only on the service's word, one
  * emission per checkout, a double submit never creates a second payin,
  * card data only as RSA ciphertext.
  */
 import { constants, generateKeyPairSync, publicEncrypt } from 'node:crypto';
-import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient, RequestOptions } from '../../nodes/shared/clientInterface';
-import { httpError } from './fakes';
-import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
-import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/config';
-import { renderView } from '../../nodes/PayOnUsPaymentPage/html';
-import { deriveKey, newCheckoutId, open, seal, type CheckoutState } from '../../nodes/PayOnUsPaymentPage/token';
+import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/request/config';
+import { renderView } from '../../nodes/PayOnUsPaymentPage/render/html';
+import { deriveKey, newCheckoutId, open, seal, type CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 import { SeenKeys } from '../../nodes/shared/dedupe';
+import { checkoutSetup as setup, KEY, pageConfig as config, PEM } from './paymentPage.fakes';
 
-const KEY = deriveKey('secret-1', 'wf|node');
-
-class FakePayOnUs implements PayOnUsClient {
-	readonly environment = 'custom' as const;
-	readonly defaults = { businessId: 'BUS-1' };
-	payins = new Map<string, IDataObject>();
-	byRef = new Map<string, string>();
-	calls: string[] = [];
-	seq = 0;
-
-	async request<T>(opts: RequestOptions): Promise<T> {
-		this.calls.push(`${opts.method} ${opts.path}`);
-		const body = (opts.body ?? {}) as IDataObject;
-		if (opts.method === 'GET' && opts.path.startsWith('/api/v1/payment-requests/businesses/')) {
-			const p = this.payins.get(String(opts.qs?.onusReference));
-			if (!p) throw httpError(404, 'not found');
-			return { ...p } as T;
-		}
-		if (opts.method === 'GET' && opts.path === '/api/v1/payment-requests') {
-			const ref = String(opts.qs?.reference ?? '');
-			const on = this.byRef.get(ref);
-			return { content: on ? [{ ...this.payins.get(on) }] : [] } as T;
-		}
-		if (opts.method === 'POST') {
-			const ref = String(body.reference);
-			if (this.byRef.has(ref)) {
-				throw httpError(409, 'duplicate', { existingRecord: { ...this.payins.get(this.byRef.get(ref)!) } });
-			}
-			const onusReference = `ONUS-X-${++this.seq}`;
-			const channel = opts.path.includes('virtual-accounts') ? 'BANK_TRANSFER' : opts.path.includes('card') ? 'CARD' : 'OTHER';
-			const record: IDataObject = {
-				onusReference,
-				reference: ref,
-				merchantReference: ref,
-				businessId: body.businessId,
-				amount: body.amount,
-				amountPaid: 0,
-				currency: body.currency ?? 'NGN',
-				paymentChannel: channel,
-				paymentStatus: 'PENDING',
-				accountNumber: '0123456789',
-				bankName: 'Test Bank',
-				accountName: 'Shop / Ada',
-			};
-			this.payins.set(onusReference, record);
-			this.byRef.set(ref, onusReference);
-			return { ...record } as T;
-		}
-		throw new Error(`unexpected ${opts.method} ${opts.path}`);
-	}
-
-	async paginate<T>(): Promise<T[]> {
-		return [];
-	}
-}
-
-const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const PEM = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString().trim();
-
-function config(over: Partial<PageConfig> = {}): PageConfig {
-	return {
-		title: 'Ticket',
-		description: 'One concert ticket',
-		businessId: 'BUS-1',
-		currency: 'NGN',
-		amountMode: 'fixed',
-		amount: 5000,
-		minAmount: 0,
-		maxAmount: 0,
-		methods: ['bank', 'card'],
-		askName: 'optional',
-		askPhone: 'no',
-		onSuccess: 'message',
-		successMessage: 'Thanks',
-		redirectUrl: '',
-		expiryMinutes: 30,
-		cardPublicKey: PEM,
-		cardCipherBytes: 256,
-		narration: 'Ticket',
-		networks: [],
-		eftBanks: [],
-		...over,
-	};
-}
-
-function setup(over: Partial<PageConfig> = {}) {
-	const fake = new FakePayOnUs();
-	const emitted: IDataObject[] = [];
-	const notPaid: IDataObject[] = [];
-	const seen = new Set<string>();
-	const warnings: string[] = [];
-	let now = Date.UTC(2026, 0, 1, 12);
-	const checkout = new Checkout({
-		client: fake,
-		config: config(over),
-		now: () => now,
-		pageUrl: 'http://n8n.test/webhook/pay',
-		seal: (s) => seal(s, KEY),
-		emit: (item, ref) => {
-			if (seen.has(ref)) return false;
-			seen.add(ref);
-			emitted.push(item);
-			return true;
-		},
-		emitNotPaid: (item, key) => {
-			if (seen.has(key)) return false;
-			seen.add(key);
-			notPaid.push(item);
-			return true;
-		},
-		warn: (m: string) => warnings.push(m),
-	});
-	return { fake, emitted, notPaid, checkout, warnings, advance: (ms: number) => (now += ms) };
-}
-
-describe('checkout token', () => {
+describe('the sealed checkout state', () => {
 	it('opens what it sealed, and nothing altered or sealed for another node', () => {
 		const state: CheckoutState = { v: 1, id: newCheckoutId(), iat: 1, exp: 2, em: 'a@b.co' };
 		const token = seal(state, KEY);

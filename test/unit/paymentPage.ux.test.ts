@@ -5,41 +5,20 @@
  * buyer's time zone; a receipt reference that wraps only between its parts.
  * The same is checked in Chromium (test/e2e/payment-page.ux.test.ts).
  */
-import type { PageConfig } from '../../nodes/PayOnUsPaymentPage/types';
-import { renderView } from '../../nodes/PayOnUsPaymentPage/html';
-import { CheckoutInputError, withCustomer } from '../../nodes/PayOnUsPaymentPage/input';
+import type { PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout/types';
+import { renderView } from '../../nodes/PayOnUsPaymentPage/render/html';
+import { CheckoutInputError, withCustomer } from '../../nodes/PayOnUsPaymentPage/checkout/input';
 import { takesTestPayments } from '../../nodes/PayOnUsPaymentPage/credential';
-import type { CheckoutState } from '../../nodes/PayOnUsPaymentPage/token';
-import type { View } from '../../nodes/PayOnUsPaymentPage/types';
+import type { CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
+import type { View } from '../../nodes/PayOnUsPaymentPage/checkout/types';
+import { pageConfig } from './paymentPage.fakes';
 
 function config(over: Partial<PageConfig> = {}): PageConfig {
-	return {
-		title: 'Ticket',
-		description: '',
-		businessId: 'BUS-1',
-		currency: 'NGN',
-		amountMode: 'fixed',
-		amount: 5000,
-		minAmount: 0,
-		maxAmount: 0,
-		methods: ['bank'],
-		askName: 'required',
-		askPhone: 'optional',
-		onSuccess: 'message',
-		successMessage: 'Thanks',
-		redirectUrl: '',
-		expiryMinutes: 30,
-		cardPublicKey: '',
-		cardCipherBytes: 256,
-		narration: 'Ticket',
-		networks: [],
-		eftBanks: [],
-		...over,
-	};
+	return pageConfig({ description: '', methods: ['bank'], askName: 'required', askPhone: 'optional', cardPublicKey: '', ...over });
 }
 
 const state: CheckoutState = { v: 1, id: 'a'.repeat(24), iat: 0, exp: Date.parse('2026-01-15T17:30:00Z'), amt: 5000, cur: 'NGN' };
-const view = (over: Partial<View>): View => ({ kind: 'start', state, token: 'tok', ...over });
+const view = (over: Partial<View>): View => ({ kind: 'start', state, sealed: 'tok', ...over });
 
 function inputError(fn: () => unknown): CheckoutInputError {
 	try {

@@ -10,7 +10,7 @@ import { PayOnUsPaymentPage } from '../../nodes/PayOnUsPaymentPage/PayOnUsPaymen
 import { resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
 import { SIMPLIFIED_MAX_FIELDS, simplifyItems, simplifyRecord } from '../../nodes/shared/triggerSimplify';
 import { findSample, newestRecord, SAMPLE_TIMING, sampleNotification } from '../../nodes/PayOnUsTrigger/sample';
-import { paidItem } from '../../nodes/PayOnUsPaymentPage/items';
+import { paidItem } from '../../nodes/PayOnUsPaymentPage/checkout/items';
 
 const KEY = 'whk-simplify-key';
 SAMPLE_TIMING.delayMs = 0;

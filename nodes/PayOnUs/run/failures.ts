@@ -39,15 +39,20 @@ export function invalidInputError(node: INode, op: Pick<PayOnUsOperation, 'prope
  * secrets by the transport.
  */
 export function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	return itemError(ctx.getNode(), (field) => labelOf(ctx, field), error, itemIndex);
+}
+
+/** toNodeError for a caller that knows its node and how to label a field (./once.ts). */
+export function itemError(node: INode, label: (field: string) => string, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof PayOnUsInputError) {
-		const text = error.field ? `"${labelOf(ctx, error.field)}" ${error.message}` : error.message;
-		return new NodeOperationError(ctx.getNode(), text, { itemIndex });
+		const text = error.field ? `"${label(error.field)}" ${error.message}` : error.message;
+		return new NodeOperationError(node, text, { itemIndex });
 	}
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
 		return error;
 	}
-	return new NodeOperationError(ctx.getNode(), errorMessage(error), { itemIndex });
+	return new NodeOperationError(node, errorMessage(error), { itemIndex });
 }
 
 /** The label of a field of the node's current operation (humanized when unknown). */

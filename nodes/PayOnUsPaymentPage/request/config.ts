@@ -1,8 +1,8 @@
 import { createPublicKey } from 'crypto';
-import type { PayOnUsClient } from '../shared/clientInterface';
-import type { AskMode, PageConfig } from './types';
-import { listEftBanks, listMobileMoneyNetworks, listWallets } from '../shared/api';
-import { METHODS, type Method } from './token';
+import type { PayOnUsClient } from '../../shared/clientInterface';
+import type { AskMode, PageConfig } from '../checkout/types';
+import { listEftBanks, listMobileMoneyNetworks, listWallets } from '../../shared/api';
+import { METHODS, type Method } from '../checkout/sealedState';
 
 /**
  * What the page can offer, per business and currency, read from PayOnUs and
@@ -127,13 +127,15 @@ interface Network {
 	initiatingCodeRequired?: boolean;
 }
 
+type GetClient = () => Promise<PayOnUsClient>;
+
 /**
  * The page configuration with the methods this business and currency can
  * take right now. `scope` keys the process cache (credential + business).
  */
 export async function buildConfig(
 	/** Created only on a cache miss (creating one reads the credential again). */
-	getClient: () => Promise<PayOnUsClient>,
+	getClient: GetClient,
 	merchantId: string | undefined,
 	p: RawPageParameters,
 	scope: string,
@@ -141,91 +143,109 @@ export async function buildConfig(
 ): Promise<PageConfig> {
 	checkParameters(p);
 	const chosen = METHODS.filter((m) => p.methods.includes(m));
-	const currency = p.currency;
-	const key = `${scope}|${p.businessId}|${currency}`;
-
-	if (merchantId) {
-		const hasWallet = await cached(`wallet|${key}|${merchantId}`, async () => {
-			const wallets = await listWallets(await getClient(), merchantId);
-			return wallets.some(
-				(w) =>
-					w.currency === currency &&
-					(w.entityId === undefined || w.entityId === p.businessId) &&
-					w.active !== false,
-			);
-		});
-		if (!hasWallet)
-			throw new PageSetupError(
-				`Business ${p.businessId} has no ${currency} wallet: enable it on the PayOnUs dashboard`,
-			);
-	}
-
-	const methods: Method[] = [];
-	let networks: Network[] = [];
-	let eftBanks: Array<{ code: string; name: string }> = [];
-	let cardPublicKey = '';
-	for (const m of chosen) {
-		if (m === 'bank' && currency === 'NGN') methods.push(m);
-		if (m === 'card') {
-			cardPublicKey = usablePublicKey(p.cardPublicKey);
-			if (!cardPublicKey && !p.cardPublicKey.trim())
-				cardPublicKey = usablePublicKey(await fetchSandboxKey());
-			if (cardPublicKey) methods.push(m);
-		}
-		if (m === 'momo') {
-			networks = await cached(`momo|${currency}|${scope}`, async () =>
-				((await listMobileMoneyNetworks(await getClient(), { currency })) as unknown as Network[])
-					.filter(
-						(n) =>
-							typeof n.code === 'string' && (n.currency === undefined || n.currency === currency),
-					)
-					// Networks that need a pre-OTP initiating code cannot be served by this page.
-					.filter((n) => !n.initiatingCodeRequired)
-					.map((n) => ({
-						code: n.code,
-						name: String(n.name ?? n.code),
-						otpRequired: n.otpRequired === true,
-					})),
-			);
-			if (networks.length > 0) methods.push(m);
-		}
-		if (m === 'eft' && currency === 'ZAR') {
-			eftBanks = await cached(`eft|${scope}`, async () =>
-				(await listEftBanks(await getClient()))
-					.filter((b) => typeof b.code === 'string')
-					.map((b) => ({
-						code: String(b.code),
-						name: String(b.name ?? b.code),
-					})),
-			);
-			if (eftBanks.length > 0) methods.push(m);
-		}
-	}
-	if (methods.length === 0) {
+	if (merchantId) await requireWallet(getClient, merchantId, p, `${scope}|${p.businessId}|${p.currency}`);
+	const offer = await offerMethods(getClient, chosen, p, scope, fetchSandboxKey);
+	if (offer.methods.length === 0) {
 		throw new PageSetupError(
-			`None of the chosen methods (${chosen.join(', ')}) can take ${currency} for this business: bank transfer needs NGN, EFT needs ZAR, mobile money needs a currency with networks, card needs a valid RSA public key`,
+			`None of the chosen methods (${chosen.join(', ')}) can take ${p.currency} for this business: bank transfer needs NGN, EFT needs ZAR, mobile money needs a currency with networks, card needs a valid RSA public key`,
 		);
 	}
+	return pageConfig(p, offer);
+}
+
+/** With a Default Merchant ID: the business must have an active wallet in the currency. */
+async function requireWallet(getClient: GetClient, merchantId: string, p: RawPageParameters, key: string): Promise<void> {
+	const currency = p.currency;
+	const hasWallet = await cached(`wallet|${key}|${merchantId}`, async () => {
+		const wallets = await listWallets(await getClient(), merchantId);
+		return wallets.some(
+			(w) => w.currency === currency && (w.entityId === undefined || w.entityId === p.businessId) && w.active !== false,
+		);
+	});
+	if (!hasWallet)
+		throw new PageSetupError(`Business ${p.businessId} has no ${currency} wallet: enable it on the PayOnUs dashboard`);
+}
+
+interface Offer {
+	methods: Method[];
+	cardPublicKey: string;
+	networks: PageConfig['networks'];
+	eftBanks: PageConfig['eftBanks'];
+}
+
+/** Of the chosen methods, those this currency can take (in the order of METHODS). */
+async function offerMethods(
+	getClient: GetClient,
+	chosen: Method[],
+	p: RawPageParameters,
+	scope: string,
+	fetchSandboxKey: () => Promise<string>,
+): Promise<Offer> {
+	const offer: Offer = { methods: [], cardPublicKey: '', networks: [], eftBanks: [] };
+	for (const m of chosen) {
+		if (m === 'bank' && p.currency === 'NGN') offer.methods.push(m);
+		if (m === 'card') {
+			offer.cardPublicKey = await cardKey(p.cardPublicKey, fetchSandboxKey);
+			if (offer.cardPublicKey) offer.methods.push(m);
+		}
+		if (m === 'momo') {
+			offer.networks = await networksOf(getClient, p.currency, scope);
+			if (offer.networks.length > 0) offer.methods.push(m);
+		}
+		if (m === 'eft' && p.currency === 'ZAR') {
+			offer.eftBanks = await eftBanksOf(getClient, scope);
+			if (offer.eftBanks.length > 0) offer.methods.push(m);
+		}
+	}
+	return offer;
+}
+
+/** The configured key, or (none configured) the local sandbox's; '' when unusable. */
+async function cardKey(configured: string, fetchSandboxKey: () => Promise<string>): Promise<string> {
+	const key = usablePublicKey(configured);
+	if (!key && !configured.trim()) return usablePublicKey(await fetchSandboxKey());
+	return key;
+}
+
+/** The currency's mobile money networks (not those needing a pre-OTP initiating code: the page cannot serve them). */
+async function networksOf(getClient: GetClient, currency: string, scope: string): Promise<PageConfig['networks']> {
+	return await cached(`momo|${currency}|${scope}`, async () =>
+		((await listMobileMoneyNetworks(await getClient(), { currency })) as unknown as Network[])
+			.filter((n) => typeof n.code === 'string' && (n.currency === undefined || n.currency === currency))
+			.filter((n) => !n.initiatingCodeRequired)
+			.map((n) => ({ code: n.code, name: String(n.name ?? n.code), otpRequired: n.otpRequired === true })),
+	);
+}
+
+async function eftBanksOf(getClient: GetClient, scope: string): Promise<PageConfig['eftBanks']> {
+	return await cached(`eft|${scope}`, async () =>
+		(await listEftBanks(await getClient()))
+			.filter((b) => typeof b.code === 'string')
+			.map((b) => ({ code: String(b.code), name: String(b.name ?? b.code) })),
+	);
+}
+
+function pageConfig(p: RawPageParameters, offer: Offer): PageConfig {
 	return {
 		title: p.title.trim(),
 		description: p.description.trim(),
 		businessId: p.businessId,
-		currency,
+		currency: p.currency,
 		amountMode: p.amountMode === 'customer' ? 'customer' : 'fixed',
 		amount: p.amount,
 		minAmount: p.minAmount,
 		maxAmount: p.maxAmount,
-		methods,
+		methods: offer.methods,
 		askName: ask(p.askName),
 		askPhone: ask(p.askPhone),
 		onSuccess: p.onSuccess === 'redirect' ? 'redirect' : 'message',
 		successMessage: p.successMessage,
 		redirectUrl: p.redirectUrl,
 		expiryMinutes: p.expiryMinutes,
-		cardPublicKey,
-		cardCipherBytes: cardPublicKey ? modulusBytes(cardPublicKey) : 0,
+		cardPublicKey: offer.cardPublicKey,
+		cardCipherBytes: offer.cardPublicKey ? modulusBytes(offer.cardPublicKey) : 0,
 		narration: p.narration.trim().slice(0, 255),
-		networks,
-		eftBanks,
+		networks: offer.networks,
+		eftBanks: offer.eftBanks,
 	};
 }

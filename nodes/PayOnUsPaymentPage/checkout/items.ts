@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { attemptReference, checkoutReference, type Attempt, type CheckoutState } from './token';
+import { attemptReference, checkoutReference, type Attempt, type CheckoutState } from './sealedState';
 
 /**
  * The items the page hands n8n, built from what the service said (pure).
@@ -79,30 +79,4 @@ export function notPaidItem(
 export function notPaidKey(state: CheckoutState, outcome: NotPaidOutcome, attempt?: Attempt): string {
 	const ref = checkoutReference(state);
 	return outcome === 'failed' ? `${ref}:failed:${attempt?.n}` : `${ref}:expired`;
-}
-
-/** Whether a SUCCESSFUL payin is this checkout's payment: the reasons it is not (empty: it is). */
-export function mismatches(
-	state: CheckoutState,
-	attempt: Attempt,
-	record: IDataObject,
-	businessId: string,
-): string[] {
-	const reference = attemptReference(state, attempt.n);
-	const problems: string[] = [];
-	const recordRef = record.merchantReference ?? record.reference;
-	if (recordRef !== undefined && recordRef !== reference) problems.push(`reference ${String(recordRef)}`);
-	if (record.businessId !== undefined && record.businessId !== businessId)
-		problems.push(`business ${String(record.businessId)}`);
-	if (Number(record.amount) !== state.amt) problems.push(`amount ${String(record.amount)}`);
-	// SUCCESSFUL is not enough: the service must say the full amount was paid
-	// (the spec lets a payin's amountPaid differ from its amount and says
-	// nothing of a partial payment's status). No amountPaid: not decided.
-	const paid = record.amountPaid;
-	if (typeof paid !== 'number' || !Number.isFinite(paid))
-		problems.push(`amountPaid ${paid === undefined ? 'missing' : String(paid)}`);
-	else if (state.amt !== undefined && paid < state.amt) problems.push(`amountPaid ${paid} of ${state.amt}`);
-	if (record.currency !== undefined && record.currency !== state.cur)
-		problems.push(`currency ${String(record.currency)}`);
-	return problems;
 }

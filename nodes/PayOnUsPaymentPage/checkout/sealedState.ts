@@ -1,8 +1,9 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'crypto';
 
 /**
- * The checkout token: everything about one checkout that cannot be read back
- * from PayOnUs, sealed into the page (URL `?c=` and a hidden form field).
+ * The checkout's sealed state: everything about one checkout that cannot be
+ * read back from PayOnUs, sealed into the page (URL `?c=` and a hidden form
+ * field).
  *
  * Where checkout state lives (see docs/payment-page.md):
  *  - PayOnUs is the source of truth for money: each attempt's payin has the
@@ -10,14 +11,15 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'crypt
  *    process (main or webhook processor in queue mode) can re-read it.
  *  - What PayOnUs cannot tell us (the checkout id, its expiry, the amount the
  *    customer chose, the customer's fields, which attempts were started and
- *    with which method) travels in this token. No process memory, no
+ *    with which method) travels sealed in the page. No process memory, no
  *    database row: a reload, a second tab or another n8n process sees the
  *    same state.
  *
- * Sealed with AES-256-GCM (authenticated encryption: a token that was altered
- * does not open, and the customer's fields are not readable in the URL). The
+ * Sealed with AES-256-GCM (authenticated encryption: a sealed state that was
+ * altered does not open, and the customer's fields are not readable in the URL). The
  * key is derived with HMAC-SHA256 from the credential's client secret and the
- * workflow and node ids, so a token only opens on the node that issued it.
+ * workflow and node ids, so a sealed state only opens on the node that
+ * sealed it.
  * Rotating the client secret invalidates open checkouts (their payins stay
  * readable in PayOnUs).
  */
@@ -90,13 +92,13 @@ export function seal(state: CheckoutState, key: Buffer): string {
 	return `1.${b64url(Buffer.concat([iv, cipher.getAuthTag(), body]))}`;
 }
 
-const TOKEN_SHAPE = /^1\.[A-Za-z0-9_-]{40,4000}$/;
+const SEALED_SHAPE = /^1\.[A-Za-z0-9_-]{40,4000}$/;
 
-/** The state in a token, or undefined when it is malformed, altered or from another node. */
-export function open(token: unknown, key: Buffer): CheckoutState | undefined {
-	if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) return undefined;
+/** The state sealed in `sealed`, or undefined when it is malformed, altered or from another node. */
+export function open(sealed: unknown, key: Buffer): CheckoutState | undefined {
+	if (typeof sealed !== 'string' || !SEALED_SHAPE.test(sealed)) return undefined;
 	try {
-		const raw = Buffer.from(token.slice(2), 'base64url');
+		const raw = Buffer.from(sealed.slice(2), 'base64url');
 		if (raw.length < 29) return undefined;
 		const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
 		decipher.setAuthTag(raw.subarray(12, 28));

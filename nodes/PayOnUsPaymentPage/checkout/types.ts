@@ -1,8 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient } from '../shared/clientInterface';
-import type { Attempt, CheckoutState, Method } from './token';
+import type { IDataObject, INode } from 'n8n-workflow';
+import type { PayOnUsClient } from '../../shared/clientInterface';
+import type { Attempt, CheckoutState, Method } from './sealedState';
 
-/** The shapes the checkout (checkout.ts), its payment steps (payments.ts) and the page (html.ts) share. */
+/** The shapes the checkout (../checkout.ts and this folder) and the page (../render/) share. */
 
 export type AskMode = 'no' | 'optional' | 'required';
 
@@ -39,13 +39,16 @@ export interface PageConfig {
 	eftBanks: Array<{ code: string; name: string }>;
 }
 
+/** What every step of a checkout works with. */
 export interface CheckoutEnv {
+	/** The page's calls to PayOnUs (../service.ts): its client, and the node the runner's errors name. */
 	client: PayOnUsClient;
+	node: INode;
 	config: PageConfig;
 	now(): number;
 	/** Absolute URL of the page (production or test), for return addresses. */
 	pageUrl: string;
-	/** Seals a state into a token. */
+	/** Seals a state for the page (./sealedState.ts). */
 	seal(state: CheckoutState): string;
 	/**
 	 * Starts the workflow for a confirmed payment unless this checkout was
@@ -78,8 +81,8 @@ export type ViewKind =
 export interface View {
 	kind: ViewKind;
 	state: CheckoutState;
-	/** Sealed state for the page's links and forms. */
-	token: string;
+	/** The state sealed for the page's links and forms. */
+	sealed: string;
 	/** Message for the customer (error or notice). */
 	message?: string;
 	/** The attempt the view is about. */

@@ -1,5 +1,5 @@
 import type { AskMode, PageConfig } from './types';
-import { METHODS, type Attempt, type CheckoutState, type Method } from './token';
+import { MAX_ATTEMPTS, METHODS, type Attempt, type CheckoutState, type Method } from './sealedState';
 
 /**
  * The checkout's pure rules on what the customer sends and on attempts:
@@ -48,9 +48,22 @@ export function withAttempt(state: CheckoutState, attempt: Attempt): CheckoutSta
 	return { ...state, a: [...others, attempt].sort((x, y) => x.n - y.n) };
 }
 
+/** The next attempt number (throws past the most attempts a checkout may make). */
+export function nextAttempt(state: CheckoutState): number {
+	const n = (state.a ?? []).reduce((max, a) => Math.max(max, a.n), 0) + 1;
+	if (n > MAX_ATTEMPTS) throw new CheckoutInputError('This checkout has had too many attempts. Please start a new one.');
+	return n;
+}
+
 /** An http(s) address (never a javascript: or data: URL from an answer). */
 export function isWebAddress(value: unknown): value is string {
 	return typeof value === 'string' && /^https?:\/\/[^\s]+$/i.test(value);
+}
+
+/** The bank page a payin's answer sends the customer to (3-D Secure, EFT), when it gives one. */
+export function bankPageOf(answer: { redirectUrl?: unknown }): string | undefined {
+	const url = answer.redirectUrl;
+	return typeof url === 'string' && /^https?:\/\//.test(url) ? url : undefined;
 }
 
 export function requiredText(value: string | undefined, label: string, max: number): string {

@@ -1,5 +1,5 @@
-import type { PageConfig, View } from './types';
-import type { Method } from './token';
+import type { PageConfig, View } from '../checkout/types';
+import type { Method } from '../checkout/sealedState';
 import { COMMON_JS, CSS } from './assets';
 
 /** The building blocks every page is made of: escaping, money, layout, forms shared by several views. */
@@ -78,16 +78,16 @@ export function alertBox(message: string | undefined, id = 'form-error'): string
 	return message ? `<div class="alert" role="alert" id="${id}">${esc(message)}</div>` : '';
 }
 
-export function hidden(token: string, step: string): string {
-	return `<input type="hidden" name="c" value="${esc(token)}"><input type="hidden" name="step" value="${esc(step)}">`;
+export function hidden(sealed: string, step: string): string {
+	return `<input type="hidden" name="c" value="${esc(sealed)}"><input type="hidden" name="step" value="${esc(step)}">`;
 }
 
-export function pollBlock(token: string): string {
-	return `<div id="poll" data-url="?c=${esc(token)}" aria-live="polite" class="muted"><p>This page checks the payment by itself every few seconds.</p></div>`;
+export function pollBlock(sealed: string): string {
+	return `<div id="poll" data-url="?c=${esc(sealed)}" aria-live="polite" class="muted"><p>This page checks the payment by itself every few seconds.</p></div>`;
 }
 
-export function checkForm(token: string, label: string): string {
-	return `<form method="post" action="?c=${esc(token)}">${hidden(token, 'check')}<button type="submit" class="secondary">${esc(label)}</button></form>`;
+export function checkForm(sealed: string, label: string): string {
+	return `<form method="post" action="?c=${esc(sealed)}">${hidden(sealed, 'check')}<button type="submit" class="secondary">${esc(label)}</button></form>`;
 }
 
 export function otherMethods(o: RenderOptions, view: View, current?: Method): string {
@@ -99,7 +99,7 @@ export function otherMethods(o: RenderOptions, view: View, current?: Method): st
 				`<button type="submit" name="method" value="${m}" class="secondary">Pay by ${esc(METHOD_LABELS[m].name.toLowerCase())} instead</button>`,
 		)
 		.join('');
-	return `<form method="post" action="?c=${esc(view.token)}">${hidden(view.token, 'method')}${buttons}</form>`;
+	return `<form method="post" action="?c=${esc(view.sealed)}">${hidden(view.sealed, 'method')}${buttons}</form>`;
 }
 
 export function expiryText(exp: number): string {

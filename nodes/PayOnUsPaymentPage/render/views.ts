@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { View } from './types';
+import type { View } from '../checkout/types';
 import { CARD_JS } from './assets';
 import {
 	alertBox,
@@ -19,64 +19,88 @@ import {
 
 /** One view of a checkout step each (renderView in html.ts picks the one for a view's kind). */
 
+/** The start form: amount (when the customer chooses it), email, name and phone as asked, the method. */
 export function startView(o: RenderOptions, view: View): string {
 	const c = o.config;
 	const v = view.values ?? {};
 	const s = view.state;
 	const errors = view.fieldErrors ?? {};
-	// Each field's own error sits under its label, is announced with the
-	// field (aria-describedby) and marks it invalid (aria-invalid).
-	const fieldError = (name: string) =>
-		errors[name] ? `<p class="field-error" id="${name}-error">${esc(errors[name])}</p>` : '';
-	const aria = (name: string, hint = false) => {
-		const ids = [errors[name] ? `${name}-error` : '', hint ? `${name}-hint` : ''].filter((x) => x).join(' ');
-		return `${ids ? ` aria-describedby="${ids}"` : ''}${errors[name] ? ' aria-invalid="true"' : ''}`;
-	};
-	const amountField =
-		c.amountMode === 'customer'
-			? `<label for="amount">Amount (${esc(c.currency)})</label>${fieldError('amount')}<input id="amount" name="amount" inputmode="decimal" required value="${esc(
-					v.amount ?? (s.amt !== undefined ? String(s.amt) : ''),
-				)}"${aria('amount', true)}><p id="amount-hint" class="muted">Between ${esc(money(c.minAmount, c.currency))} and ${esc(
-					money(c.maxAmount, c.currency),
-				)}</p>`
-			: '';
-	const field = (
-		name: 'name' | 'phone',
-		mode: string,
-		label: string,
-		type: string,
-		auto: string,
-		hint = '',
-	) =>
-		mode === 'no'
-			? ''
-			: `<label for="${name}">${label}${mode === 'optional' ? ' <span class="opt">(optional)</span>' : ''}</label>${fieldError(name)}<input id="${name}" name="${name}" type="${type}" autocomplete="${auto}"${
-					mode === 'required' ? ' required' : ''
-				} value="${esc(v[name] ?? (name === 'name' ? s.nm : s.ph) ?? '')}"${aria(name, hint !== '')}>${hint ? `<p id="${name}-hint" class="muted">${hint}</p>` : ''}`;
-	const chosen = v.method ?? s.m ?? c.methods[0];
-	const methods =
-		c.methods.length > 1
-			? `<fieldset><legend>Pay with</legend>${c.methods
-					.map(
-						(m) =>
-							`<label class="choice"><input type="radio" name="method" value="${m}"${m === chosen ? ' checked' : ''} required><span><b>${esc(
-								METHOD_LABELS[m].name,
-							)}</b><span class="muted">${esc(METHOD_LABELS[m].hint)}</span></span></label>`,
-					)
-					.join('')}</fieldset>`
-			: `<input type="hidden" name="method" value="${c.methods[0]}"><p class="muted">Pay by ${esc(METHOD_LABELS[c.methods[0]].name.toLowerCase())}.</p>`;
+	const marks = fieldMarks(errors);
 	return `${header(o, c.amountMode === 'fixed' ? money(c.amount, c.currency) : undefined)}
 <section class="card" aria-labelledby="details-h"><h2 id="details-h">Your details</h2>
 ${Object.keys(errors).length > 0 ? errorSummary(errors) : alertBox(view.message)}
-<form method="post" action="?c=${esc(view.token)}" novalidate>
-${hidden(view.token, 'start')}
-${amountField}
-<label for="email">Email</label>${fieldError('email')}<input id="email" name="email" type="email" autocomplete="email" required value="${esc(v.email ?? s.em ?? '')}"${aria('email')}>
-${field('name', c.askName, 'Full name', 'text', 'name')}
-${field('phone', c.askPhone, 'Phone', 'tel', 'tel', 'International format, e.g. +2348012345678')}
-${methods}
+<form method="post" action="?c=${esc(view.sealed)}" novalidate>
+${hidden(view.sealed, 'start')}
+${c.amountMode === 'customer' ? amountField(o, view, marks) : ''}
+<label for="email">Email</label>${marks.error('email')}<input id="email" name="email" type="email" autocomplete="email" required value="${esc(v.email ?? s.em ?? '')}"${marks.aria('email')}>
+${customerField(view, marks, 'name', c.askName, 'Full name', 'text', 'name')}
+${customerField(view, marks, 'phone', c.askPhone, 'Phone', 'tel', 'tel', 'International format, e.g. +2348012345678')}
+${methodChoice(o, view)}
 <button type="submit">Continue</button>
 </form></section>`;
+}
+
+interface FieldMarks {
+	/** The field's own error, under its label. */
+	error(name: string): string;
+	/** aria-describedby (its error, its hint) and aria-invalid. */
+	aria(name: string, hint?: boolean): string;
+}
+
+/** Each field's own error sits under its label, is announced with the field (aria-describedby) and marks it invalid (aria-invalid). */
+function fieldMarks(errors: Record<string, string>): FieldMarks {
+	return {
+		error: (name) => (errors[name] ? `<p class="field-error" id="${name}-error">${esc(errors[name])}</p>` : ''),
+		aria: (name, hint = false) => {
+			const ids = [errors[name] ? `${name}-error` : '', hint ? `${name}-hint` : ''].filter((x) => x).join(' ');
+			return `${ids ? ` aria-describedby="${ids}"` : ''}${errors[name] ? ' aria-invalid="true"' : ''}`;
+		},
+	};
+}
+
+function amountField(o: RenderOptions, view: View, marks: FieldMarks): string {
+	const c = o.config;
+	const s = view.state;
+	return `<label for="amount">Amount (${esc(c.currency)})</label>${marks.error('amount')}<input id="amount" name="amount" inputmode="decimal" required value="${esc(
+		view.values?.amount ?? (s.amt !== undefined ? String(s.amt) : ''),
+	)}"${marks.aria('amount', true)}><p id="amount-hint" class="muted">Between ${esc(money(c.minAmount, c.currency))} and ${esc(
+		money(c.maxAmount, c.currency),
+	)}</p>`;
+}
+
+/** Name or phone, as the page asks it ('no': not shown). */
+function customerField(
+	view: View,
+	marks: FieldMarks,
+	name: 'name' | 'phone',
+	mode: string,
+	label: string,
+	type: string,
+	auto: string,
+	hint = '',
+): string {
+	if (mode === 'no') return '';
+	const s = view.state;
+	return `<label for="${name}">${label}${mode === 'optional' ? ' <span class="opt">(optional)</span>' : ''}</label>${marks.error(name)}<input id="${name}" name="${name}" type="${type}" autocomplete="${auto}"${
+		mode === 'required' ? ' required' : ''
+	} value="${esc(view.values?.[name] ?? (name === 'name' ? s.nm : s.ph) ?? '')}"${marks.aria(name, hint !== '')}>${hint ? `<p id="${name}-hint" class="muted">${hint}</p>` : ''}`;
+}
+
+/** The methods to choose from (one method: named, and sent as a hidden field). */
+function methodChoice(o: RenderOptions, view: View): string {
+	const c = o.config;
+	if (c.methods.length <= 1) {
+		return `<input type="hidden" name="method" value="${c.methods[0]}"><p class="muted">Pay by ${esc(METHOD_LABELS[c.methods[0]].name.toLowerCase())}.</p>`;
+	}
+	const chosen = view.values?.method ?? view.state.m ?? c.methods[0];
+	return `<fieldset><legend>Pay with</legend>${c.methods
+		.map(
+			(m) =>
+				`<label class="choice"><input type="radio" name="method" value="${m}"${m === chosen ? ' checked' : ''} required><span><b>${esc(
+					METHOD_LABELS[m].name,
+				)}</b><span class="muted">${esc(METHOD_LABELS[m].hint)}</span></span></label>`,
+		)
+		.join('')}</fieldset>`;
 }
 
 /** Every input error of the form at once, each a link to its field. */
@@ -88,21 +112,35 @@ function errorSummary(errors: Record<string, string>): string {
 	return `<div class="alert" role="alert" id="form-error"><p><b>${count === 1 ? 'Please correct this:' : `Please correct these ${count} things:`}</b></p><ul>${items}</ul></div>`;
 }
 
+/** The form of the method the customer chose (the page's first method until they choose). */
 export function detailsView(o: RenderOptions, view: View): Body {
-	const c = o.config;
 	const s = view.state;
 	const amount = money(s.amt, s.cur);
-	const v = view.values ?? {};
-	const m = s.m ?? c.methods[0];
-	let form = '';
+	const m = s.m ?? o.config.methods[0];
+	let form: string;
 	const scripts: string[] = [];
 	if (m === 'card') {
-		form = `<h2 id="pay-h">Card details</h2>
+		form = cardForm(o, view, amount);
+		scripts.push(CARD_JS);
+	} else if (m === 'momo') form = momoForm(o, view);
+	else if (m === 'eft') form = eftForm(o, view);
+	else form = bankForm(view);
+	return layoutBody(
+		o,
+		amount,
+		`<section class="card" aria-labelledby="pay-h">${form}${otherMethods(o, view, m)}</section>`,
+		scripts,
+	);
+}
+
+/** Card: the inputs have no name (never submitted); the script sends them encrypted as `cardData`. */
+function cardForm(o: RenderOptions, view: View, amount: string): string {
+	return `<h2 id="pay-h">Card details</h2>
 ${alertBox(view.message)}
 <noscript><p class="alert">Card payments need JavaScript: your card details are encrypted in this browser before they are sent. Turn JavaScript on, or choose another method.</p></noscript>
 <p id="card-nojs" class="muted">Loading the secure card form…</p>
-<form id="card-form" method="post" action="?c=${esc(view.token)}" hidden novalidate>
-${hidden(view.token, 'card')}<input type="hidden" name="cardData" id="cardData" value="">
+<form id="card-form" method="post" action="?c=${esc(view.sealed)}" hidden novalidate>
+${hidden(view.sealed, 'card')}<input type="hidden" name="cardData" id="cardData" value="">
 <label for="cc-number">Card number</label><input id="cc-number" inputmode="numeric" autocomplete="cc-number" required aria-describedby="card-error">
 <div class="row"><div><label for="cc-exp">Expiry (MM/YY)</label><input id="cc-exp" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required></div>
 <div><label for="cc-csc">Security code</label><input id="cc-csc" inputmode="numeric" autocomplete="cc-csc" required></div></div>
@@ -110,50 +148,45 @@ ${hidden(view.token, 'card')}<input type="hidden" name="cardData" id="cardData" 
 <p class="muted">Your card details are encrypted in this browser; only PayOnUs can read them.</p>
 <button type="submit" data-label="Pay ${esc(amount)}">Pay ${esc(amount)}</button>
 </form>
-<script type="text/plain" id="card-key">${esc(c.cardPublicKey)}</script>`;
-		scripts.push(CARD_JS);
-	} else if (m === 'momo') {
-		form = `<h2 id="pay-h">Mobile money</h2>
+<script type="text/plain" id="card-key">${esc(o.config.cardPublicKey)}</script>`;
+}
+
+function momoForm(o: RenderOptions, view: View): string {
+	const v = view.values ?? {};
+	return `<h2 id="pay-h">Mobile money</h2>
 ${alertBox(view.message)}
-<form method="post" action="?c=${esc(view.token)}">
-${hidden(view.token, 'momo')}
-<label for="network">Network</label><select id="network" name="network" required>${c.networks
-			.map(
-				(n) =>
-					`<option value="${esc(n.code)}"${v.network === n.code ? ' selected' : ''}>${esc(n.name)}</option>`,
-			)
-			.join('')}</select>
+<form method="post" action="?c=${esc(view.sealed)}">
+${hidden(view.sealed, 'momo')}
+<label for="network">Network</label><select id="network" name="network" required>${o.config.networks
+		.map((n) => `<option value="${esc(n.code)}"${v.network === n.code ? ' selected' : ''}>${esc(n.name)}</option>`)
+		.join('')}</select>
 <label for="momo-phone">Mobile money number</label><input id="momo-phone" name="phone" type="tel" autocomplete="tel" required value="${esc(
-			v.phone ?? s.ph ?? '',
-		)}" aria-describedby="momo-hint"><p id="momo-hint" class="muted">International format, e.g. +254712345678</p>
+		v.phone ?? view.state.ph ?? '',
+	)}" aria-describedby="momo-hint"><p id="momo-hint" class="muted">International format, e.g. +254712345678</p>
 <button type="submit">Send the payment prompt</button>
 </form>`;
-	} else if (m === 'eft') {
-		form = `<h2 id="pay-h">Pay by EFT</h2>
+}
+
+function eftForm(o: RenderOptions, view: View): string {
+	const v = view.values ?? {};
+	return `<h2 id="pay-h">Pay by EFT</h2>
 ${alertBox(view.message)}
-<form method="post" action="?c=${esc(view.token)}">
-${hidden(view.token, 'eft')}
-<label for="bank">Your bank</label><select id="bank" name="bank" required>${c.eftBanks
-			.map(
-				(b) =>
-					`<option value="${esc(b.code)}"${v.bank === b.code ? ' selected' : ''}>${esc(b.name)}</option>`,
-			)
-			.join('')}</select>
+<form method="post" action="?c=${esc(view.sealed)}">
+${hidden(view.sealed, 'eft')}
+<label for="bank">Your bank</label><select id="bank" name="bank" required>${o.config.eftBanks
+		.map((b) => `<option value="${esc(b.code)}"${v.bank === b.code ? ' selected' : ''}>${esc(b.name)}</option>`)
+		.join('')}</select>
 <p class="muted">You will authorise the payment on your bank's page, then come back here.</p>
 <button type="submit">Continue to your bank</button>
 </form>`;
-	} else {
-		form = `<h2 id="pay-h">Bank transfer</h2>${alertBox(view.message)}<form method="post" action="?c=${esc(view.token)}">${hidden(
-			view.token,
-			'method',
-		)}<button type="submit" name="method" value="bank">Get the account details</button></form>`;
-	}
-	return layoutBody(
-		o,
-		amount,
-		`<section class="card" aria-labelledby="pay-h">${form}${otherMethods(o, view, m)}</section>`,
-		scripts,
-	);
+}
+
+/** Bank transfer chosen again after another method: one button for its account. */
+function bankForm(view: View): string {
+	return `<h2 id="pay-h">Bank transfer</h2>${alertBox(view.message)}<form method="post" action="?c=${esc(view.sealed)}">${hidden(
+		view.sealed,
+		'method',
+	)}<button type="submit" name="method" value="bank">Get the account details</button></form>`;
 }
 
 export function bankView(o: RenderOptions, view: View): Body {
@@ -173,8 +206,8 @@ ${view.message ? `<div class="notice" role="status">${esc(view.message)}</div>` 
 <dl><dt>Account number</dt><dd class="big"><span id="account-number">${esc(acct.no)}</span> <button type="button" class="copy secondary" data-copy="account-number" hidden>Copy<span class="sr"> account number</span></button></dd><dt>Bank</dt><dd id="bank-name">${esc(acct.bank)}</dd><dt>Account name</dt><dd>${esc(
 			acct.name,
 		)}</dd><dt>Amount</dt><dd>${esc(money(s.amt, s.cur))}</dd><dt>Pay before</dt><dd><time datetime="${new Date(s.exp).toISOString()}" data-local>${esc(expiryText(s.exp))}</time></dd></dl><p id="copy-status" class="muted" aria-live="polite"></p>
-${pollBlock(view.token)}
-${checkForm(view.token, 'I have paid')}
+${pollBlock(view.sealed)}
+${checkForm(view.sealed, 'I have paid')}
 ${otherMethods(o, view, 'bank')}
 </section>`,
 	);
@@ -197,8 +230,8 @@ export function codeView(
 		`<section class="card" aria-labelledby="code-h"><h2 id="code-h">${esc(title)}</h2>
 ${alertBox(view.message)}
 <p>${esc(text)}</p>
-<form method="post" action="?c=${esc(view.token)}" autocomplete="off">
-${hidden(view.token, step)}
+<form method="post" action="?c=${esc(view.sealed)}" autocomplete="off">
+${hidden(view.sealed, step)}
 <label for="authData">${esc(label)}</label><input id="authData" name="authData" type="${secret ? 'password' : 'text'}" inputmode="numeric" autocomplete="${
 			secret ? 'off' : 'one-time-code'
 		}" required maxlength="8"${described}>
@@ -222,8 +255,8 @@ export function waitView(
 ${view.message ? `<div class="notice" role="status">${esc(view.message)}</div>` : ''}
 <p>${esc(text)}</p>
 ${link ? `<a class="button" href="${esc(link.href)}">${esc(link.label)}</a>` : ''}
-${pollBlock(view.token)}
-${checkForm(view.token, 'Check the payment')}
+${pollBlock(view.sealed)}
+${checkForm(view.sealed, 'Check the payment')}
 </section>`,
 	);
 }

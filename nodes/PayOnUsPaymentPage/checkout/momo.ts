@@ -1,0 +1,56 @@
+import { createMobileMoneyPayin, settle, verifyMobileMoneyOtp } from '../service';
+import { statusOf } from '../../shared/errors';
+import { createOnce } from './adopt';
+import { CheckoutInputError, customerName, nextAttempt, withAttempt } from './input';
+import { nextView } from './nextView';
+import { current } from './refresh';
+import { attemptReference, type Attempt, type CheckoutState } from './sealedState';
+import type { CheckoutEnv, Latest, View } from './types';
+
+/** Mobile money: a prompt on the customer's phone (Mobile Money Collection), with an OTP first on some networks. */
+
+export async function momo(env: CheckoutEnv, state: CheckoutState, form: Record<string, string>): Promise<View> {
+	if (!env.config.methods.includes('momo')) throw new CheckoutInputError('Mobile money is not offered on this page');
+	const network = env.config.networks.find((x) => x.code === form.network);
+	if (!network) throw new CheckoutInputError('Network: choose your mobile money network');
+	const phone = String(form.phone ?? state.ph ?? '').replace(/[\s()-]/g, '');
+	if (!/^\+[1-9]\d{6,14}$/.test(phone))
+		throw new CheckoutInputError('Mobile money number: international format, + and 7 to 15 digits');
+	const n = nextAttempt(state);
+	const attempt: Attempt = { n, m: 'momo' };
+	const result = await createOnce(env, state, attempt, async () =>
+		await createMobileMoneyPayin(env, {
+			businessId: env.config.businessId,
+			momoNetwork: network.code,
+			amount: state.amt,
+			reference: attemptReference(state, n),
+			customerName: customerName(state),
+			customerEmail: state.em,
+			customerPhone: phone,
+			additionalFields: { narration: env.config.narration },
+		}),
+	);
+	if ('adopted' in result) return result.adopted;
+	attempt.s = result.created.otpRequired === true ? 'momoOtp' : 'momoWait';
+	return await current(env, withAttempt({ ...state, m: 'momo' }, attempt));
+}
+
+/** The network's OTP, sent once; then the page waits for the approval on the phone. */
+export async function momoOtp(
+	env: CheckoutEnv,
+	state: CheckoutState,
+	form: Record<string, string>,
+	latest: Latest | undefined,
+): Promise<View> {
+	const attempt = latest?.attempt;
+	if (!attempt || attempt.m !== 'momo' || attempt.s !== 'momoOtp' || !attempt.r) return nextView(env, state, latest);
+	const otp = String(form.authData ?? '').trim();
+	if (!/^\d{4,8}$/.test(otp)) throw new CheckoutInputError('Code: enter the code sent to your phone');
+	const settled = await settle(verifyMobileMoneyOtp(env.client, { onusReference: attempt.r, otp, businessId: env.config.businessId }));
+	if (!settled.ok) {
+		if (statusOf(settled.error) === 400)
+			return await current(env, state, 'That code was not accepted. Check it and try again.', 400);
+		if (statusOf(settled.error) !== 409) throw settled.error;
+	}
+	return await current(env, withAttempt(state, { ...attempt, s: 'momoWait' }));
+}

@@ -1,0 +1,97 @@
+import type { IDataObject } from 'n8n-workflow';
+import { PENDING } from './input';
+import { emitNotPaid } from './outcomes';
+import { checkoutReference, MAX_ATTEMPTS, type Attempt, type CheckoutState } from './sealedState';
+import type { CheckoutEnv, Latest, View } from './types';
+import { view } from './view';
+
+/** Which view a checkout shows once its attempts were re-read (./refresh.ts). */
+
+export function isExpired(env: Pick<CheckoutEnv, 'now'>, state: CheckoutState): boolean {
+	return env.now() > state.exp;
+}
+
+/** The view of a checkout that is not paid: expired, a form, the open attempt's step, or closed. */
+export function nextView(
+	env: CheckoutEnv,
+	state: CheckoutState,
+	latest: Latest | undefined,
+	message?: string,
+	status?: number,
+): View {
+	if (isExpired(env, state)) {
+		emitNotPaid(env, state, 'expired');
+		return view(env, 'expired', state);
+	}
+	if (state.amt === undefined) return view(env, 'start', state, { message, status });
+	if (!latest) return view(env, 'details', state, { message, status });
+	const { attempt, record } = latest;
+	// The customer chose another method after this attempt (e.g. card
+	// instead of an open bank transfer): its form. The open attempt is
+	// still read on every request, so paying it still counts.
+	if (state.m && state.m !== attempt.m) return view(env, 'details', state, { message, status });
+	const payinStatus = String(record?.paymentStatus ?? '');
+	if (!record || payinStatus === 'FAILED') {
+		const why = record
+			? String(record.providerResponse ?? record.message ?? 'The payment did not go through.')
+			: 'The payment did not go through.';
+		if ((state.a?.length ?? 0) >= MAX_ATTEMPTS) return view(env, 'closed', state, { message: why });
+		return view(
+			env,
+			'details',
+			{ ...state, m: state.m ?? attempt.m },
+			{ message: message ?? `${why} You can try again.`, attempt, status },
+		);
+	}
+	if (PENDING.has(payinStatus) || payinStatus === 'SUCCESSFUL') {
+		return attemptView(env, state, attempt, record, message, status);
+	}
+	return view(env, 'processing', state, { attempt, record, message, status });
+}
+
+/** An open attempt: the step its customer is on. */
+export function attemptView(
+	env: CheckoutEnv,
+	state: CheckoutState,
+	attempt: Attempt,
+	record: IDataObject,
+	message?: string,
+	status?: number,
+): View {
+	const kind = STEP_VIEWS.get(attempt.s ?? '') ?? 'processing';
+	return view(env, kind, state, { attempt, record, message, status });
+}
+
+/** An attempt's step (Attempt.s) and its view. */
+const STEP_VIEWS = new Map<string, View['kind']>([
+	['bank', 'bank'],
+	['pin', 'pin'],
+	['otp', 'otp'],
+	['3ds', 'threeDs'],
+	['momoOtp', 'momoOtp'],
+	['momoWait', 'momoWait'],
+	['eft', 'eft'],
+]);
+
+/** The paid checkout: its receipt, or where the page's settings send the customer. */
+export function paidView(env: CheckoutEnv, state: CheckoutState, paid: { attempt: Attempt; record: IDataObject }): View {
+	const done: CheckoutState = {
+		...state,
+		a: state.a?.map((a) => (a.n === paid.attempt.n ? { ...a, s: 'paid' } : a)),
+	};
+	const extra: Partial<View> = { attempt: paid.attempt, record: paid.record };
+	if (env.config.onSuccess === 'redirect' && env.config.redirectUrl) {
+		const u = new URL(env.config.redirectUrl);
+		u.searchParams.set('merchantCheckoutReference', checkoutReference(state));
+		extra.redirect = u.toString();
+	}
+	return view(env, 'paid', done, extra);
+}
+
+/** After "I have paid" while the payin still waits: say so. */
+export function notYet(latest: Latest | undefined): string | undefined {
+	const status = String(latest?.record?.paymentStatus ?? '');
+	return PENDING.has(status)
+		? 'We have not received the payment yet. It can take a minute; this page checks again by itself.'
+		: undefined;
+}

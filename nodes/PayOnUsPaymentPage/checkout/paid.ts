@@ -1,0 +1,48 @@
+import type { IDataObject } from 'n8n-workflow';
+import { attemptReference, checkoutReference, type Attempt, type CheckoutState } from './sealedState';
+
+/**
+ * When a checkout is paid (pure): only when Get Payment answers SUCCESSFUL
+ * for one of its attempts, with the checkout's reference, business, amount
+ * (the full amount paid) and currency. The browser's word (a return URL's
+ * `status=`, a click on "I have paid") is never taken.
+ */
+
+/** Paid, or not (with the warning to log when a SUCCESSFUL payin does not match the checkout). */
+export type PaidDecision = { paid: true } | { paid: false; warning?: string };
+
+export function decidePaid(state: CheckoutState, attempt: Attempt, record: IDataObject, businessId: string): PaidDecision {
+	if (record.paymentStatus !== 'SUCCESSFUL') return { paid: false };
+	const problems = mismatches(state, attempt, record, businessId);
+	if (problems.length === 0) return { paid: true };
+	return {
+		paid: false,
+		warning: `PayOnUs Payment Page: payin ${String(record.onusReference)} of checkout ${checkoutReference(state)} is SUCCESSFUL but does not match the checkout (${problems.join(', ')}); not treated as paid`,
+	};
+}
+
+/** Whether a SUCCESSFUL payin is this checkout's payment: the reasons it is not (empty: it is). */
+export function mismatches(
+	state: CheckoutState,
+	attempt: Attempt,
+	record: IDataObject,
+	businessId: string,
+): string[] {
+	const reference = attemptReference(state, attempt.n);
+	const problems: string[] = [];
+	const recordRef = record.merchantReference ?? record.reference;
+	if (recordRef !== undefined && recordRef !== reference) problems.push(`reference ${String(recordRef)}`);
+	if (record.businessId !== undefined && record.businessId !== businessId)
+		problems.push(`business ${String(record.businessId)}`);
+	if (Number(record.amount) !== state.amt) problems.push(`amount ${String(record.amount)}`);
+	// SUCCESSFUL is not enough: the service must say the full amount was paid
+	// (the spec lets a payin's amountPaid differ from its amount and says
+	// nothing of a partial payment's status). No amountPaid: not decided.
+	const paid = record.amountPaid;
+	if (typeof paid !== 'number' || !Number.isFinite(paid))
+		problems.push(`amountPaid ${paid === undefined ? 'missing' : String(paid)}`);
+	else if (state.amt !== undefined && paid < state.amt) problems.push(`amountPaid ${paid} of ${state.amt}`);
+	if (record.currency !== undefined && record.currency !== state.cur)
+		problems.push(`currency ${String(record.currency)}`);
+	return problems;
+}

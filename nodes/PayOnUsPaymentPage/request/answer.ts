@@ -1,0 +1,124 @@
+import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
+import type { PollAnswer, View } from '../checkout/types';
+import { renderContinue, renderMessage, renderView, type RenderOptions } from '../render/html';
+import { NO_STORE, securityHeaders } from './http';
+import type { PageOutputs } from './outputs';
+
+/**
+ * How the page answers (the node answers every request itself,
+ * `noWebhookResponse`): which answer (pure), then writing it.
+ */
+export type Answer =
+	| { kind: 'page'; status: number; html: string }
+	/** 303: post/redirect/get, or on to a bank's page or the page's Redirect URL. */
+	| { kind: 'seeOther'; location: string }
+	/** The page's own status poll. */
+	| { kind: 'status'; body: PollAnswer }
+	/** The request that saw the payment: answered by n8n once it stored the execution (`send`). */
+	| { kind: 'paid'; body: string | IDataObject };
+
+/** A POST or GET that ran on a checkout: its view, as an answer. `paidNow`: this request emitted the Paid item. */
+export function viewAnswer(view: View, request: { post: boolean; step?: string }, paidNow: boolean, o: RenderOptions): Answer {
+	if (paidNow) {
+		const body = view.kind === 'paid' && view.redirect ? renderContinue(o, view.redirect) : renderView(o, view);
+		return { kind: 'paid', body };
+	}
+	if (view.redirect) return { kind: 'seeOther', location: view.redirect };
+	if (request.post && (view.status ?? 200) < 400) {
+		// Post/redirect/get: a reload never re-sends a step.
+		const notice = request.step === 'check' && view.message ? '&notice=check' : '';
+		return { kind: 'seeOther', location: `?c=${view.sealed}${notice}` };
+	}
+	return { kind: 'page', status: view.status ?? 200, html: renderView(o, view) };
+}
+
+export function pollAnswer(answer: PollAnswer, paidNow: boolean): Answer {
+	return paidNow ? { kind: 'paid', body: answer as unknown as IDataObject } : { kind: 'status', body: answer };
+}
+
+/** The pages outside a checkout: no sealed state, a bad one, a page not set up, the service out of reach. */
+export const notices = {
+	expired: (o: RenderOptions): Answer => page(400, renderMessage(o, 'This page has expired', 'Please start again.')),
+	invalidLink: (o: RenderOptions): Answer =>
+		page(
+			400,
+			renderMessage(
+				o,
+				'This payment link is not valid',
+				'It may be incomplete, or from another page. Nothing was charged by opening it.',
+			),
+		),
+	notSetUp: (o: RenderOptions): Answer =>
+		page(
+			503,
+			renderMessage(
+				o,
+				'Payments are not available',
+				'This page is not set up to take payments right now. Please try again later.',
+				false,
+			),
+		),
+	unreachable: (o: RenderOptions): Answer =>
+		page(
+			502,
+			renderMessage(
+				o,
+				'We could not reach the payment service',
+				'Nothing was charged twice. Go back and reload the page in a moment to see where your payment stands.',
+				false,
+			),
+		),
+	/** The request saw the payment, then failed: the receipt is one reload away. */
+	received: (o: RenderOptions): Answer => ({
+		kind: 'paid',
+		body: renderMessage(o, 'Payment received', 'Your payment was received. Reload this page for the receipt.', false),
+	}),
+};
+
+function page(status: number, html: string): Answer {
+	return { kind: 'page', status, html };
+}
+
+/** The parts of n8n's (Express) response the page writes. */
+export interface PageResponse {
+	statusCode: number;
+	status(code: number): PageResponse;
+	set(headers: Record<string, string>): PageResponse;
+	type(type: string): PageResponse;
+	send(body: string): PageResponse;
+	json(body: unknown): PageResponse;
+	location(url: string): PageResponse;
+	end(): PageResponse;
+	once(event: 'finish', listener: () => void): unknown;
+}
+
+/**
+ * Writes an answer, with the request's CSP nonce, and hands n8n this
+ * request's items. A paid answer is sent by n8n only after it created the
+ * execution (responseMode onReceived, no noWebhookResponse); if n8n cannot
+ * create it, the customer gets n8n's 5xx and `release` gives the claims
+ * back, so the next request (the page polls) starts it again: a paid
+ * checkout is never silently dropped. n8n wraps an HTML answer in its
+ * sandbox CSP; the receipt needs no script.
+ */
+export function send(res: PageResponse, nonce: string, answer: Answer, outputs: PageOutputs, release: () => void): IWebhookResponseData {
+	switch (answer.kind) {
+		case 'paid':
+			res.set({ 'Cache-Control': NO_STORE, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
+			if (typeof answer.body === 'string') res.type('html');
+			res.once('finish', () => {
+				if (res.statusCode >= 500) release();
+			});
+			return { workflowData: outputs.workflowData(), webhookResponse: answer.body };
+		case 'page':
+			res.status(answer.status).set(securityHeaders(nonce)).type('html').send(answer.html);
+			break;
+		case 'seeOther':
+			res.status(303).set(securityHeaders(nonce)).location(answer.location).end();
+			break;
+		case 'status':
+			res.status(200).set({ 'Cache-Control': NO_STORE, 'X-Content-Type-Options': 'nosniff' }).json(answer.body);
+			break;
+	}
+	return outputs.any ? { noWebhookResponse: true, workflowData: outputs.workflowData() } : { noWebhookResponse: true };
+}

@@ -1,0 +1,94 @@
+import type { IDataObject } from 'n8n-workflow';
+import { readPersistedKeys, SeenRegistry, type SeenWindow } from '../../shared/dedupe';
+
+/**
+ * Exactly once: the claim a request makes on a checkout before it starts the
+ * workflow (the Paid item, keyed by the checkout reference; a Not Paid item,
+ * keyed per attempt or expiry).
+ *
+ * A key is claimed in process, synchronously: within one process two
+ * concurrent requests that both see a checkout paid start ONE execution
+ * (../../shared/dedupe.ts). The newest PERSISTED_KEYS go to the workflow's
+ * static data (`emittedCheckouts`, with `emittedHorizon`), which n8n reads
+ * before and saves after every production request, so a restart or another
+ * process that comes later does not start it again. The request that saw
+ * the payment answers only once n8n has stored the execution; if n8n cannot
+ * store it, the request's claims are released and the next request (the
+ * page polls) starts it. Two processes seeing the same checkout paid at the
+ * same moment can both start it (static data is written whole, last write
+ * wins): across processes the guarantee is at-least-once, and the item's
+ * merchantCheckoutReference is the key to make the workflow idempotent. Test
+ * URL requests keep their own memory only.
+ */
+
+/** How long and how many checkouts are remembered as emitted. */
+export const EMITTED_WINDOW: SeenWindow = {
+	ttlMs: 7 * 24 * 60 * 60 * 1000,
+	maxEntries: 20_000,
+};
+/** Keys kept in static data. */
+export const PERSISTED_KEYS = 500;
+/** The page's clock for its memory (tests move it). */
+export const PAGE_CLOCK = { now: (): number => Date.now() };
+
+/** The page's memories, one per (workflow, node, mode). */
+const emittedCheckouts = new SeenRegistry();
+
+/** One request's claims. */
+export interface CheckoutClaims {
+	/**
+	 * True when this request is the first to claim `key` (it then emits).
+	 * `serviceDate`: the payin's createdDate, for a Paid item (null when it
+	 * has none).
+	 */
+	claim(key: string, serviceDate?: unknown): boolean;
+	/** Gives back every key this request claimed (n8n could not store its run). */
+	release(): void;
+}
+
+export interface ClaimScope {
+	workflowId: string;
+	nodeId: string;
+	/** n8n's mode: 'manual' (the test URL) persists nothing. */
+	mode: string;
+}
+
+/**
+ * The claims of one request. `staticData`: the node's static data (left out
+ * for test URL requests). A Paid item is emitted for a checkout the memory
+ * no longer holds (past 7 days, 20,000 checkouts, or left out of static data
+ * over a restart) only if its payin was created after the memory's horizon;
+ * else the page still shows the receipt but starts nothing, and logs why.
+ */
+export function claimsFor(scope: ClaimScope, staticData: IDataObject | undefined, warn: (message: string) => void): CheckoutClaims {
+	const memory = emittedCheckouts.for(`payment-page:${scope.workflowId}:${scope.nodeId}:${scope.mode}`, EMITTED_WINDOW);
+	const claimed: string[] = [];
+	return {
+		claim(key, serviceDate) {
+			const now = PAGE_CLOCK.now();
+			if (staticData) memory.merge(readPersistedKeys(staticData.emittedCheckouts), now, staticData.emittedHorizon);
+			if (memory.has(key, now)) return false;
+			if (serviceDate !== undefined) {
+				const decision = memory.decide(serviceDate);
+				if (decision.known) {
+					warn(
+						`PayOnUs Payment Page: checkout ${key} is paid, but was not started again: ${decision.reason}. Check your records for this checkout (merchantCheckoutReference ${key})`,
+					);
+					return false;
+				}
+			}
+			if (!memory.checkAndAdd(key, now)) return false;
+			memory.setDate(key, serviceDate);
+			claimed.push(key);
+			if (staticData) {
+				staticData.emittedCheckouts = memory.newest(PERSISTED_KEYS);
+				const horizon = memory.horizonBeyond(PERSISTED_KEYS);
+				if (horizon !== undefined) staticData.emittedHorizon = horizon;
+			}
+			return true;
+		},
+		release() {
+			for (const key of claimed) memory.forget(key);
+		},
+	};
+}

@@ -1,0 +1,41 @@
+import type { IWebhookFunctions } from 'n8n-workflow';
+import type { PayOnUsClient } from '../../shared/clientInterface';
+import { createClient } from '../../shared/transport';
+import type { PageConfig } from '../checkout/types';
+import { lazyClient, pageCredential, sandboxPublicKey, takesTestPayments } from '../credential';
+import { buildConfig, PageSetupError } from './config';
+import { readSettings } from './settings';
+
+/** The page set up for one request: its credential, its parameters, and what it can offer right now. */
+export interface PageSetup {
+	/** The key the checkout's state is sealed with (../checkout/sealedState.ts). */
+	key: Buffer;
+	config: PageConfig;
+	/** Sandbox payments: every page says TEST MODE. */
+	testMode: boolean;
+	/** Created on its first call (a start page with its settings cached needs none). */
+	client: PayOnUsClient;
+	notPaidOutput: boolean;
+}
+
+/** Throws PageSetupError with what to fix when the page cannot take payments. */
+export async function setUpPage(ctx: IWebhookFunctions): Promise<PageSetup> {
+	const node = ctx.getNode();
+	const workflowId = String(ctx.getWorkflow().id ?? '');
+	const credentialId = node.credentials?.payOnUsApi?.id ?? '';
+	const info = await pageCredential(ctx, `${credentialId}|${workflowId}|${node.id}`);
+	if (typeof info === 'string') throw new PageSetupError(info);
+	let clientPromise: Promise<PayOnUsClient> | undefined;
+	const getClient = async (): Promise<PayOnUsClient> => await (clientPromise ??= createClient(ctx));
+	const settings = readSettings((name, fallback, options) => ctx.getNodeParameter(name, fallback, options), info);
+	const fetchSandboxKey = async (): Promise<string> =>
+		await sandboxPublicKey(info, async (options) => await ctx.helpers.httpRequest(options));
+	const config = await buildConfig(getClient, info.merchantId, settings.parameters, credentialId, fetchSandboxKey);
+	return {
+		key: info.key,
+		config,
+		testMode: takesTestPayments(info),
+		client: lazyClient(getClient, info),
+		notPaidOutput: settings.notPaidOutput,
+	};
+}

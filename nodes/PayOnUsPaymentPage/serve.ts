@@ -1,0 +1,101 @@
+import { randomBytes } from 'crypto';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { Checkout } from './checkout';
+import { newCheckoutId, open, seal } from './checkout/sealedState';
+import type { CheckoutEnv } from './checkout/types';
+import { renderView, type RenderOptions } from './render/html';
+import { notices, pollAnswer, send, viewAnswer, type Answer, type PageResponse } from './request/answer';
+import { PageSetupError } from './request/config';
+import { claimsFor, type CheckoutClaims } from './request/emittedCheckouts';
+import { formOf } from './request/http';
+import { emitting, PageOutputs } from './request/outputs';
+import { routeOf, type PageRequest, type Route } from './request/route';
+import { setUpPage, type PageSetup } from './request/setup';
+
+/**
+ * One request of the Payment Page, step by step:
+ *  1. set the page up (request/setup.ts): credential, parameters, what it can offer;
+ *  2. route the request (request/route.ts): a fresh checkout, show, poll or a step;
+ *  3. open the checkout's sealed state (checkout/sealedState.ts);
+ *  4. run what the buyer asked (checkout.ts), which re-reads the payins
+ *     and decides paid (checkout/paid.ts: Get Payment says SUCCESSFUL with
+ *     the checkout's amount, currency, business and reference);
+ *  5. claim once, emit (request/emittedCheckouts.ts, request/outputs.ts);
+ *  6. answer (request/answer.ts).
+ * Nothing is kept in process memory but caches and the emitted-checkout
+ * memory, so any n8n process (regular, queue-mode main or webhook
+ * processor) can serve any request of any checkout: PayOnUs holds the
+ * payins (reference `PP-<checkout id>-<attempt>`), the page the rest of a
+ * checkout, sealed.
+ */
+export async function servePage(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const nonce = randomBytes(16).toString('base64');
+	const outputs = new PageOutputs();
+	let claims: CheckoutClaims | undefined;
+	const answer = (a: Answer) => send(ctx.getResponseObject() as PageResponse, nonce, a, outputs, () => claims?.release());
+	let rendering: RenderOptions = {
+		nonce,
+		config: { title: String(ctx.getNodeParameter('title', 'Payment')), description: '' } as RenderOptions['config'],
+	};
+	try {
+		const page = await setUpPage(ctx);
+		rendering = { nonce, config: page.config, testMode: page.testMode };
+		claims = claimsOf(ctx);
+		const checkout = new Checkout(checkoutEnv(ctx, page, emitting(outputs, claims, page.notPaidOutput)));
+		return answer(await run(routeOf(readRequest(ctx)), checkout, page.key, outputs, rendering));
+	} catch (error) {
+		if (error instanceof PageSetupError) {
+			ctx.logger.error(`PayOnUs Payment Page "${ctx.getNode().name}" is not usable: ${error.message}`);
+			return answer(notices.notSetUp(rendering));
+		}
+		if (outputs.paid) return answer(notices.received(rendering));
+		ctx.logger.warn(`PayOnUs Payment Page "${ctx.getNode().name}": ${(error as Error).message}`);
+		return answer(notices.unreachable(rendering));
+	}
+}
+
+/** Steps 3 and 4: the sealed state opened, then what the route asks of the checkout. */
+async function run(route: Route, checkout: Checkout, key: Buffer, outputs: PageOutputs, o: RenderOptions): Promise<Answer> {
+	if (route.kind === 'start') return { kind: 'page', status: 200, html: renderView(o, checkout.fresh(newCheckoutId())) };
+	if (route.kind === 'expired') return notices.expired(o);
+	const state = open(route.sealed, key);
+	if (!state) return notices.invalidLink(o);
+	if (route.kind === 'poll') return pollAnswer(await checkout.poll(state), outputs.paid !== undefined);
+	if (route.kind === 'show') return viewAnswer(await checkout.show(state, route.notice), { post: false }, outputs.paid !== undefined, o);
+	const view = await checkout.step(state, route.step, route.form);
+	return viewAnswer(view, { post: true, step: route.step }, outputs.paid !== undefined, o);
+}
+
+function readRequest(ctx: IWebhookFunctions): PageRequest {
+	const req = ctx.getRequestObject();
+	const post = req.method === 'POST';
+	const form = post ? formOf(ctx.getBodyData(), (req as typeof req & { rawBody?: Buffer }).rawBody) : {};
+	return { method: req.method, query: ctx.getQueryData() as IDataObject, form };
+}
+
+/** The emitted-checkout claims of this node; the test URL (manual mode) keeps nothing in static data. */
+function claimsOf(ctx: IWebhookFunctions): CheckoutClaims {
+	const mode = ctx.getMode();
+	const staticData = mode !== 'manual' ? ctx.getWorkflowStaticData('node') : undefined;
+	const scope = { workflowId: String(ctx.getWorkflow().id ?? ''), nodeId: ctx.getNode().id, mode };
+	return claimsFor(scope, staticData, (message) => ctx.logger.warn(message));
+}
+
+function checkoutEnv(ctx: IWebhookFunctions, page: PageSetup, emit: ReturnType<typeof emitting>): CheckoutEnv {
+	const req = ctx.getRequestObject();
+	return {
+		client: page.client,
+		node: ctx.getNode(),
+		config: page.config,
+		now: () => Date.now(),
+		// Return address after 3-D Secure / EFT: the production URL, or in
+		// test mode the address this request came in on.
+		pageUrl:
+			ctx.getMode() !== 'manual'
+				? (ctx.getNodeWebhookUrl('default') ?? '')
+				: `${req.protocol}://${String(req.headers.host ?? '')}${req.baseUrl ?? ''}${req.path}`,
+		seal: (state) => seal(state, page.key),
+		...emit,
+		warn: (message) => ctx.logger.warn(message),
+	};
+}

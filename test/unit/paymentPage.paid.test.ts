@@ -1,0 +1,45 @@
+/** Payment Page, step "decide paid" (checkout/paid.ts): only Get Payment's SUCCESSFUL, for the checkout's own terms. */
+import { decidePaid } from '../../nodes/PayOnUsPaymentPage/checkout/paid';
+import type { Attempt, CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
+
+const state: CheckoutState = { v: 1, id: 'a'.repeat(24), iat: 0, exp: 1, amt: 5000, cur: 'NGN', em: 'a@b.co' };
+const attempt: Attempt = { n: 2, m: 'bank', r: 'ONUS-1' };
+const record = {
+	onusReference: 'ONUS-1',
+	merchantReference: `PP-${'a'.repeat(24)}-2`,
+	businessId: 'BUS-1',
+	amount: 5000,
+	amountPaid: 5000,
+	currency: 'NGN',
+	paymentStatus: 'SUCCESSFUL',
+};
+
+describe('decidePaid', () => {
+	it('paid: SUCCESSFUL, the full amount, the currency, the business and the attempt reference', () => {
+		expect(decidePaid(state, attempt, record, 'BUS-1')).toEqual({ paid: true });
+		// a record that does not name its business or currency is not held against the checkout
+		const { businessId: _b, currency: _c, ...plain } = record;
+		expect(decidePaid(state, attempt, plain, 'BUS-1')).toEqual({ paid: true });
+	});
+
+	it('not paid, without a word, while the payin is not SUCCESSFUL', () => {
+		for (const paymentStatus of ['PENDING', 'PROCESSING', 'FAILED', undefined]) {
+			expect(decidePaid(state, attempt, { ...record, paymentStatus }, 'BUS-1')).toEqual({ paid: false });
+		}
+	});
+
+	it.each([
+		[{ amountPaid: 4000 }, 'amountPaid 4000 of 5000'],
+		[{ amountPaid: undefined }, 'amountPaid missing'],
+		[{ amount: 50 }, 'amount 50'],
+		[{ currency: 'KES' }, 'currency KES'],
+		[{ businessId: 'BUS-2' }, 'business BUS-2'],
+		[{ merchantReference: 'PP-other-2' }, 'reference PP-other-2'],
+	])('a SUCCESSFUL payin with %j is not paid, and the warning says why', (over, why) => {
+		const decision = decidePaid(state, attempt, { ...record, ...over }, 'BUS-1');
+		expect(decision).toEqual({
+			paid: false,
+			warning: expect.stringContaining(`payin ONUS-1 of checkout PP-${'a'.repeat(24)} is SUCCESSFUL but does not match the checkout (${why}`),
+		});
+	});
+});
