@@ -9,7 +9,7 @@ import { constants, generateKeyPairSync, publicEncrypt } from 'node:crypto';
 import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/request/config';
 import { renderView } from '../../nodes/PayOnUsPaymentPage/render/html';
 import { deriveKey, newCheckoutId, open, seal, type CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
-import { SeenKeys } from '../../nodes/shared/dedupe';
+import { SeenKeys } from '../../nodes/shared/claim';
 import { checkoutSetup as setup, KEY, pageConfig as config, PEM } from './paymentPage.fakes';
 
 describe('the sealed checkout state', () => {
@@ -177,7 +177,7 @@ describe('checkout: card', () => {
 	});
 });
 
-describe('emitted checkouts memory (shared/dedupe.ts SeenKeys, as the page uses it)', () => {
+describe('emitted checkouts memory (shared/claim SeenKeys, as the page uses it)', () => {
 	it('claims once, releases after a failed run, merges what static data carried', () => {
 		const m = new SeenKeys({ ttlMs: 1000, maxEntries: 3 });
 		expect(m.checkAndAdd('a', 0)).toBe(true);

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { readPersistedKeys, SeenRegistry, type SeenWindow } from '../../shared/dedupe';
+import { ClaimRegistry, type SeenWindow } from '../../shared/claim';
 
 /**
  * Exactly once: the claim a request makes on a checkout before it starts the
@@ -8,7 +8,7 @@ import { readPersistedKeys, SeenRegistry, type SeenWindow } from '../../shared/d
  *
  * A key is claimed in process, synchronously: within one process two
  * concurrent requests that both see a checkout paid start ONE execution
- * (../../shared/dedupe.ts). The newest PERSISTED_KEYS go to the workflow's
+ * (the shared mechanism: ../../shared/claim/index.ts). The newest PERSISTED_KEYS go to the workflow's
  * static data (`emittedCheckouts`, with `emittedHorizon`), which n8n reads
  * before and saves after every production request, so a restart or another
  * process that comes later does not start it again. The request that saw
@@ -31,8 +31,11 @@ export const PERSISTED_KEYS = 500;
 /** The page's clock for its memory (tests move it). */
 export const PAGE_CLOCK = { now: (): number => Date.now() };
 
-/** The page's memories, one per (workflow, node, mode). */
-const emittedCheckouts = new SeenRegistry();
+/** The page's memories, one per (workflow, node, mode), kept in static data as `emittedCheckouts` / `emittedHorizon`. */
+const emittedCheckouts = new ClaimRegistry({
+	window: EMITTED_WINDOW,
+	keptIn: { keys: 'emittedCheckouts', horizon: 'emittedHorizon', newest: PERSISTED_KEYS },
+});
 
 /** One request's claims. */
 export interface CheckoutClaims {
@@ -61,34 +64,27 @@ export interface ClaimScope {
  * else the page still shows the receipt but starts nothing, and logs why.
  */
 export function claimsFor(scope: ClaimScope, staticData: IDataObject | undefined, warn: (message: string) => void): CheckoutClaims {
-	const memory = emittedCheckouts.for(`payment-page:${scope.workflowId}:${scope.nodeId}:${scope.mode}`, EMITTED_WINDOW);
+	const memoryScope = { workflowId: scope.workflowId, nodeId: scope.nodeId, mode: scope.mode };
 	const claimed: string[] = [];
 	return {
 		claim(key, serviceDate) {
 			const now = PAGE_CLOCK.now();
-			if (staticData) memory.merge(readPersistedKeys(staticData.emittedCheckouts), now, staticData.emittedHorizon);
-			if (memory.has(key, now)) return false;
-			if (serviceDate !== undefined) {
-				const decision = memory.decide(serviceDate);
-				if (decision.known) {
+			// Opened on every claim, so what static data carries now is merged first.
+			const claims = emittedCheckouts.open(memoryScope, now, staticData ? () => staticData : undefined);
+			const result = claims.claimAndKeep(key, now, serviceDate);
+			if (!result.claimed) {
+				if (result.reason !== undefined) {
 					warn(
-						`PayOnUs Payment Page: checkout ${key} is paid, but was not started again: ${decision.reason}. Check your records for this checkout (merchantCheckoutReference ${key})`,
+						`PayOnUs Payment Page: checkout ${key} is paid, but was not started again: ${result.reason}. Check your records for this checkout (merchantCheckoutReference ${key})`,
 					);
-					return false;
 				}
+				return false;
 			}
-			if (!memory.checkAndAdd(key, now)) return false;
-			memory.setDate(key, serviceDate);
 			claimed.push(key);
-			if (staticData) {
-				staticData.emittedCheckouts = memory.newest(PERSISTED_KEYS);
-				const horizon = memory.horizonBeyond(PERSISTED_KEYS);
-				if (horizon !== undefined) staticData.emittedHorizon = horizon;
-			}
 			return true;
 		},
 		release() {
-			for (const key of claimed) memory.forget(key);
+			for (const key of claimed) emittedCheckouts.release(memoryScope, key);
 		},
 	};
 }
