@@ -24,11 +24,11 @@ import { join } from 'node:path';
 import { SandboxClient } from '../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../sandbox/server';
 import { whenParentGone } from '../sandbox/parentWatch';
-import { ensureN8nInstalled, N8N_VERSION, N8N_VERSIONS, startN8n, type N8nInstance } from '../test/harness/n8n';
+import { ensureN8nInstalled, N8N_VERSION, N8N_VERSIONS, startN8n, type N8nInstance } from '../dev/n8n';
 import { startFanout, type FanoutHandle } from './lib/fanout';
 import { provision, CREDENTIAL_NAME } from './lib/provision';
 import { DEMO_LEDGER_NAME, ensureDemoLedger } from './lib/demoLedger';
-import { releaseLock, tryLock } from './lib/pidLock';
+import { releaseLock, tryLock } from '../dev/pidLock';
 import {
 	DEFAULT_N8N_PORT,
 	DEFAULT_SANDBOX_PORT,

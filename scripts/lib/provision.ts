@@ -3,7 +3,7 @@
  * the sandbox and the example workflows, imported and active. Everything is
  * looked up by name first, so a second run reuses what the first made.
  */
-import { sandboxCredentialData } from '../../test/harness/fixtures';
+import { sandboxCredentialData } from '../../dev/sandboxCredential';
 import type { ExampleKey, ExampleWorkflow } from './examples';
 import { CREDENTIAL_TYPE, loadAllExamples, payOnUsTriggerPaths, prepareExample, webhookNodePaths } from './examples';
 import {

@@ -77,8 +77,8 @@ describe('published package contents', () => {
 		expect(inlineMaps).toEqual([]);
 	});
 
-	it('has no tests, sandbox, benchmarks, scripts, examples or docs', () => {
-		const devDirs = new Set(['test', 'tests', '__tests__', 'sandbox', 'bench', 'scripts', 'examples', 'docs', 'build', 'node_modules']);
+	it('has no tests, sandbox, development library, benchmarks, scripts, examples or docs', () => {
+		const devDirs = new Set(['test', 'tests', '__tests__', 'sandbox', 'dev', 'bench', 'scripts', 'examples', 'docs', 'build', 'node_modules']);
 		const dev = paths.filter((p) => p.split('/').some((segment) => devDirs.has(segment)) || /\.(test|spec)\.js$/.test(p));
 		expect(dev).toEqual([]);
 	});

@@ -9,8 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import type { PayOnUsClient } from '../../nodes/shared/client';
-import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
-import { sandboxAccessToken } from '../harness/fixtures';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
+import { sandboxAccessToken } from '../../dev/sandboxCredential';
 
 type TransportModule = typeof import('../../nodes/shared/transport');
 type CacheModule = typeof import('../../nodes/shared/token/cache');

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../nodes/shared/transport';
 import { tokenCache } from '../../nodes/shared/token/cache';
-import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
 
 const TOKEN = 'redirect-test-token';
 let service: Server;

@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../nodes/shared/transport';
 import { tokenCache } from '../../nodes/shared/token/cache';
-import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse, url: URL) => void | Promise<void>;
 

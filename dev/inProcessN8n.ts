@@ -1,6 +1,6 @@
 /**
- * A minimal stand-in for the parts of n8n the transport and the credential
- * touch, built on n8n-core's REAL request helpers (httpRequest and
+ * n8n in this process: a minimal stand-in for the parts of n8n the transport
+ * and the credential touch, built on n8n-core's REAL request helpers (httpRequest and
  * httpRequestWithAuthentication, axios underneath, the same error wrapping)
  * and a fake credentials helper that follows n8n 2.8.4's CredentialsHelper:
  *  - preAuthentication runs when the expirable field is '' or after a 401
@@ -12,9 +12,10 @@
  * database (each must then use its own token cache, see `isolatedModules`).
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
-import { sandboxClient, sandboxCredentialData } from '../../harness/fixtures';
-import { FAKE_NODE } from './n8nErrors';
- 
+import { sandboxClient, sandboxCredentialData } from './sandboxCredential';
+
+// n8n-core's internal module (no typings, not in its exports): the helpers n8n itself runs
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const core = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
 
 export const CREDENTIAL_ID = 'cred-1';
@@ -41,7 +42,7 @@ export class CredentialStore {
 
 export interface CredentialTypeLike {
 	properties: Array<{ name: string; type: string; typeOptions?: IDataObject }>;
-	 
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- n8n binds its request helpers as `this`
 	preAuthentication?: (this: any, credentials: ICredentialDataDecryptedObject) => Promise<IDataObject>;
 }
 
@@ -57,7 +58,15 @@ export class FakeN8n {
 	) {}
 
 	node(): INode {
-		return { ...FAKE_NODE, credentials: { payOnUsApi: { id: CREDENTIAL_ID, name: 'PayOnUs account' } } };
+		return {
+			id: 'node-1',
+			name: 'PayOnUs',
+			type: 'n8n-nodes-payonus.payOnUs',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+			credentials: { payOnUsApi: { id: CREDENTIAL_ID, name: 'PayOnUs account' } },
+		};
 	}
 
 	private credentialsHelper() {

@@ -1,7 +1,7 @@
 /** HTTP client for one running n8n: public API (API key) and editor REST API (owner cookie). */
 import type { IDataObject } from 'n8n-workflow';
 import { fetch } from 'undici';
-import type { Execution } from '../execution';
+import type { Execution } from './execution';
 import type { N8nConnection, N8nHandle, WorkflowJson } from './types';
 import { sleep } from '../wait';
 

@@ -1,6 +1,6 @@
 /** The shapes the harness and its users share: options, connection, handle, workflow JSON. */
 import type { IDataObject } from 'n8n-workflow';
-import type { Execution } from '../execution';
+import type { Execution } from './execution';
 
 /** The owner account set up in every test n8n. */
 export const OWNER = {
