@@ -213,17 +213,14 @@ async function main(): Promise<void> {
 	} catch (error) {
 		say(`  Data table "${DEMO_LEDGER_NAME}" not available (${(error as Error).message}): set its ID in the nightly reconciliation's Settings`);
 	}
-	const provisioned = await provision(
-		{ baseUrl: n8n.baseUrl, apiKey: n8n.apiKey },
-		{
-			sandboxUrl: sandbox.url,
-			verificationKey: state.verificationKey,
-			filesDir,
-			refresh: args.refresh,
-			demo: { ledgerTableId, chatUrl: relay.chatUrl },
-			log: (l) => say(`  ${l}`),
-		},
-	);
+	const provisioned = await provision(n8n, {
+		sandboxUrl: sandbox.url,
+		verificationKey: state.verificationKey,
+		filesDir,
+		refresh: args.refresh,
+		demo: { ledgerTableId, chatUrl: relay.chatUrl },
+		log: (l) => say(`  ${l}`),
+	});
 	const targets = provisioned.workflows.flatMap((w) => w.triggerPaths.map((path) => n8n.webhookUrl(path)));
 	relay.setTargets(targets);
 

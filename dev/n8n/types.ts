@@ -66,6 +66,21 @@ export interface StartOptions {
 	// --- end of persistent mode options ---
 }
 
+/** A workflow as the public API lists it (`nodes` when fetched one by one). */
+export interface WorkflowSummary {
+	id: string;
+	name: string;
+	active: boolean;
+	nodes?: Array<Record<string, unknown>>;
+}
+
+/** A credential as the public API lists it (never its data). */
+export interface CredentialSummary {
+	id: string;
+	name: string;
+	type: string;
+}
+
 /** What a test needs to talk to a running n8n; written to a file by the jest global setup. */
 export interface N8nConnection {
 	baseUrl: string;
