@@ -4,10 +4,9 @@
  * rule for a custom base address.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { itemsNode, manualWorkflow } from '../../dev/workflows';
+import { itemsNode, manualWorkflow, business, NODE, PAYONUS } from '../../dev/workflows';
 import { nodeError, nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
-import { business, NODE, PAYONUS } from '../../dev/workflows';
 import { createPayOnUsCredential } from '../../dev/sandboxCredential';
 
 jest.setTimeout(300_000);

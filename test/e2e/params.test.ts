@@ -9,12 +9,11 @@
  * twice on either side, and across businesses, in categories of their own.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { itemsNode, manualWorkflow } from '../../dev/workflows';
+import { itemsNode, manualWorkflow, business, NODE, PAYONUS } from '../../dev/workflows';
 import { sandboxCredentialData } from '../../dev/sandboxCredential';
 import { nodeError, nodeErrorItem, nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
 import { until } from '../../dev/wait';
-import { business, NODE, PAYONUS } from '../../dev/workflows';
 
 jest.setTimeout(300_000);
 

@@ -6,8 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
-import { sandboxCredentialData } from '../../dev/sandboxCredential';
-import { KEY } from '../../dev/sandboxCredential';
+import { sandboxCredentialData, KEY } from '../../dev/sandboxCredential';
 import { TRIGGER_NAME, triggerWorkflow } from '../../dev/workflows';
 import { useTriggerSandbox } from './triggerFixtures';
 import { sleep } from '../../dev/wait';

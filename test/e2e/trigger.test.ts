@@ -4,8 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems, sharedN8nLogTail } from '../harness/e2e';
-import { sandboxCredentialData } from '../../dev/sandboxCredential';
-import { KEY, createCredential } from '../../dev/sandboxCredential';
+import { sandboxCredentialData, KEY, createCredential } from '../../dev/sandboxCredential';
 import { TRIGGER_NAME, triggerWorkflow } from '../../dev/workflows';
 import { useTriggerSandbox } from './triggerFixtures';
 import { sleep } from '../../dev/wait';
