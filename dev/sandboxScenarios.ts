@@ -1,7 +1,8 @@
 /**
  * The sandbox's control client (sandbox/client.ts) with the set-up scenarios
- * the trigger tests and the drills (bench/webhook-drills, bench/poll-drill)
- * share: each call makes one kind of webhook event happen in the sandbox.
+ * the trigger tests and the drills (bench/webhook-drills.bench.ts,
+ * bench/poll-drill.bench.ts) share: each call makes one kind of webhook event
+ * happen in the sandbox.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { SandboxClient } from '../sandbox/client';

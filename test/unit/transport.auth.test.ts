@@ -1,7 +1,7 @@
 /**
  * Authentication through the transport, against the real sandbox, with
  * n8n-core's real httpRequestWithAuthentication and a credentials helper
- * that behaves like n8n 2.8.4's (fakes/n8n.ts). A "process" is a
+ * that behaves like n8n 2.8.4's (dev/inProcessN8n.ts). A "process" is a
  * separate copy of the modules (jest.isolateModules): its own token cache,
  * sharing one credential store ("the database") with the other.
  */

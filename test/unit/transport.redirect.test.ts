@@ -1,7 +1,7 @@
 /**
  * Issue 14, point 7: no request of this package follows a redirect, and no
  * credential is forwarded to another origin. Through n8n-core's real request
- * helpers (fakes/n8n.ts) against two local servers.
+ * helpers (dev/inProcessN8n.ts) against two local servers.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { createServer, type Server } from 'node:http';

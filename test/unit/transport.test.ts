@@ -1,6 +1,6 @@
 /**
  * Transport behaviours through n8n-core's real request helpers (see
- * fakes/n8n.ts) against a small scripted HTTP server: envelope,
+ * dev/inProcessN8n.ts) against a small scripted HTTP server: envelope,
  * error mapping, both pagination styles, money-moving lookup/resend and 409.
  * Token recovery across "processes" is in transport.auth.test.ts (sandbox).
  */
