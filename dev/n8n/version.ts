@@ -13,8 +13,21 @@ export const PACKAGE_NAME = 'n8n-nodes-payonus';
 /** n8n versions known to the installer (dev/n8n/install/versions.json): `current` (default) and `minimum`. */
 export const N8N_VERSIONS: { current: string; minimum: string } = { current: VERSIONS.current, minimum: VERSIONS.minimum };
 
-/** The n8n this process runs: PAYONUS_N8N_VERSION (current | minimum | x.y.z), default current. */
-export const N8N_VERSION = resolveVersion(process.env.PAYONUS_N8N_VERSION);
+/**
+ * The n8n this process runs: PAYONUS_N8N_VERSION (current | minimum | x.y.z),
+ * default current. A name the installer refuses is kept as given: importing
+ * the harness never throws, ensureN8nInstalled() reports it in the
+ * installer's words.
+ */
+export const N8N_VERSION = versionNamed(process.env.PAYONUS_N8N_VERSION);
+
+function versionNamed(name: string | undefined): string {
+	try {
+		return resolveVersion(name);
+	} catch {
+		return name as string;
+	}
+}
 
 export function n8nInstallDir(): string {
 	return paths(N8N_VERSION).dir;
