@@ -1,4 +1,4 @@
-// Lint for the development code: sandbox/, test/, bench/, scripts/ and the root
+// Lint for the development code: sandbox/, dev/, test/, bench/, scripts/ and the root
 // config files (`npm run lint:dev`, part of `npm run lint`). The package
 // (nodes/, credentials/) is linted by `npm run lint:package` (n8n-node lint,
 // with n8n's community-node rules, which fit only published node code: they

@@ -4,8 +4,8 @@
  * an execution, bounded parallelism, median and percentile.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { sandboxCredentialData } from '../test/harness/fixtures';
-import { executionData, type Execution, type N8nInstance } from '../test/harness/n8n';
+import { sandboxCredentialData } from '../dev/sandboxCredential';
+import { executionData, type Execution, type N8nInstance } from '../dev/n8n';
 
 export const BENCH_CREDENTIAL_NAME = 'PayOnUs bench';
 

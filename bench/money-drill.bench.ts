@@ -13,7 +13,7 @@
  *                                  then the POST 503s half the time
  * `count` movements per cell (bulk: batches of 2 rows).
  *
- * Runs the node's HANDLERS directly (test/harness/money.ts: the real
+ * Runs the node's HANDLERS directly (dev/moneyDrill.ts: the real
  * transport with n8n-core's request helpers, no n8n process), because a
  * real n8n run of 252 cells would not fit in 10 minutes on 2 shared cores;
  * transfer-drill keeps the real-n8n run of Create Transfer.
@@ -29,7 +29,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { SandboxClient } from '../sandbox/client';
 import { startSandbox } from '../sandbox/server';
 import { TEST_PROFILES } from '../sandbox/profiles';
-import { FAULTS, MONEY_OPS, runCell, type CellResult, type Fault } from '../test/harness/money';
+import { FAULTS, MONEY_OPS, runCell, type CellResult, type Fault } from '../dev/moneyDrill';
 
 export const description =
 	'money-safety drill: every money-moving operation x sandbox profile x fault (dropped answers, 503, reused reference); ledger vs outputs';

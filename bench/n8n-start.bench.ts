@@ -6,7 +6,7 @@
  * database are measured side by side, alternating, in one run; `--queue` adds
  * Postgres in queue mode with one worker (until the worker is ready).
  */
-import { startN8n, type StartOptions } from '../test/harness/n8n';
+import { startN8n, type StartOptions } from '../dev/n8n';
 import { medianMs } from './common';
 
 export const description = 'n8n cold start (spawn -> owner + API key ready): sqlite vs postgres';

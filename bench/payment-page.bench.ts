@@ -17,12 +17,12 @@
 import { Agent, request } from 'undici';
 import { SandboxClient } from '../sandbox/client';
 import { startSandbox } from '../sandbox/server';
-import { startN8n, N8N_VERSION, type N8nInstance, type StartOptions } from '../test/harness/n8n';
-import { nodeItems } from '../test/harness/execution';
-import { sandboxAccessToken, sandboxClient } from '../test/harness/fixtures';
+import { startN8n, N8N_VERSION, type N8nInstance, type StartOptions } from '../dev/n8n';
+import { nodeItems } from '../dev/n8n/execution';
+import { sandboxAccessToken, sandboxClient } from '../dev/sandboxCredential';
 import { benchCredential, inParallel, percentile } from './common';
 import { deriveKey, open } from '../nodes/PayOnUsPaymentPage/checkout/sealedState';
-import { sleep } from '../test/harness/wait';
+import { sleep } from '../dev/wait';
 
 export const description =
 	'Payment page in real n8n: 200 concurrent bank-transfer checkouts (exactly one execution per paid one), page GET p99 vs the Form Trigger';

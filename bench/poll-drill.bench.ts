@@ -12,10 +12,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../sandbox/server';
-import { startN8n, type N8nInstance } from '../test/harness/n8n';
-import { nodeItems } from '../test/harness/execution';
-import { POLL_NAME, SandboxApi, createCredential, pollWorkflow } from '../test/e2e/triggerFixtures';
-import { sleep } from '../test/harness/wait';
+import { startN8n, type N8nInstance } from '../dev/n8n';
+import { nodeItems } from '../dev/n8n/execution';
+import { POLL_NAME, pollWorkflow } from '../dev/workflows';
+import { SandboxApi } from '../dev/sandboxScenarios';
+import { createCredential } from '../dev/sandboxCredential';
+import { sleep } from '../dev/wait';
 
 export const description = 'PayOnUs Poll Trigger in real n8n: 5,000 payins and payouts created while polling every 5 s, each emitted once';
 

@@ -29,12 +29,12 @@ import { Agent, request } from 'undici';
 import type { IDataObject } from 'n8n-workflow';
 import { SandboxClient, type DeliveryView as Delivery, type LedgerView } from '../sandbox/client';
 import { startSandbox } from '../sandbox/server';
-import { executionData, startN8n, N8N_VERSION, type N8nInstance } from '../test/harness/n8n';
+import { executionData, startN8n, N8N_VERSION, type N8nInstance } from '../dev/n8n';
 import { loadExample, payOnUsTriggerPaths, prepareExample } from '../scripts/lib/examples';
 import { CREDENTIAL_NAME, credentialData, exampleSettings } from '../scripts/lib/provision';
 import { Shop, payDynamicAccount } from '../scripts/play-customer';
 import { inParallel } from './common';
-import { sleep } from '../test/harness/wait';
+import { sleep } from '../dev/wait';
 
 export const description =
 	'auto-payout example in queue mode with 2 webhook processes + 1 worker: each collection delivered 3 times over both, paid out exactly once';

@@ -6,8 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SandboxClient } from '../sandbox/client';
-import { itemsNode, manualWorkflow } from '../test/harness/fixtures';
-import type { N8nInstance } from '../test/harness/n8n';
+import { itemsNode, manualWorkflow } from '../dev/workflows';
+import type { N8nInstance } from '../dev/n8n';
 import { nodeRun } from './common';
 import { TRANSFER_PATH } from './throughput-nodes';
 

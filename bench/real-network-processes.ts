@@ -7,7 +7,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { n8nInstallDir, n8nNode } from '../test/harness/n8n';
+import { n8nInstallDir, n8nNode } from '../dev/n8n';
 import type { Job } from './floor';
 
 /** The sandbox in its own process, with TLS and the link. */

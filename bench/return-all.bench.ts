@@ -16,8 +16,9 @@ import { readFileSync } from 'node:fs';
 import type { IDataObject } from 'n8n-workflow';
 import { Pool } from 'undici';
 import { startSandbox } from '../sandbox/server';
-import { manualWorkflow, sandboxAccessToken } from '../test/harness/fixtures';
-import { startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
+import { manualWorkflow } from '../dev/workflows';
+import { sandboxAccessToken } from '../dev/sandboxCredential';
+import { startN8n, type N8nInstance, type WorkflowJson } from '../dev/n8n';
 import { benchCredential, inParallel, nodeRun } from './common';
 
 export const description = 'Return All over 2,500 / 5,000 / 10,000 payment requests (and transfers): time and n8n memory';

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, packageRoot } from '../test/harness/n8n';
+import { freePort, packageRoot } from '../dev/n8n';
 import { medianMs } from './common';
 
 export const description = '`npm start` start-to-ready time: cold (fresh folder) vs warm (same folder again)';

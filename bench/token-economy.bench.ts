@@ -25,9 +25,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../sandbox/server';
-import { nodeItems, type Execution } from '../test/harness/execution';
-import { manualWorkflow, sandboxClient } from '../test/harness/fixtures';
-import { startN8n, type N8nInstance, type WorkflowJson } from '../test/harness/n8n';
+import { nodeItems, type Execution } from '../dev/n8n/execution';
+import { manualWorkflow } from '../dev/workflows';
+import { sandboxClient } from '../dev/sandboxCredential';
+import { startN8n, type N8nInstance, type WorkflowJson } from '../dev/n8n';
 import { benchCredential } from './common';
 
 export const description =

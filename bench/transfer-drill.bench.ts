@@ -22,11 +22,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../sandbox/server';
-import { nodeItems } from '../test/harness/execution';
-import { startN8n } from '../test/harness/n8n';
+import { nodeItems } from '../dev/n8n/execution';
+import { startN8n } from '../dev/n8n';
 import { SandboxClient } from '../sandbox/client';
 import { parseProfiles, TEST_PROFILES } from '../sandbox/profiles';
-import { business, createPayOnUsCredential, NODE, payOnUsWorkflow } from '../test/e2e/payout.fixtures';
+import { business, NODE, payOnUsWorkflow } from '../dev/workflows';
+import { createPayOnUsCredential } from '../dev/sandboxCredential';
 
 export const description = 'money-safety drill: N transfers in one n8n workflow with dropped answers; ledger checked per reference';
 

@@ -26,10 +26,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../sandbox/server';
-import { N8N_VERSION, startN8n, type N8nInstance, type StartOptions } from '../test/harness/n8n';
-import { nodeItems } from '../test/harness/execution';
-import { KEY, SandboxApi, TRIGGER_NAME, createCredential, triggerWorkflow } from '../test/e2e/triggerFixtures';
-import { sleep } from '../test/harness/wait';
+import { N8N_VERSION, startN8n, type N8nInstance, type StartOptions } from '../dev/n8n';
+import { nodeItems } from '../dev/n8n/execution';
+import { KEY, createCredential } from '../dev/sandboxCredential';
+import { SandboxApi } from '../dev/sandboxScenarios';
+import { TRIGGER_NAME, triggerWorkflow } from '../dev/workflows';
+import { sleep } from '../dev/wait';
 import { percentile } from './common';
 
 export const description =

@@ -11,7 +11,7 @@
  *
  *   npm run screenshots:actions [-- --out docs/images]
  *
- * starts its own sandbox and n8n (the test harness; the current n8n unless
+ * starts its own sandbox and n8n (the harness, dev/n8n; the current n8n unless
  * PAYONUS_N8N_VERSION says otherwise). The e2e suite runs the same function
  * (test/e2e/action-screenshots.test.ts) against its n8n. The operations come
  * from the built node's description (dist/, so `npm run build` first).
@@ -21,7 +21,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { N8nClient } from '../test/harness/n8n/client';
+import type { N8nClient } from '../dev/n8n/client';
 import { closeNode, openEditor, openNode, panelText, type Shot } from './lib/editor';
 import { repoRoot } from './lib/examples';
 
@@ -256,8 +256,8 @@ export async function takeActionScreenshots(
 
 async function main(): Promise<void> {
 	const { startSandbox } = await import('../sandbox/server');
-	const { startN8n } = await import('../test/harness/n8n');
-	const { N8nClient } = await import('../test/harness/n8n/client');
+	const { startN8n } = await import('../dev/n8n');
+	const { N8nClient } = await import('../dev/n8n/client');
 	const { credentialData } = await import('./lib/provision');
 	const argv = process.argv.slice(2);
 	const outIndex = argv.indexOf('--out');

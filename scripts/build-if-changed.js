@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /*
- * Builds the package (dist/) and the tooling (build/: sandbox, harness,
- * scripts, benches, compiled with tsconfig.dev.json) only when one of their
+ * Builds the package (dist/) and the tooling (build/: sandbox, dev/ with
+ * the harness, scripts, benches, compiled with tsconfig.dev.json) only when one of their
  * sources changed since the last build, and says what it did.
  *
  *   node scripts/build-if-changed.js [package] [tools] [--always]
@@ -41,10 +41,11 @@ const TARGETS = {
 	tools: {
 		label: 'build/ (tooling)',
 		output: 'build/scripts/start.js',
-		// what the tooling that runs from build/ is compiled from (the harness and
-		// benches import the nodes' code); unit and sandbox tests run from the
-		// sources under ts-jest, so changing one does not rebuild build/
-		inputs: ['credentials', 'nodes', 'sandbox', 'scripts', 'bench', 'test/harness', 'test/e2e', 'tsconfig.json', 'tsconfig.dev.json', 'package.json'],
+		// what the tooling that runs from build/ is compiled from (dev/, the
+		// benches and the scripts import the nodes' code; nothing there imports
+		// test/); tests run from the sources under ts-jest, so changing one does
+		// not rebuild build/
+		inputs: ['credentials', 'nodes', 'sandbox', 'dev', 'scripts', 'bench', 'tsconfig.json', 'tsconfig.dev.json', 'package.json'],
 		steps: [emptyBuildFolder, [process.execPath, tsc, '-p', 'tsconfig.dev.json'], ignoreBuildFolderInPackageLint],
 	},
 };

@@ -1,6 +1,6 @@
 /**
  * Pictures of the PayOnUs Payment Page for docs/payment-page.md, as n8n serves it:
- * starts a sandbox and a real n8n (test harness), imports and activates the
+ * starts a sandbox and a real n8n (the harness, dev/n8n), imports and activates the
  * "Sell with a link" example, and has headless Chromium open the page at
  * phone (390 px) and desktop (1280 px) widths:
  *
@@ -12,8 +12,8 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startSandbox } from '../sandbox/server';
-import { launchChromium } from '../test/harness/chromium';
-import { startN8n } from '../test/harness/n8n';
+import { launchChromium } from '../dev/chromium';
+import { startN8n } from '../dev/n8n';
 import { loadExample, prepareExample, repoRoot } from './lib/examples';
 import { credentialData } from './lib/provision';
 

@@ -11,7 +11,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromium } from '../test/harness/chromium';
+import { launchChromium } from '../dev/chromium';
 import { EXAMPLES, repoRoot, type ExampleKey } from './lib/examples';
 import { readState, resolveFolder } from './lib/state';
 

@@ -24,11 +24,11 @@ import { join } from 'node:path';
 import { SandboxClient } from '../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../sandbox/server';
 import { whenParentGone } from '../sandbox/parentWatch';
-import { ensureN8nInstalled, N8N_VERSION, N8N_VERSIONS, startN8n, type N8nInstance } from '../test/harness/n8n';
+import { ensureN8nInstalled, N8N_VERSION, N8N_VERSIONS, startN8n, type N8nInstance } from '../dev/n8n';
 import { startFanout, type FanoutHandle } from './lib/fanout';
 import { provision, CREDENTIAL_NAME } from './lib/provision';
 import { DEMO_LEDGER_NAME, ensureDemoLedger } from './lib/demoLedger';
-import { releaseLock, tryLock } from './lib/pidLock';
+import { releaseLock, tryLock } from '../dev/pidLock';
 import {
 	DEFAULT_N8N_PORT,
 	DEFAULT_SANDBOX_PORT,
@@ -213,17 +213,14 @@ async function main(): Promise<void> {
 	} catch (error) {
 		say(`  Data table "${DEMO_LEDGER_NAME}" not available (${(error as Error).message}): set its ID in the nightly reconciliation's Settings`);
 	}
-	const provisioned = await provision(
-		{ baseUrl: n8n.baseUrl, apiKey: n8n.apiKey },
-		{
-			sandboxUrl: sandbox.url,
-			verificationKey: state.verificationKey,
-			filesDir,
-			refresh: args.refresh,
-			demo: { ledgerTableId, chatUrl: relay.chatUrl },
-			log: (l) => say(`  ${l}`),
-		},
-	);
+	const provisioned = await provision(n8n, {
+		sandboxUrl: sandbox.url,
+		verificationKey: state.verificationKey,
+		filesDir,
+		refresh: args.refresh,
+		demo: { ledgerTableId, chatUrl: relay.chatUrl },
+		log: (l) => say(`  ${l}`),
+	});
 	const targets = provisioned.workflows.flatMap((w) => w.triggerPaths.map((path) => n8n.webhookUrl(path)));
 	relay.setTargets(targets);
 

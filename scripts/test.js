@@ -19,8 +19,8 @@
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const installer = require('./install-n8n');
-const { findChromium, ensureChromium } = require('./chromium');
+const installer = require('../dev/n8n/install');
+const { findChromium, ensureChromium } = require('../dev/chromium');
 
 const root = path.resolve(__dirname, '..');
 const results = path.join(root, '.jest-results');

@@ -7,7 +7,7 @@
  *
  *   npm run screenshots:triggers [-- --out docs/images]
  *
- * starts its own sandbox and n8n (the test harness; the current n8n unless
+ * starts its own sandbox and n8n (the harness, dev/n8n; the current n8n unless
  * PAYONUS_N8N_VERSION says otherwise). The e2e suite runs the same function
  * (test/e2e/trigger-screenshots.test.ts) against its n8n, on both versions.
  * Writes trigger-<picture>.png and returns, per picture, the panel's text.
@@ -15,7 +15,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { N8nClient } from '../test/harness/n8n/client';
+import type { N8nClient } from '../dev/n8n/client';
 import { closeNode, openEditor, openNode as openNodeAt, panelText, type Shot } from './lib/editor';
 
 export type { Shot } from './lib/editor';
@@ -138,8 +138,8 @@ export async function takeTriggerScreenshots(
 
 async function main(): Promise<void> {
 	const { startSandbox } = await import('../sandbox/server');
-	const { startN8n } = await import('../test/harness/n8n');
-	const { N8nClient } = await import('../test/harness/n8n/client');
+	const { startN8n } = await import('../dev/n8n');
+	const { N8nClient } = await import('../dev/n8n/client');
 	const { credentialData } = await import('./lib/provision');
 	const { SandboxClient } = await import('../sandbox/client');
 	const { repoRoot } = await import('./lib/examples');

@@ -1,7 +1,7 @@
 /**
  * Safety edges of running money-moving items together (issue 22 point 6,
  * issue 24): the PayOnUs node's execute() with the real transport (n8n-core's
- * request helpers, as test/harness/money.ts) against an in-process sandbox;
+ * request helpers, as dev/moneyDrill.ts) against an in-process sandbox;
  * the ledger decides. No edge here is n8n's own, so no n8n is started.
  *  - two items, one reference, the first answered 503 (before processing,
  *    after 300 ms) while the second lands: at Money-Moving Concurrency 2
@@ -18,8 +18,8 @@ import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
 import { MONEY_MOVING_CONCURRENCY_DEFAULT_V3 } from '../../nodes/PayOnUs/run/concurrency';
 import { startSandbox } from '../../sandbox/server';
 import { SandboxClient } from '../../sandbox/client';
-import { MONEY_OPS } from '../../test/harness/money';
-import { CredentialStore, FakeN8n, sandboxCredential } from '../../test/unit/fakes/n8n';
+import { MONEY_OPS } from '../../dev/moneyDrill';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
 import { row, type SafetyArea, type SafetyRow } from './types';
 
 const TRANSFER = '/api/v1/transfer-requests/bank-transfer';

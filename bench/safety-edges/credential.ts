@@ -13,15 +13,37 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { findOperation } from '../../nodes/PayOnUs/resources';
+import type { OperationContext } from '../../nodes/PayOnUs/resources/types';
 import { ExecutionTotals, limitedOperation, WindowTotals, type ToolLimits } from '../../nodes/PayOnUs/safeguards/toolLimits';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
-import { manualWorkflow, sandboxClient, sandboxCredentialData } from '../../test/harness/fixtures';
-import { mcpPayoutWorkflow, mcpSession, toolOutput } from '../../test/harness/mcp';
-import { startN8n, type N8nInstance } from '../../test/harness/n8n';
-import { context, fakeClient } from '../../test/unit/fakes';
+import { manualWorkflow } from '../../dev/workflows';
+import { sandboxClient, sandboxCredentialData } from '../../dev/sandboxCredential';
+import { mcpPayoutWorkflow, mcpSession, toolOutput } from '../../dev/mcp';
+import { startN8n, type N8nInstance } from '../../dev/n8n';
 import { row, type SafetyArea, type SafetyRow } from './types';
 
 const NET_TEST = 'Credential test';
+
+type Client = OperationContext['client'];
+
+/** An operation's context whose client answers without a service: the balance read with NGN 5000, a transfer with `ONUS-<reference>`. */
+function scriptedContext(reference: string): OperationContext {
+	const client: Client = {
+		environment: 'custom',
+		defaults: { merchantId: 'MER-1001', businessId: 'BUS-2001' },
+		request: async <T>(o: Parameters<Client['request']>[0]) =>
+			(o.method === 'GET' ? [{ entityId: 'BUS-2001', currency: 'NGN', availableBalance: 5000 }] : { onusReference: `ONUS-${reference}` }) as T,
+		paginate: async <T>() => [] as T[],
+	};
+	return {
+		client,
+		itemIndex: 0,
+		item: {},
+		getBinary: async () => {
+			throw new Error('no binary in this bench');
+		},
+	};
+}
 const NET_LIMITS = 'AI tool spending limits (MCP)';
 
 function walletNode(id: string, name: string): IDataObject {
@@ -136,9 +158,8 @@ async function mcpRows(n8n: N8nInstance, sb: SandboxHandle): Promise<SafetyRow[]
 	const limits: ToolLimits = { allowMoneyMovement: true, maxAmountPerCall: 1000, maxTotalPerExecution: 1500, maxTotalPerWindow: 1500, windowMinutes: 10, allowedCurrencies: ['NGN'], allowedBeneficiaries: [] };
 	const op = findOperation('payout', 'createTransfer')!;
 	const payIn = async (amount: number, reference: string) => {
-		const client = fakeClient((o) => (o.method === 'GET' ? [{ entityId: 'BUS-2001', currency: 'NGN', availableBalance: 5000 }] : { onusReference: `ONUS-${reference}` }));
 		const input = op.schema.parse({ transferType: 'WALLET_TO_BANK_ACCOUNT', businessId: 'BUS-2001', amount, currency: 'NGN', countryCode: 'NG', reference, beneficiaryBankCode: '044', beneficiaryAccountNumber: '9999991112', beneficiaryAccountName: 'Ada', narration: 'x', email: '', verifyBeneficiaryName: false, fromSubWallet: false });
-		return (await limitedOperation(op, limits, { workflowId: 'wf', nodeName: 'PayOnUs' }, totals, windows).execute(context(client), input)) as IDataObject;
+		return (await limitedOperation(op, limits, { workflowId: 'wf', nodeName: 'PayOnUs' }, totals, windows).execute(scriptedContext(reference), input)) as IDataObject;
 	};
 	await payIn(800, 't1');
 	const inWindow = await payIn(800, 't2');

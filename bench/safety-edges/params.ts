@@ -1,6 +1,6 @@
 /**
  * Safety-edges area "params": parameters the way n8n hands them, in a real
- * n8n (test/harness startN8n, its own instance; PAYONUS_N8N_VERSION picks
+ * n8n (dev/n8n startN8n, its own instance; PAYONUS_N8N_VERSION picks
  * the version) against an in-process sandbox.
  *
  * Rows: Dry Run from an expression ("true", "TRUE", " true ", "yes", ""),
@@ -15,10 +15,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
-import { nodeError, nodeErrorItem, nodeItems, type Execution } from '../../test/harness/execution';
-import { itemsNode, manualWorkflow, sandboxCredentialData } from '../../test/harness/fixtures';
-import { startN8n, type N8nInstance } from '../../test/harness/n8n';
-import { until } from '../../test/harness/wait';
+import { nodeError, nodeErrorItem, nodeItems, type Execution } from '../../dev/n8n/execution';
+import { itemsNode, manualWorkflow } from '../../dev/workflows';
+import { sandboxCredentialData } from '../../dev/sandboxCredential';
+import { startN8n, type N8nInstance } from '../../dev/n8n';
+import { until } from '../../dev/wait';
 import { row, type SafetyArea, type SafetyRow } from './types';
 
 const NODE = 'PayOnUs';

@@ -28,7 +28,7 @@ export interface SafetyRow {
 export interface SafetyArea {
 	/** Short name shown in the table's first column group, e.g. "dry-run". */
 	name: string;
-	/** Whether the area starts a real n8n (it does so itself, with test/harness). */
+	/** Whether the area starts a real n8n (it does so itself, with dev/n8n). */
 	needsN8n: boolean;
 	run(args: string[]): Promise<SafetyRow[]>;
 }

@@ -4,7 +4,7 @@
  * and partial payments, the poll trigger's key bound.
  *
  * In-process rows run this package's node code with n8n-core's real request
- * helpers (test/unit/fakes/n8n.ts) against an in-process sandbox whose
+ * helpers (dev/inProcessN8n.ts) against an in-process sandbox whose
  * records the sandbox API made; time is injected (TRIGGER_CLOCK); a restart is
  * the process memory reset with static data kept (the real-n8n restart is in
  * test/e2e/trigger.confirm.test.ts). `--trigger-bound=N` replays past N events
@@ -23,8 +23,8 @@ import { advance, MAX_SEEN, type StreamState } from '../../nodes/PayOnUsPollTrig
 import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
 import { deriveKey, newCheckoutId, seal } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 import { createClient } from '../../nodes/shared/transport';
-import { CredentialStore, FakeN8n, sandboxCredential } from '../../test/unit/fakes/n8n';
-import { SandboxApi } from '../../test/e2e/triggerFixtures';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
+import { SandboxApi } from '../../dev/sandboxScenarios';
 import { row, type SafetyArea, type SafetyRow } from './types';
 
 const KEY = 'whk-test-key'; // sandboxCredential's verification key

@@ -4,8 +4,8 @@
  * workflow as the harness's owner, open and close a node's panel, read it.
  */
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../test/harness/chromium';
-import type { N8nClient } from '../../test/harness/n8n/client';
+import { launchChromium } from '../../dev/chromium';
+import type { N8nClient } from '../../dev/n8n/client';
 
 /** A picture and the visible text of what it shows. */
 export interface Shot {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACKAGE_NAME, packageRoot } from '../../test/harness/n8n';
+import { PACKAGE_NAME, packageRoot } from '../../dev/n8n';
 
 export { PACKAGE_NAME };
 export const CREDENTIAL_TYPE = 'payOnUsApi';

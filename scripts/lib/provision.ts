@@ -3,22 +3,10 @@
  * the sandbox and the example workflows, imported and active. Everything is
  * looked up by name first, so a second run reuses what the first made.
  */
-import { sandboxCredentialData } from '../../test/harness/fixtures';
+import { sandboxCredentialData } from '../../dev/sandboxCredential';
 import type { ExampleKey, ExampleWorkflow } from './examples';
 import { CREDENTIAL_TYPE, loadAllExamples, payOnUsTriggerPaths, prepareExample, webhookNodePaths } from './examples';
-import {
-	activateWorkflow,
-	deactivateWorkflow,
-	createCredential,
-	createWorkflow,
-	findCredentialsByName,
-	findWorkflowsByName,
-	getWorkflow,
-	listCredentials,
-	updateCredential,
-	updateWorkflow,
-	type N8nApi,
-} from './n8nApi';
+import type { N8nClient } from '../../dev/n8n/client';
 
 export const CREDENTIAL_NAME = 'PayOnUs sandbox (npm start)';
 
@@ -87,60 +75,60 @@ export function exampleSettings(key: ExampleKey, filesDir: string, demo: DemoSet
 	}
 }
 
-export async function provision(api: N8nApi, opts: ProvisionOptions): Promise<Provisioned> {
+export async function provision(api: N8nClient, opts: ProvisionOptions): Promise<Provisioned> {
 	const log = opts.log ?? (() => undefined);
 	const data = credentialData(opts.sandboxUrl, opts.verificationKey);
 
 	// the credential: reuse by name (its data refreshed: the sandbox address may differ)
-	const existing = await findCredentialsByName(api, CREDENTIAL_NAME, CREDENTIAL_TYPE);
+	const existing = await api.findCredentialsByName(CREDENTIAL_NAME, CREDENTIAL_TYPE);
 	let credential: Provisioned['credential'];
 	if (existing.length > 0) {
-		await updateCredential(api, existing[0].id, { name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data });
+		await api.updateCredential(existing[0].id, { name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data });
 		credential = { id: existing[0].id, name: CREDENTIAL_NAME, created: false };
 		log(`credential "${CREDENTIAL_NAME}" reused (${existing[0].id})`);
 	} else {
-		const created = await createCredential(api, { name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data });
+		const created = await api.createCredential({ name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data });
 		credential = { id: String(created.id), name: CREDENTIAL_NAME, created: true };
 		log(`credential "${CREDENTIAL_NAME}" created (${credential.id})`);
 	}
 
 	const knownCredentialIds = new Set(
-		(await listCredentials(api)).filter((c) => c.type === CREDENTIAL_TYPE).map((c) => String(c.id)),
+		(await api.listCredentials()).filter((c) => c.type === CREDENTIAL_TYPE).map((c) => String(c.id)),
 	);
 	const workflows: ProvisionedWorkflow[] = [];
 	for (const { key, workflow } of loadAllExamples()) {
 		const nodeSettings = exampleSettings(key, opts.filesDir, opts.demo);
 		const prepared = prepareExample(workflow, { credential, settings: nodeSettings });
-		const found = await findWorkflowsByName(api, prepared.name);
+		const found = await api.findWorkflowsByName(prepared.name);
 		let id: string;
 		let created = false;
 		let stored: ExampleWorkflow | { nodes?: Array<Record<string, unknown>> } = prepared;
 		if (found.length === 0) {
-			id = String((await createWorkflow(api, prepared)).id);
+			id = String((await api.createWorkflow(prepared as never)).id);
 			created = true;
 			log(`workflow "${prepared.name}" imported (${id})`);
 		} else {
 			id = String(found[0].id);
 			if (opts.refresh) {
-				await updateWorkflow(api, id, prepared);
+				await api.updateWorkflow(id, prepared);
 				log(`workflow "${prepared.name}" replaced from examples/ (${id})`);
 			} else {
-				stored = await getWorkflow(api, id);
+				stored = await api.getWorkflow(id);
 				log(`workflow "${prepared.name}" reused (${id})`);
 				if (await relinkCredential(api, stored as StoredWorkflow, credential, knownCredentialIds)) {
 					log(`workflow "${prepared.name}": PayOnUs nodes linked to the credential again (it had been deleted)`);
-					stored = await getWorkflow(api, id);
+					stored = await api.getWorkflow(id);
 				}
 				if (key === 'nightlyReconciliation' && nodeSettings && (await refreshDemoSettings(api, stored as StoredWorkflow, nodeSettings))) {
 					// published again, so its schedule runs the new values too (n8n 2.x keeps a published version)
-					await deactivateWorkflow(api, id);
+					await api.deactivate(id, { wait: false });
 					log(`workflow "${prepared.name}": Settings point to this run's demo ledger and chat again`);
 				}
 			}
 		}
-		const current = await getWorkflow(api, id);
+		const current = await api.getWorkflow(id);
 		if (!current.active) {
-			await activateWorkflow(api, id);
+			await api.activate(id, { wait: false });
 			log(`workflow "${prepared.name}" activated`);
 		}
 		workflows.push({
@@ -177,9 +165,9 @@ const SETTINGS_KEYS = [
 ];
 
 /** Writes a stored workflow's (edited) nodes back, with the settings the public API accepts. */
-async function saveNodes(api: N8nApi, stored: StoredWorkflow): Promise<void> {
+async function saveNodes(api: N8nClient, stored: StoredWorkflow): Promise<void> {
 	const settings = Object.fromEntries(Object.entries(stored.settings ?? {}).filter(([k]) => SETTINGS_KEYS.includes(k)));
-	await updateWorkflow(api, stored.id, { name: stored.name, nodes: stored.nodes, connections: stored.connections, settings });
+	await api.updateWorkflow(stored.id, { name: stored.name, nodes: stored.nodes, connections: stored.connections, settings });
 }
 
 /**
@@ -189,7 +177,7 @@ async function saveNodes(api: N8nApi, stored: StoredWorkflow): Promise<void> {
  */
 const DEMO_OWNED_VALUE = /^(REPLACE-|https:\/\/chat\.example\.invalid\/|http:\/\/127\.0\.0\.1:\d+\/chat$)/;
 
-async function refreshDemoSettings(api: N8nApi, stored: StoredWorkflow, values: Record<string, string>): Promise<boolean> {
+async function refreshDemoSettings(api: N8nClient, stored: StoredWorkflow, values: Record<string, string>): Promise<boolean> {
 	const node = stored.nodes.find((n) => n.name === 'Settings') as { parameters?: { assignments?: { assignments?: Array<{ name: string; value: unknown }> } } } | undefined;
 	let changed = false;
 	for (const entry of node?.parameters?.assignments?.assignments ?? []) {
@@ -210,7 +198,7 @@ async function refreshDemoSettings(api: N8nApi, stored: StoredWorkflow, values: 
  * are left alone. Returns whether the workflow was changed.
  */
 async function relinkCredential(
-	api: N8nApi,
+	api: N8nClient,
 	stored: StoredWorkflow,
 	credential: { id: string; name: string },
 	known: Set<string>,

@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { startScriptedModel, type ScriptedModel } from '../harness/scriptedModel';
 import { nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
-import { business } from './payout.fixtures';
+import { business } from '../../dev/workflows';
 
 describe('PayOnUs as an AI agent tool in n8n', () => {
 	let model: ScriptedModel;

@@ -9,11 +9,11 @@ import { randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { SandboxClient, type LedgerView } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
-import { launchChromium } from '../harness/chromium';
+import { launchChromium } from '../../dev/chromium';
 import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
 import { loadExample, payOnUsTriggerPaths, prepareExample, webhookNodePaths } from '../../scripts/lib/examples';
 import { credentialData } from '../../scripts/lib/provision';
-import { sleep } from '../harness/wait';
+import { sleep } from '../../dev/wait';
 
 jest.setTimeout(300_000);
 

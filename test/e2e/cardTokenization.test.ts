@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
-import { business, NODE, payOnUsWorkflow } from './payout.fixtures';
+import { business, NODE, payOnUsWorkflow } from '../../dev/workflows';
 
 const CARD = '4111111111111111';
 

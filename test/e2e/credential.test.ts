@@ -9,7 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { fetch } from 'undici';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { nodeError, nodeItems, sharedN8n } from '../harness/e2e';
-import { manualWorkflow, sandboxClient, sandboxCredentialData } from '../harness/fixtures';
+import { manualWorkflow } from '../../dev/workflows';
+import { sandboxClient, sandboxCredentialData } from '../../dev/sandboxCredential';
 
 const n8n = sharedN8n();
 let sb: SandboxHandle;

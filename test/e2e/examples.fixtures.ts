@@ -1,6 +1,6 @@
 /**
  * Helpers of the example workflow e2e files (examples*.test.ts): a local
- * stand-in for a chat service's incoming webhook. (Waiting: test/harness/wait.ts.)
+ * stand-in for a chat service's incoming webhook. (Waiting: dev/wait.ts.)
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

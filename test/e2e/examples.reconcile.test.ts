@@ -12,10 +12,10 @@ import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { loadExample, prepareExample } from '../../scripts/lib/examples';
 import { credentialData } from '../../scripts/lib/provision';
-import { itemsNode, manualWorkflow } from '../harness/fixtures';
+import { itemsNode, manualWorkflow } from '../../dev/workflows';
 import { nodeError, nodeItems, sharedN8n, type Execution, type N8nClient } from '../harness/e2e';
 import { startChatCapture, type ChatCapture } from './examples.fixtures';
-import { until } from '../harness/wait';
+import { until } from '../../dev/wait';
 
 jest.setTimeout(300_000);
 

@@ -26,7 +26,7 @@ import {
 } from '../../scripts/lib/examples';
 import { credentialData, exampleSettings } from '../../scripts/lib/provision';
 import { Shop, approveMobileMoney, completeConsentPage, payDynamicAccount } from '../../scripts/play-customer';
-import { sleep, until } from '../harness/wait';
+import { sleep, until } from '../../dev/wait';
 
 jest.setTimeout(300_000);
 

@@ -4,10 +4,10 @@
  * rule for a custom base address.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { itemsNode, manualWorkflow } from '../harness/fixtures';
+import { itemsNode, manualWorkflow, business, NODE, PAYONUS } from '../../dev/workflows';
 import { nodeError, nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
-import { business, createPayOnUsCredential, NODE, PAYONUS } from './payout.fixtures';
+import { createPayOnUsCredential } from '../../dev/sandboxCredential';
 
 jest.setTimeout(300_000);
 

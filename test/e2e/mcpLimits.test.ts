@@ -8,8 +8,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { sharedN8n } from '../harness/e2e';
-import { sandboxCredentialData } from '../harness/fixtures';
-import { mcpPayoutWorkflow, mcpSession, toolOutput } from '../harness/mcp';
+import { sandboxCredentialData } from '../../dev/sandboxCredential';
+import { mcpPayoutWorkflow, mcpSession, toolOutput } from '../../dev/mcp';
 
 const n8n = sharedN8n();
 let sb: SandboxHandle;

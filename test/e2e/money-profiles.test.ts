@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { TEST_PROFILES } from '../../sandbox/profiles';
 import { nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
-import { business, NODE, payOnUsWorkflow } from './payout.fixtures';
+import { business, NODE, payOnUsWorkflow } from '../../dev/workflows';
 
 const TRANSFER = '/api/v1/transfer-requests/bank-transfer';
 const BULK = '/api/v1/transfer-requests/bulk/bank-transfer';

@@ -9,11 +9,11 @@
  * twice on either side, and across businesses, in categories of their own.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { itemsNode, manualWorkflow, sandboxCredentialData } from '../harness/fixtures';
+import { itemsNode, manualWorkflow, business, NODE, PAYONUS } from '../../dev/workflows';
+import { sandboxCredentialData } from '../../dev/sandboxCredential';
 import { nodeError, nodeErrorItem, nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
-import { until } from '../harness/wait';
-import { business, NODE, PAYONUS } from './payout.fixtures';
+import { until } from '../../dev/wait';
 
 jest.setTimeout(300_000);
 

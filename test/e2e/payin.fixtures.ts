@@ -8,7 +8,7 @@ import { constants, publicEncrypt } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems, type Execution } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
-import { NODE, payOnUsWorkflow } from './payout.fixtures';
+import { NODE, payOnUsWorkflow } from '../../dev/workflows';
 
 export const e = (field: string) => `={{ $json.${field} }}`;
 

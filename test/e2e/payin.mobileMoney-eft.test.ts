@@ -13,7 +13,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
-import { business, NODE } from './payout.fixtures';
+import { business, NODE } from '../../dev/workflows';
 import { customerParams, e, payinSuite, person } from './payin.fixtures';
 
 const payin = payinSuite();

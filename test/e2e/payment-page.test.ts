@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONNECTION_ENV } from '../harness/e2e';
-import type { N8nConnection } from '../harness/n8n';
+import type { N8nConnection } from '../../dev/n8n';
 import { loadExample } from '../../scripts/lib/examples';
 import {
 	CARDS,
@@ -26,7 +26,7 @@ import {
 	startCheckout,
 	submit,
 } from './payment-page.fixtures';
-import { sleep } from '../harness/wait';
+import { sleep } from '../../dev/wait';
 
 jest.setTimeout(300_000);
 

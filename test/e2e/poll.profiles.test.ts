@@ -11,8 +11,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import type { ProfileName } from '../../sandbox/profiles';
 import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
-import { POLL_NAME, SandboxApi, createCredential, pollWorkflow } from './triggerFixtures';
-import { sleep } from '../harness/wait';
+import { POLL_NAME, pollWorkflow } from '../../dev/workflows';
+import { SandboxApi } from '../../dev/sandboxScenarios';
+import { createCredential } from '../../dev/sandboxCredential';
+import { sleep } from '../../dev/wait';
 
 jest.setTimeout(600_000);
 

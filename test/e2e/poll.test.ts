@@ -6,8 +6,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
-import { POLL_NAME, pollPeriodMs, pollWorkflow, useTriggerSandbox } from './triggerFixtures';
-import { sleep } from '../harness/wait';
+import { POLL_NAME, pollPeriodMs, pollWorkflow } from '../../dev/workflows';
+import { useTriggerSandbox } from './triggerFixtures';
+import { sleep } from '../../dev/wait';
 
 // newer n8n polls at most once a minute: a run there waits for several polls
 jest.setTimeout(420_000);

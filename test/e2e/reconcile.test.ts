@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
-import { NODE, payOnUsWorkflow } from './payout.fixtures';
+import { NODE, payOnUsWorkflow } from '../../dev/workflows';
 
 describe('PayOnUs Reconcile in n8n', () => {
 	const e2e = useSandboxAndN8n('reconcile');

@@ -21,9 +21,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fetch } from 'undici';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
-import { HttpError, N8N_VERSION, nodeItems, packPackage, startN8n, type N8nInstance } from '../harness/n8n';
+import { HttpError, N8N_VERSION, nodeItems, packPackage, startN8n, type N8nInstance } from '../../dev/n8n';
 import { startVerdaccio, type VerdaccioHandle } from '../harness/verdaccio';
-import { createPayOnUsCredential, NODE, payOnUsWorkflow } from './payout.fixtures';
+import { createPayOnUsCredential } from '../../dev/sandboxCredential';
+import { NODE, payOnUsWorkflow } from '../../dev/workflows';
 
 const packageJson = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
 	name: string;

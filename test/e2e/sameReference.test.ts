@@ -7,9 +7,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
-import { itemsNode, manualWorkflow } from '../harness/fixtures';
+import { itemsNode, manualWorkflow, business, NODE, PAYONUS } from '../../dev/workflows';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
-import { business, NODE, PAYONUS } from './payout.fixtures';
 
 const PATH = '/api/v1/transfer-requests/bank-transfer';
 

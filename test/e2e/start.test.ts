@@ -9,13 +9,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { N8nClient, freePort, packageRoot } from '../harness/n8n';
+import { N8nClient, freePort, packageRoot } from '../../dev/n8n';
 import { SandboxClient } from '../../sandbox/client';
 import { EXAMPLES, loadExample } from '../../scripts/lib/examples';
 import { CREDENTIAL_NAME } from '../../scripts/lib/provision';
 import { readState } from '../../scripts/lib/state';
 import { Shop, payDynamicAccount } from '../../scripts/play-customer';
-import { until } from '../harness/wait';
+import { until } from '../../dev/wait';
 
 jest.setTimeout(600_000);
 

@@ -6,9 +6,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
-import { sandboxCredentialData } from '../harness/fixtures';
-import { KEY, TRIGGER_NAME, useTriggerSandbox, triggerWorkflow } from './triggerFixtures';
-import { sleep } from '../harness/wait';
+import { sandboxCredentialData, KEY } from '../../dev/sandboxCredential';
+import { TRIGGER_NAME, triggerWorkflow } from '../../dev/workflows';
+import { useTriggerSandbox } from './triggerFixtures';
+import { sleep } from '../../dev/wait';
 
 jest.setTimeout(300_000);
 

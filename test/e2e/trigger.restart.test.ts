@@ -12,9 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
-import { nodeItems, startN8n, type N8nInstance } from '../harness/n8n';
-import { sleep, until } from '../harness/wait';
-import { KEY, SandboxApi, TRIGGER_NAME, createCredential, triggerWorkflow } from './triggerFixtures';
+import { nodeItems, startN8n, type N8nInstance } from '../../dev/n8n';
+import { sleep, until } from '../../dev/wait';
+import { KEY, createCredential } from '../../dev/sandboxCredential';
+import { SandboxApi } from '../../dev/sandboxScenarios';
+import { TRIGGER_NAME, triggerWorkflow } from '../../dev/workflows';
 
 jest.setTimeout(900_000);
 

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { nodeItems } from '../harness/e2e';
-import { POLL_NAME, TRIGGER_NAME, pollWorkflow, triggerWorkflow, useTriggerSandbox } from './triggerFixtures';
+import { POLL_NAME, TRIGGER_NAME, pollWorkflow, triggerWorkflow } from '../../dev/workflows';
+import { useTriggerSandbox } from './triggerFixtures';
 
 jest.setTimeout(300_000);
 

@@ -5,11 +5,10 @@
  * Dry Run shown as a warning hint above the output.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { itemsNode, manualWorkflow } from '../harness/fixtures';
-import { executionData, nodeError, nodeItems } from '../harness/execution';
+import { itemsNode, manualWorkflow, business, NODE, PAYONUS } from '../../dev/workflows';
+import { executionData, nodeError, nodeItems } from '../../dev/n8n/execution';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
 import { SIMPLE_PAYMENT_FIELDS } from '../../nodes/shared/simplify';
-import { business, NODE, PAYONUS } from './payout.fixtures';
 
 describe('issue 23: outputs and errors for people, in n8n', () => {
 	const e2e = useSandboxAndN8n('ux');

@@ -9,12 +9,12 @@
  *   expect(nodeItems(execution, 'PayOnUs')).toEqual([...]);
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { N8nClient, type N8nConnection } from './n8n';
+import { N8nClient, type N8nConnection } from '../../dev/n8n';
 
-export { nodeItems, nodeError, nodeErrorItem, executedNodes, executionData } from './execution';
-export type { Execution } from './execution';
-export type { N8nHandle, WorkflowJson } from './n8n';
-export { N8nClient } from './n8n';
+export { nodeItems, nodeError, nodeErrorItem, executedNodes, executionData } from '../../dev/n8n/execution';
+export type { Execution } from '../../dev/n8n/execution';
+export type { N8nHandle, WorkflowJson } from '../../dev/n8n';
+export { N8nClient } from '../../dev/n8n';
 
 /** Environment variable naming the JSON file (baseUrl, apiKey, cookie) the global setup wrote. */
 export const CONNECTION_ENV = 'PAYONUS_E2E_N8N';

@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CONNECTION_ENV } from './e2e';
-import { startN8n } from './n8n';
+import { startN8n } from '../../dev/n8n';
 
 export default async function globalSetup(): Promise<void> {
 	const db = process.env.PAYONUS_E2E_DB === 'postgres' ? 'postgres' : 'sqlite';

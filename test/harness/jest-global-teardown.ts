@@ -1,5 +1,5 @@
 /** Jest global teardown of the e2e project: stops the n8n the global setup started. */
-import type { N8nInstance } from './n8n';
+import type { N8nInstance } from '../../dev/n8n';
 
 export default async function globalTeardown(): Promise<void> {
 	const holder = globalThis as { __PAYONUS_N8N__?: N8nInstance };

@@ -16,8 +16,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { sharedN8n, type Execution, type N8nClient } from './e2e';
-import { sandboxCredentialData } from './fixtures';
-import type { WorkflowJson } from './n8n';
+import { sandboxCredentialData } from '../../dev/sandboxCredential';
+import type { WorkflowJson } from '../../dev/n8n';
 
 export interface SandboxAndN8nOptions<C extends SandboxClient> {
 	/** The credential's name (default `PayOnUs <label> e2e <time>`). */

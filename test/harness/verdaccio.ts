@@ -20,8 +20,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { fetch } from 'undici';
-import { freePort, n8nInstallDir } from './n8n';
-import { sleep } from './wait';
+import { freePort, n8nInstallDir } from '../../dev/n8n';
+import { sleep } from '../../dev/wait';
 
 const execFileAsync = promisify(execFile);
 

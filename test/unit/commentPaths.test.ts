@@ -27,7 +27,7 @@ import * as ts from 'typescript';
 const root = join(__dirname, '..', '..');
 
 /** The folders whose comments are read. */
-const READ = ['nodes', 'credentials', 'sandbox', 'scripts', 'bench', 'test'];
+const READ = ['nodes', 'credentials', 'sandbox', 'scripts', 'bench', 'test', 'dev'];
 
 /** The parts of the repository a file in each top folder may name by the end of a path. */
 const AREAS: Record<string, string[] | 'all'> = {

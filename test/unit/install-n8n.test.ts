@@ -6,20 +6,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-const installer = require('../../scripts/install-n8n.js') as {
-	check: (version: string) => { ok: boolean; problem: string };
-	resolveVersion: (name?: string) => string;
-	testVersions: () => string[];
-	npmFailure: (what: string, code: number, output: string) => Error;
-	nodeFits: (engines: string, major: number) => boolean;
-	UserError: new (message: string) => Error;
-	VERSIONS: { current: string; minimum: string };
-};
-const nodeRuntime = require('../../scripts/lib/n8n-install/node.js') as {
-	ensureNodeHeaders: (nodeBin: string, cacheDir?: string) => Promise<string>;
-	headersVersion: (dir: string) => string;
-};
+import * as installer from '../../dev/n8n/install';
+import * as nodeRuntime from '../../dev/n8n/install/node';
 
 /** What node-gyp printed here when it had no nodedir and could only reach the npm registry (issue 26). */
 const GYP_HEADERS_DOWNLOAD = [
@@ -57,7 +45,7 @@ function fakeNode(dir: string, version: string): string {
 	return bin;
 }
 
-describe('scripts/install-n8n.js', () => {
+describe('the n8n installer (dev/n8n/install/)', () => {
 	const saved = { ...process.env };
 	let cache: string;
 	beforeEach(() => {

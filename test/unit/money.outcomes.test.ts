@@ -19,7 +19,7 @@ import { findByReference, transfersOf } from '../../nodes/shared/moneyMoving';
 import { createTransfer } from '../../nodes/PayOnUs/resources/payout/createTransfer';
 import { bulkTransfer } from '../../nodes/PayOnUs/resources/payout/bulkTransfer';
 import type { OperationContext } from '../../nodes/PayOnUs/resources/types';
-import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
 
 interface Stub {
 	cap: number;

@@ -9,7 +9,7 @@
  */
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { TEST_PROFILES } from '../../sandbox/profiles';
-import { FAULTS, MONEY_OPS, runCell } from '../harness/money';
+import { FAULTS, MONEY_OPS, runCell } from '../../dev/moneyDrill';
 import { SandboxClient } from '../../sandbox/client';
 
 jest.setTimeout(120_000);

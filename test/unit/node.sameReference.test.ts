@@ -14,7 +14,7 @@ import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
 import { backoffClock } from '../../nodes/PayOnUs/run/concurrency';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { SandboxClient } from '../../sandbox/client';
-import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
 
 jest.setTimeout(60_000);
 

@@ -16,7 +16,7 @@ const root = join(__dirname, '..', '..');
 // Measured at 0.1.0+: 83,458 bytes packed, 323,266 unpacked, 68 files;
 // with the Payment Page node (issue 15): 112,224 / 425,744 / 76.
 // About 30 % headroom; raise them on purpose when the package really grows.
-const BUDGET = { packedBytes: 200_000, unpackedBytes: 740_000, files: 160 }; // measured 172,110 / 628,239 / 125 after the structure split (issue 17: one module per concern; the file count grew from 86, the byte budgets did not move)
+const BUDGET = { packedBytes: 200_000, unpackedBytes: 740_000, files: 200 }; // measured 197,373 / 718,472 / 166 after issue 25 (the webhook nodes as one file per step, the money-moving contract in one folder); 172,110 / 628,239 / 125 after issue 17. The byte budgets did not move: a file more is not a byte more.
 
 interface PackFile {
 	path: string;
@@ -77,8 +77,8 @@ describe('published package contents', () => {
 		expect(inlineMaps).toEqual([]);
 	});
 
-	it('has no tests, sandbox, benchmarks, scripts, examples or docs', () => {
-		const devDirs = new Set(['test', 'tests', '__tests__', 'sandbox', 'bench', 'scripts', 'examples', 'docs', 'build', 'node_modules']);
+	it('has no tests, sandbox, development library, benchmarks, scripts, examples or docs', () => {
+		const devDirs = new Set(['test', 'tests', '__tests__', 'sandbox', 'dev', 'bench', 'scripts', 'examples', 'docs', 'build', 'node_modules']);
 		const dev = paths.filter((p) => p.split('/').some((segment) => devDirs.has(segment)) || /\.(test|spec)\.js$/.test(p));
 		expect(dev).toEqual([]);
 	});

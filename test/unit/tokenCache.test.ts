@@ -11,7 +11,7 @@ import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { ISSUE_ORDER_MARGIN_MS, TokenCache, tokenCache } from '../../nodes/shared/accessToken/cache';
 import { tokenFingerprint } from '../../nodes/shared/accessToken/credential';
 import { TokenCallError } from '../../nodes/shared/errors';
-import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 jest.setTimeout(30_000); // a generous give-up for a loaded machine; no timing is asserted through it

@@ -1,7 +1,7 @@
 /**
  * Authentication through the transport, against the real sandbox, with
  * n8n-core's real httpRequestWithAuthentication and a credentials helper
- * that behaves like n8n 2.8.4's (fakes/n8n.ts). A "process" is a
+ * that behaves like n8n 2.8.4's (dev/inProcessN8n.ts). A "process" is a
  * separate copy of the modules (jest.isolateModules): its own token cache,
  * sharing one credential store ("the database") with the other.
  */
@@ -9,8 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import type { PayOnUsClient } from '../../nodes/shared/clientInterface';
-import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
-import { sandboxAccessToken } from '../harness/fixtures';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
+import { sandboxAccessToken } from '../../dev/sandboxCredential';
 
 type TransportModule = typeof import('../../nodes/shared/transport');
 type CacheModule = typeof import('../../nodes/shared/accessToken/cache');

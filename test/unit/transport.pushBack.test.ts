@@ -11,7 +11,7 @@ import { AdaptiveLimiter, createClient } from '../../nodes/shared/transport';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { SandboxClient } from '../../sandbox/client';
 import { RATE_LIMIT_PER_SECOND } from '../../sandbox/profiles';
-import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
 
 jest.setTimeout(120_000);
 

@@ -1,7 +1,7 @@
 /**
  * Issue 14, point 7: no request of this package follows a redirect, and no
  * credential is forwarded to another origin. Through n8n-core's real request
- * helpers (fakes/n8n.ts) against two local servers.
+ * helpers (dev/inProcessN8n.ts) against two local servers.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { createServer, type Server } from 'node:http';
@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../nodes/shared/transport';
 import { tokenCache } from '../../nodes/shared/accessToken/cache';
-import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
 
 const TOKEN = 'redirect-test-token';
 let service: Server;

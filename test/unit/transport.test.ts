@@ -1,6 +1,6 @@
 /**
  * Transport behaviours through n8n-core's real request helpers (see
- * fakes/n8n.ts) against a small scripted HTTP server: envelope,
+ * dev/inProcessN8n.ts) against a small scripted HTTP server: envelope,
  * error mapping, both pagination styles, money-moving lookup/resend and 409.
  * Token recovery across "processes" is in transport.auth.test.ts (sandbox).
  */
@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../nodes/shared/transport';
 import { tokenCache } from '../../nodes/shared/accessToken/cache';
-import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse, url: URL) => void | Promise<void>;
 

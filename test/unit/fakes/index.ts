@@ -6,8 +6,9 @@
  *                       request helpers throw (its own NodeApiError over an AxiosError)
  *  - executeContext.ts  fakeExecuteContext(): a minimal IExecuteFunctions for the action node
  * Imported by path, not from here:
- *  - n8n.ts             a stand-in n8n over n8n-core's REAL request helpers (transport tests)
  *  - transport.ts       a jest.mock stand-in for nodes/shared/transport (trigger tests)
+ * The stand-in n8n over n8n-core's REAL request helpers (transport tests) is
+ * dev/inProcessN8n.ts: the benches and the money drills run it too.
  */
 export * from './client';
 export * from './errors';

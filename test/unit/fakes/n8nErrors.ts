@@ -16,16 +16,10 @@
 import { AxiosError, AxiosHeaders, type InternalAxiosRequestConfig } from 'axios';
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+import { PAYONUS_NODE } from '../../../dev/inProcessN8n';
 
-export const FAKE_NODE: INode = {
-	id: 'node-1',
-	name: 'PayOnUs',
-	type: 'n8n-nodes-payonus.payOnUs',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-	credentials: { payOnUsApi: { id: 'cred-1', name: 'PayOnUs account' } },
-};
+/** The node the fakes' errors name (the in-process n8n's PayOnUs node). */
+export const FAKE_NODE: INode = PAYONUS_NODE;
 
 type Shape = { n8n?: '2.8' | '2.41'; node?: INode };
 

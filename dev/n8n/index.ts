@@ -1,7 +1,8 @@
 /**
- * Real-n8n harness: starts the chosen n8n (installed once by scripts/install-n8n.js
- * into a cache folder) with this package installed the way a community install does
- * it, creates the owner and an API key, and talks to it over HTTP.
+ * Real-n8n harness: starts the chosen n8n (installed once by install/, plain
+ * JavaScript, into a cache folder) with this package installed the way a
+ * community install does it, creates the owner and an API key, and talks to
+ * it over HTTP. Used by the e2e tests, the benches and `npm start`.
  *
  *   const n8n = await startN8n();                        // sqlite, one main
  *   const n8n = await startN8n({ db: 'postgres' });      // fresh Postgres database
@@ -16,7 +17,8 @@
  */
 //
 // The harness in parts (each file says what it holds):
-//   install.ts    which n8n (PAYONUS_N8N_VERSION), its install folder, the package root
+//   install/      the installer (plain JS, runs before any build): versions, cache, check, install
+//   version.ts    which n8n this process runs (PAYONUS_N8N_VERSION), its install folder, the package root
 //   pack.ts       `npm pack` of this package and the community install into a user folder
 //   services.ts   free ports, Postgres databases, Redis prefixes
 //   processes.ts  spawning n8n processes, stopping them, clean-up at exit
@@ -26,13 +28,14 @@
 //   client.ts     N8nClient: public API, editor REST API, executions, activation
 //   instance.ts   N8nInstance: a client that also owns its processes (stop, logs, 2nd main)
 //   types.ts      StartOptions, N8nConnection, N8nHandle, WorkflowJson, OWNER
+//   execution.ts  reading items and errors out of an execution
 
-export type { Execution } from '../execution';
-export { nodeItems, nodeError, nodeErrorItem, executedNodes, executionData, parseFlatted } from '../execution';
-export { PACKAGE_NAME, N8N_VERSIONS, N8N_VERSION, n8nInstallDir, n8nNode, n8nVersionAtLeast, packageRoot, ensureN8nInstalled } from './install';
+export type { Execution } from './execution';
+export { nodeItems, nodeError, nodeErrorItem, executedNodes, executionData, parseFlatted } from './execution';
+export { PACKAGE_NAME, N8N_VERSIONS, N8N_VERSION, n8nInstallDir, n8nNode, n8nVersionAtLeast, packageRoot, ensureN8nInstalled } from './version';
 export { packPackage } from './pack';
 export { freePort, pgUser } from './services';
-export { OWNER, type WorkflowJson, type StartOptions, type N8nConnection, type N8nHandle } from './types';
+export { OWNER, type WorkflowJson, type WorkflowSummary, type CredentialSummary, type StartOptions, type N8nConnection, type N8nHandle } from './types';
 export { HttpError, N8nClient } from './client';
 export { N8nInstance } from './instance';
 export { startN8n } from './start';

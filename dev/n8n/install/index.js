@@ -1,12 +1,13 @@
 #!/usr/bin/env node
+// @ts-check
 /*
  * Installs a real n8n (and, when that n8n needs a newer Node than the one
  * running, that Node from the npm registry) into a cache folder outside the
- * package, once. Used by `npm start`, `npm test`, the e2e harness and CI.
+ * package, once. Used by `npm start`, `npm test`, the harness (dev/n8n/) and CI.
  *
- *   node scripts/install-n8n.js                    the versions `npm test` uses
- *   node scripts/install-n8n.js --version 2.8.4    one version ("current", "minimum" or x.y.z)
- *   node scripts/install-n8n.js --check --json     only check; print {version, dir, bin, node, ok}
+ *   node dev/n8n/install                    the versions `npm test` uses (`npm run n8n:install`)
+ *   node dev/n8n/install --version 2.8.4    one version ("current", "minimum" or x.y.z)
+ *   node dev/n8n/install --check --json     only check; print {version, dir, bin, node, ok}
  *
  * Environment: PAYONUS_N8N_CACHE (cache root, default ~/.cache/n8n-nodes-payonus),
  * PAYONUS_N8N_VERSION / PAYONUS_N8N_VERSIONS (comma list) choose versions.
@@ -23,7 +24,14 @@
  * binaries from outside the registry and fail), then builds from source the
  * one native module n8n cannot run without (sqlite3).
  *
- * Plain JavaScript on purpose: it runs before anything is built.
+ * Plain JavaScript on purpose: it runs before anything is built. The
+ * TypeScript harness imports it (dev/n8n/version.ts) for the versions and
+ * the install folder, so both read them from here.
+ *
+ *   index.js   the usability check, the install itself, this command line
+ *   common.js  versions (versions.json), the cache folder, clean npm environment, progress
+ *   run.js     running npm with progress lines; npm's failures in one line
+ *   node.js    the Node that runs n8n, and its C headers for node-gyp
  */
 'use strict';
 
@@ -46,14 +54,19 @@ const {
 	elapsed,
 	freeBytes,
 	gib,
-} = require('./lib/n8n-install/common');
-const { run, npmFailure, countPackages } = require('./lib/n8n-install/run');
-const { nodeFits, nodeVersionOf, ensureNode, ensureNodeHeaders } = require('./lib/n8n-install/node');
-const { tryLock, releaseLock } = require('./lib/pidLock');
+} = require('./common');
+const { run, npmFailure, countPackages } = require('./run');
+const { nodeFits, nodeVersionOf, ensureNode, ensureNodeHeaders } = require('./node');
+const { tryLock, releaseLock } = require('../../pidLock');
 
 // ---------------------------------------------------------------------------
 // n8n
 
+/**
+ * Where one n8n version lives in the cache.
+ * @param {string} version x.y.z
+ * @returns {{ dir: string, bin: string, info: string, lock: string }}
+ */
 function paths(version) {
 	const dir = path.join(cacheRoot(), `n8n-${version}`);
 	return {
@@ -64,6 +77,10 @@ function paths(version) {
 	};
 }
 
+/**
+ * @param {string} file
+ * @returns {any} the parsed JSON, undefined when missing or unreadable
+ */
 function readJson(file) {
 	try {
 		return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -72,7 +89,21 @@ function readJson(file) {
 	}
 }
 
-/** The one usability check: n8n answers its version and sqlite3 loads, with the Node that runs n8n. */
+/**
+ * @typedef {object} InstallState
+ * @property {string} version
+ * @property {string} dir
+ * @property {string} bin
+ * @property {string | null} node  the Node binary that runs this n8n (null until installed)
+ * @property {boolean} ok
+ * @property {string} problem  why it is not usable ('' when ok)
+ */
+
+/**
+ * The one usability check: n8n answers its version and sqlite3 loads, with the Node that runs n8n.
+ * @param {string} version x.y.z
+ * @returns {InstallState}
+ */
 function check(version) {
 	const p = paths(version);
 	const info = readJson(p.info);
@@ -96,7 +127,11 @@ function check(version) {
 	return { ...result, ok: true };
 }
 
-/** n8n's own dependencies that are not installed (an interrupted npm install leaves some out). */
+/**
+ * n8n's own dependencies that are not installed (an interrupted npm install leaves some out).
+ * @param {string} dir  the version's folder
+ * @returns {string[]}
+ */
 function missingDependencies(dir) {
 	const n8nDir = path.join(dir, 'node_modules', 'n8n');
 	const pkg = readJson(path.join(n8nDir, 'package.json'));
@@ -108,7 +143,13 @@ function missingDependencies(dir) {
 	);
 }
 
-/** One installer per version at a time (npm start and npm test may both ask). */
+/**
+ * One installer per version at a time (npm start and npm test may both ask).
+ * @template T
+ * @param {string} version
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
 async function withLock(version, fn) {
 	const { lock } = paths(version);
 	const started = Date.now();
@@ -132,10 +173,14 @@ async function withLock(version, fn) {
 /**
  * sqlite3 uses Node-API: a binding built for one n8n install serves another
  * with the same sqlite3 version, on any Node. Reusing it saves a compile.
+ * @param {string} dir  the version's folder
+ * @param {string} node  the Node that runs this n8n
+ * @returns {boolean} whether a reused build loads
  */
 function reuseSqliteBuild(dir, node) {
 	const want = readJson(path.join(dir, 'node_modules', 'sqlite3', 'package.json'))?.version;
 	if (!want) return false;
+	/** @type {string[]} */
 	let entries = [];
 	try {
 		entries = fs.readdirSync(cacheRoot()).filter((name) => name.startsWith('n8n-') && path.join(cacheRoot(), name) !== dir);
@@ -155,6 +200,12 @@ function reuseSqliteBuild(dir, node) {
 	return false;
 }
 
+/**
+ * Makes sqlite3's native binding (reused from another version, else built from source).
+ * @param {string} version
+ * @param {string} dir  the version's folder
+ * @param {string} node  the Node that runs this n8n
+ */
 async function rebuildSqlite(version, dir, node) {
 	if (reuseSqliteBuild(dir, node)) return;
 	// sqlite3 uses Node-API: one build serves every Node version. Its install
@@ -170,6 +221,11 @@ async function rebuildSqlite(version, dir, node) {
 	});
 }
 
+/**
+ * Installs (or repairs) one version unless it is usable already.
+ * @param {string} version x.y.z
+ * @returns {Promise<InstallState>}
+ */
 async function install(version) {
 	const p = paths(version);
 	return withLock(version, async () => {
@@ -226,20 +282,24 @@ async function install(version) {
 	});
 }
 
-
+/**
+ * The Node versions n8n `version` runs on (its package.json's engines.node).
+ * @param {string} version
+ * @returns {Promise<string>}
+ */
 async function n8nEngines(version) {
 	const installed = readJson(path.join(paths(version).dir, 'node_modules', 'n8n', 'package.json'));
 	if (installed?.engines?.node) return installed.engines.node;
 	const res = spawnSync('npm', ['view', `n8n@${version}`, 'engines.node'], { env: cleanEnv(), encoding: 'utf8' });
 	if (res.status !== 0) throw npmFailure(`looking up n8n ${version}`, res.status, `${res.stdout}\n${res.stderr}`);
-	const engines = res.stdout.trim().split('\n').pop().replace(/^'|'$/g, '');
+	const engines = (res.stdout.trim().split('\n').pop() ?? '').replace(/^'|'$/g, '');
 	if (!engines) throw new UserError(`the npm registry knows no n8n ${version}`);
 	return engines;
 }
 
 async function main() {
 	const argv = process.argv.slice(2);
-	const flag = (name) => {
+	const flag = (/** @type {string} */ name) => {
 		const i = argv.indexOf(name);
 		return i >= 0 ? argv[i + 1] : undefined;
 	};
@@ -254,7 +314,7 @@ async function main() {
 	if (results.some((r) => !r.ok)) process.exitCode = 1;
 }
 
-module.exports = { check, install, resolveVersion, testVersions, cacheRoot, npmFailure, nodeFits, UserError, VERSIONS };
+module.exports = { check, install, paths, resolveVersion, testVersions, cacheRoot, npmFailure, nodeFits, UserError, VERSIONS };
 
 if (require.main === module) {
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => interrupted(signal));

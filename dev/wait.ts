@@ -1,7 +1,8 @@
 /**
- * Waiting in e2e tests: `until` probes for an outcome with a generous give-up
- * (no timing is asserted through it); `sleep` only leaves room for something
- * that must NOT happen (a duplicate execution, say) before a negative check.
+ * Waiting in the harness, the e2e tests and the benches: `until` probes for an
+ * outcome with a generous give-up (no timing is asserted through it); `sleep`
+ * only leaves room for something that must NOT happen (a duplicate execution,
+ * say) before a negative check, or paces a drill.
  */
 export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));

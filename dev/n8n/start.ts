@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { n8nEnv } from './env';
-import { ensureN8nInstalled, PACKAGE_NAME } from './install';
+import { ensureN8nInstalled, PACKAGE_NAME } from './version';
 import { N8nInstance } from './instance';
 import { communityInstall, packPackage } from './pack';
 import { cleanupSync, hookExit, live, spawnN8n, stopProc, tail, type Cleanup, type Proc } from './processes';

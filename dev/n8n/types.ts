@@ -1,6 +1,6 @@
 /** The shapes the harness and its users share: options, connection, handle, workflow JSON. */
 import type { IDataObject } from 'n8n-workflow';
-import type { Execution } from '../execution';
+import type { Execution } from './execution';
 
 /** The owner account set up in every test n8n. */
 export const OWNER = {
@@ -64,6 +64,21 @@ export interface StartOptions {
 	/** false: the caller handles SIGINT/SIGTERM itself (default true: kill everything and exit 130). */
 	handleSignals?: boolean;
 	// --- end of persistent mode options ---
+}
+
+/** A workflow as the public API lists it (`nodes` when fetched one by one). */
+export interface WorkflowSummary {
+	id: string;
+	name: string;
+	active: boolean;
+	nodes?: Array<Record<string, unknown>>;
+}
+
+/** A credential as the public API lists it (never its data). */
+export interface CredentialSummary {
+	id: string;
+	name: string;
+	type: string;
 }
 
 /** What a test needs to talk to a running n8n; written to a file by the jest global setup. */

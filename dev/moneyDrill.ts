@@ -1,25 +1,25 @@
 /**
  * Money drills without n8n: every money-moving operation of the PayOnUs node
  * driven through its handler and the REAL transport (n8n-core's request
- * helpers, test/unit/fakes/n8n.ts) against the sandbox, under a
+ * helpers, dev/inProcessN8n.ts) against the sandbox, under a
  * behaviour profile and a fault; then the outputs are compared with the
  * sandbox's ledger. Used by test/unit/money.profiles.test.ts and
  * bench/money-drill.bench.ts.
  */
 import { constants, publicEncrypt } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { createClient } from '../../nodes/shared/transport';
-import { tokenCache } from '../../nodes/shared/accessToken/cache';
-import type { PayOnUsClient } from '../../nodes/shared/clientInterface';
-import type { OperationContext, PayOnUsOperation } from '../../nodes/PayOnUs/resources/types';
-import { createTransfer as createTransferOperation } from '../../nodes/PayOnUs/resources/payout/createTransfer';
-import { bulkTransfer as bulkTransferOperation } from '../../nodes/PayOnUs/resources/payout/bulkTransfer';
-import { chargeCard } from '../../nodes/PayOnUs/resources/payin/chargeCard';
-import { chargeTokenizedCard } from '../../nodes/PayOnUs/resources/payin/chargeTokenizedCard';
-import { mobileMoneyCollection } from '../../nodes/PayOnUs/resources/payin/mobileMoneyCollection';
-import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
-import { CredentialStore, FakeN8n, sandboxCredential } from '../unit/fakes/n8n';
-import { SandboxClient } from '../../sandbox/client';
+import { createClient } from '../nodes/shared/transport';
+import { tokenCache } from '../nodes/shared/accessToken/cache';
+import type { PayOnUsClient } from '../nodes/shared/clientInterface';
+import type { OperationContext, PayOnUsOperation } from '../nodes/PayOnUs/resources/types';
+import { createTransfer as createTransferOperation } from '../nodes/PayOnUs/resources/payout/createTransfer';
+import { bulkTransfer as bulkTransferOperation } from '../nodes/PayOnUs/resources/payout/bulkTransfer';
+import { chargeCard } from '../nodes/PayOnUs/resources/payin/chargeCard';
+import { chargeTokenizedCard } from '../nodes/PayOnUs/resources/payin/chargeTokenizedCard';
+import { mobileMoneyCollection } from '../nodes/PayOnUs/resources/payin/mobileMoneyCollection';
+import { PayOnUsApi } from '../credentials/PayOnUsApi.credentials';
+import { CredentialStore, FakeN8n, sandboxCredential } from './inProcessN8n';
+import { SandboxClient } from '../sandbox/client';
 
 export const BUSINESS = 'BUS-2001';
 

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PACKAGE_NAME, packageRoot } from './install';
+import { PACKAGE_NAME, packageRoot } from './version';
 
 /** The folder that gets packed: this package, or PAYONUS_PACKAGE_DIR (harness self-tests with a stand-in package). */
 function packedPackageDir(): string {

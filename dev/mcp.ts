@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
-import { n8nInstallDir } from './n8n/install';
+import { n8nInstallDir } from './n8n/version';
 import type { WorkflowJson } from './n8n';
 
 interface McpClientLike {
@@ -21,8 +21,11 @@ function sdk(): {
 	StreamableHTTPClientTransport: new (url: URL) => unknown;
 } {
 	const base = join(n8nInstallDir(), 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'cjs', 'client');
-	const { Client } = require(join(base, 'index.js'));
-	const { StreamableHTTPClientTransport } = require(join(base, 'streamableHttp.js'));
+	// loaded at run time from the n8n under test (a path, not a dependency of this package)
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const load = (file: string) => require(join(base, file));
+	const { Client } = load('index.js');
+	const { StreamableHTTPClientTransport } = load('streamableHttp.js');
 	return { Client, StreamableHTTPClientTransport };
 }
 

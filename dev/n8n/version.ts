@@ -1,45 +1,43 @@
 /**
- * Which n8n the harness runs, where it is installed (scripts/install-n8n.js
- * installs it once into a cache folder) and where this package lives.
+ * Which n8n this process runs and where it is installed, read from the
+ * installer (dev/n8n/install/, plain JavaScript: versions, cache folder and
+ * usability check are written there once), and where this package lives.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { cacheRoot, paths, resolveVersion, VERSIONS, type InstallState } from './install';
 
 export const PACKAGE_NAME = 'n8n-nodes-payonus';
 
-/** n8n versions known to the installer (scripts/n8n-versions.json): `current` (default) and `minimum`. */
-export const N8N_VERSIONS = JSON.parse(
-	readFileSync(join(packageRoot(), 'scripts', 'n8n-versions.json'), 'utf8'),
-) as { current: string; minimum: string };
+/** n8n versions known to the installer (dev/n8n/install/versions.json): `current` (default) and `minimum`. */
+export const N8N_VERSIONS: { current: string; minimum: string } = { current: VERSIONS.current, minimum: VERSIONS.minimum };
 
-function versionFrom(name: string | undefined): string {
-	if (!name || name === 'current') return N8N_VERSIONS.current;
-	if (name === 'minimum') return N8N_VERSIONS.minimum;
-	return name;
+/**
+ * The n8n this process runs: PAYONUS_N8N_VERSION (current | minimum | x.y.z),
+ * default current. A name the installer refuses is kept as given: importing
+ * the harness never throws, ensureN8nInstalled() reports it in the
+ * installer's words.
+ */
+export const N8N_VERSION = versionNamed(process.env.PAYONUS_N8N_VERSION);
+
+function versionNamed(name: string | undefined): string {
+	try {
+		return resolveVersion(name);
+	} catch {
+		return name as string;
+	}
 }
 
-/** The n8n this process runs: PAYONUS_N8N_VERSION (current | minimum | x.y.z), default current. */
-export const N8N_VERSION = versionFrom(process.env.PAYONUS_N8N_VERSION);
-
 export function n8nInstallDir(): string {
-	const root = process.env.PAYONUS_N8N_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-payonus');
-	return join(root, `n8n-${N8N_VERSION}`);
+	return paths(N8N_VERSION).dir;
 }
 
 export function n8nBin(): string {
-	return join(n8nInstallDir(), 'node_modules', 'n8n', 'bin', 'n8n');
+	return paths(N8N_VERSION).bin;
 }
 
-export interface InstallInfo {
-	version: string;
-	dir: string;
-	bin: string;
-	node: string | null;
-	ok: boolean;
-	problem: string;
-}
+export type InstallInfo = InstallState;
 
 let installInfo: InstallInfo | undefined;
 
@@ -70,16 +68,17 @@ export function packageRoot(): string {
 }
 
 /**
- * Makes sure the chosen n8n is installed and usable (scripts/install-n8n.js:
- * installs or repairs it, with progress; the same check everywhere). Once per process.
+ * Makes sure the chosen n8n is installed and usable: runs the installer's
+ * command line (installs or repairs it, with progress, under its lock; the
+ * same check everywhere). Once per process.
  */
 export function ensureN8nInstalled(): InstallInfo {
 	if (installInfo) return installInfo;
-	const script = join(packageRoot(), 'scripts', 'install-n8n.js');
+	const script = join(packageRoot(), 'dev', 'n8n', 'install', 'index.js');
 	const out = execFileSync(process.execPath, [script, '--version', N8N_VERSION, '--json'], {
 		stdio: ['ignore', 'pipe', 'inherit'],
 		encoding: 'utf8',
-		env: { ...process.env, PAYONUS_N8N_CACHE: dirname(n8nInstallDir()) },
+		env: { ...process.env, PAYONUS_N8N_CACHE: cacheRoot() },
 	});
 	const info = JSON.parse(out.trim().split('\n').pop() as string) as InstallInfo;
 	if (!info.ok || !info.node) throw new Error(`n8n ${N8N_VERSION} is not usable: ${info.problem}`);

@@ -1,28 +1,37 @@
+// @ts-check
 'use strict';
 /*
- * The n8n installer's shared ground: versions, the cache folder, the clean
- * npm environment, progress lines, and the child processes and locks to
- * release when the installer is interrupted. Plain JavaScript: it runs
- * before anything is built.
+ * The n8n installer's shared ground: versions (versions.json), the cache
+ * folder, the clean npm environment, progress lines, and the child processes
+ * and locks to release when the installer is interrupted. Plain JavaScript:
+ * it runs before anything is built.
  */
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { releaseLock } = require('../pidLock');
+const { releaseLock } = require('../../pidLock');
 
-const VERSIONS = require('../../n8n-versions.json');
+const VERSIONS = require('./versions.json');
 const MIN_FREE_BYTES = 4 * 1024 ** 3; // n8n 2.41 takes ~2.9 GB installed, npm's cache more
 const PROGRESS_EVERY_MS = Number(process.env.PAYONUS_PROGRESS_MS || 10_000);
 
 class UserError extends Error {}
 
-/** Child processes to end (with their own children) when this installer is interrupted. */
+/**
+ * Child processes to end (with their own children) when this installer is interrupted.
+ * @type {Set<import('node:child_process').ChildProcess>}
+ */
 const running = new Set();
+/** @type {Set<string>} lock files this installer holds */
 const heldLocks = new Set();
+/**
+ * Ends the running npm, releases the locks and exits (the next run completes the install).
+ * @param {string} signal
+ */
 function interrupted(signal) {
 	for (const child of running) {
 		try {
-			process.kill(-child.pid, 'SIGKILL');
+			process.kill(-(/** @type {number} */ (child.pid)), 'SIGKILL');
 		} catch {
 			/* gone */
 		}
@@ -32,10 +41,19 @@ function interrupted(signal) {
 	process.exit(130);
 }
 
+/**
+ * The cache folder every n8n version is installed under: PAYONUS_N8N_CACHE, else ~/.cache/n8n-nodes-payonus.
+ * @returns {string}
+ */
 function cacheRoot() {
 	return process.env.PAYONUS_N8N_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-payonus');
 }
 
+/**
+ * `current`, `minimum` (versions.json) or x.y.z as x.y.z; nothing named is `current`.
+ * @param {string | undefined} name
+ * @returns {string}
+ */
 function resolveVersion(name) {
 	if (!name || name === 'current') return VERSIONS.current;
 	if (name === 'minimum') return VERSIONS.minimum;
@@ -43,15 +61,23 @@ function resolveVersion(name) {
 	return name;
 }
 
-/** The versions `npm test` runs on unless narrowed by PAYONUS_N8N_VERSIONS / PAYONUS_N8N_VERSION. */
+/**
+ * The versions `npm test` runs on unless narrowed by PAYONUS_N8N_VERSIONS / PAYONUS_N8N_VERSION.
+ * @returns {string[]}
+ */
 function testVersions() {
 	const list = process.env.PAYONUS_N8N_VERSIONS || process.env.PAYONUS_N8N_VERSION;
 	const names = list ? list.split(',').map((s) => s.trim()).filter(Boolean) : ['current', 'minimum'];
 	return [...new Set(names.map(resolveVersion))];
 }
 
-/** npm without the settings npm passes to scripts (ignore-scripts from our .npmrc among them). */
+/**
+ * npm without the settings npm passes to scripts (ignore-scripts from our .npmrc among them).
+ * @param {NodeJS.ProcessEnv} [extra]
+ * @returns {NodeJS.ProcessEnv}
+ */
 function cleanEnv(extra = {}) {
+	/** @type {NodeJS.ProcessEnv} */
 	const env = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		if (/^npm_/i.test(key)) continue;
@@ -63,15 +89,24 @@ function cleanEnv(extra = {}) {
 	return { ...env, ...extra };
 }
 
+/** @param {string} line */
 function say(line) {
 	process.stderr.write(`[n8n install] ${line}\n`);
 }
 
+/**
+ * @param {number} since epoch milliseconds
+ * @returns {string} like 42s or 3m05s
+ */
 function elapsed(since) {
 	const s = Math.round((Date.now() - since) / 1000);
 	return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }
 
+/**
+ * @param {string} dir
+ * @returns {number} bytes free on its disk (Infinity when unknown)
+ */
 function freeBytes(dir) {
 	try {
 		const st = fs.statfsSync(dir);
@@ -81,6 +116,10 @@ function freeBytes(dir) {
 	}
 }
 
+/**
+ * @param {number} bytes
+ * @returns {string}
+ */
 function gib(bytes) {
 	return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /*
  * Lock files holding a process id: one installer per n8n version, one
@@ -7,7 +8,11 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-/** True while a process with this id runs (EPERM: it runs, as another user). */
+/**
+ * True while a process with this id runs (EPERM: it runs, as another user).
+ * @param {number} pid
+ * @returns {boolean}
+ */
 function pidAlive(pid) {
 	try {
 		process.kill(pid, 0);

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /* Runs npm (or any command) with progress lines and turns its failures into one clear line. */
 const { spawn, spawnSync } = require('node:child_process');
@@ -5,7 +6,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { VERSIONS, MIN_FREE_BYTES, PROGRESS_EVERY_MS, UserError, running, cleanEnv, say, elapsed, freeBytes, gib } = require('./common');
 
-/** How many packages a node_modules folder holds so far (scoped ones counted one by one). */
+/**
+ * How many packages a node_modules folder holds so far (scoped ones counted one by one).
+ * @param {string} nodeModules
+ * @returns {number}
+ */
 function countPackages(nodeModules) {
 	let n = 0;
 	let entries;
@@ -31,6 +36,12 @@ function countPackages(nodeModules) {
  * Runs a command, printing a progress line at least every PROGRESS_EVERY_MS
  * (what, elapsed, packages so far, disk used). Keeps the command's output for
  * the error message.
+ * @param {string} what  names the step in progress lines and errors
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ cwd: string, env: NodeJS.ProcessEnv, progressDir?: string, expected?: number }} opts
+ *   progressDir: count the packages under its node_modules; expected: how many to expect
+ * @returns {Promise<{ output: string, ms: number }>}
  */
 function run(what, cmd, args, { cwd, env, progressDir, expected }) {
 	return new Promise((resolve, reject) => {
@@ -42,7 +53,7 @@ function run(what, cmd, args, { cwd, env, progressDir, expected }) {
 		running.add(child);
 		child.on('exit', () => running.delete(child));
 		let output = '';
-		const keep = (chunk) => {
+		const keep = (/** @type {Buffer} */ chunk) => {
 			output = (output + chunk.toString()).slice(-20_000);
 		};
 		child.stdout.on('data', keep);
@@ -76,7 +87,11 @@ function run(what, cmd, args, { cwd, env, progressDir, expected }) {
 	});
 }
 
-/** Lines of npm's output without npm's and node-gyp's prefixes. */
+/**
+ * Lines of npm's output without npm's and node-gyp's prefixes.
+ * @param {string} output
+ * @returns {string[]}
+ */
 function plainLines(output) {
 	return output
 		.split('\n')
@@ -90,6 +105,9 @@ const GYP_NOISE = /^gyp ERR! (?:(?:configure|build) error\s*$|System |command |c
 /**
  * A native build (node-gyp) that failed: what failed, its first real error
  * line (the compiler's, else node-gyp's), and what to install or set.
+ * @param {string} what
+ * @param {string} output  npm's output
+ * @returns {Error}
  */
 function nativeBuildFailure(what, output) {
 	const lines = plainLines(output);
@@ -114,7 +132,13 @@ function nativeBuildFailure(what, output) {
 	return new UserError(`${what} failed: the native build (node-gyp) stopped at: ${first.replace(/\.+$/, '') || 'no error line in its output'}. To fix: ${fix}; then run again.`);
 }
 
-/** One clear line for the failures a user can act on; the tail of npm's output otherwise. */
+/**
+ * One clear line for the failures a user can act on; the tail of npm's output otherwise.
+ * @param {string} what
+ * @param {number | null} code  npm's exit code
+ * @param {string} output  npm's output
+ * @returns {Error}
+ */
 function npmFailure(what, code, output) {
 	if (/ENOSPC|no space left/i.test(output)) {
 		return new UserError(`${what} failed: the disk is full. Free at least ${gib(MIN_FREE_BYTES)} and run again.`);

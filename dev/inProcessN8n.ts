@@ -1,6 +1,6 @@
 /**
- * A minimal stand-in for the parts of n8n the transport and the credential
- * touch, built on n8n-core's REAL request helpers (httpRequest and
+ * n8n in this process: a minimal stand-in for the parts of n8n the transport
+ * and the credential touch, built on n8n-core's REAL request helpers (httpRequest and
  * httpRequestWithAuthentication, axios underneath, the same error wrapping)
  * and a fake credentials helper that follows n8n 2.8.4's CredentialsHelper:
  *  - preAuthentication runs when the expirable field is '' or after a 401
@@ -12,12 +12,33 @@
  * database (each must then use its own token cache, see `isolatedModules`).
  */
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
-import { sandboxClient, sandboxCredentialData } from '../../harness/fixtures';
-import { FAKE_NODE } from './n8nErrors';
- 
-const core = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
+import { sandboxClient, sandboxCredentialData } from './sandboxCredential';
+
+interface RequestHelpers {
+	httpRequest(o: IHttpRequestOptions): Promise<unknown>;
+	httpRequestWithAuthentication(this: unknown, ...args: unknown[]): Promise<unknown>;
+}
+let loaded: RequestHelpers | undefined;
+
+/** The request helpers n8n itself runs: n8n-core's internal module (no typings, not in its exports), loaded on first use. */
+function core(): RequestHelpers {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	loaded ??= require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js') as RequestHelpers;
+	return loaded;
+}
 
 export const CREDENTIAL_ID = 'cred-1';
+
+/** The PayOnUs node the contexts run as, with the credential CREDENTIAL_ID (also the unit fakes' node). */
+export const PAYONUS_NODE: INode = {
+	id: 'node-1',
+	name: 'PayOnUs',
+	type: 'n8n-nodes-payonus.payOnUs',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+	credentials: { payOnUsApi: { id: CREDENTIAL_ID, name: 'PayOnUs account' } },
+};
 
 export class CredentialStore {
 	private rows = new Map<string, string>();
@@ -41,11 +62,11 @@ export class CredentialStore {
 
 export interface CredentialTypeLike {
 	properties: Array<{ name: string; type: string; typeOptions?: IDataObject }>;
-	 
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- n8n binds its request helpers as `this`
 	preAuthentication?: (this: any, credentials: ICredentialDataDecryptedObject) => Promise<IDataObject>;
 }
 
-export const httpRequest: (o: IHttpRequestOptions) => Promise<unknown> = core.httpRequest;
+export const httpRequest = async (o: IHttpRequestOptions): Promise<unknown> => await core().httpRequest(o);
 
 /** One n8n "process": a credentials helper + contexts using the real request helpers. */
 export class FakeN8n {
@@ -57,7 +78,7 @@ export class FakeN8n {
 	) {}
 
 	node(): INode {
-		return { ...FAKE_NODE, credentials: { payOnUsApi: { id: CREDENTIAL_ID, name: 'PayOnUs account' } } };
+		return { ...PAYONUS_NODE };
 	}
 
 	private credentialsHelper() {
@@ -99,11 +120,11 @@ export class FakeN8n {
 			helpers: {
 				httpRequest: async (o: IHttpRequestOptions) => {
 					count();
-					return await core.httpRequest(o);
+					return await core().httpRequest(o);
 				},
 				httpRequestWithAuthentication(this: unknown, type: string, o: IHttpRequestOptions, extra?: IDataObject) {
 					count();
-					return core.httpRequestWithAuthentication.call(this, type, o, {}, node, additionalData, extra);
+					return core().httpRequestWithAuthentication.call(this, type, o, {}, node, additionalData, extra);
 				},
 			},
 		};
@@ -112,7 +133,7 @@ export class FakeN8n {
 
 	/** What n8n passes as `this` to preAuthentication. */
 	preAuthThis(): { helpers: { httpRequest: (o: IHttpRequestOptions) => Promise<unknown> } } {
-		return { helpers: { httpRequest: async (o) => await core.httpRequest(o) } };
+		return { helpers: { httpRequest } };
 	}
 }
 

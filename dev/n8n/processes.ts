@@ -1,7 +1,7 @@
 /** n8n processes (each in its own process group) and their clean-up, also when this process exits. */
 import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { n8nBin, n8nNode } from './install';
+import { n8nBin, n8nNode } from './version';
 import { removePacked } from './pack';
 import { clearRedisPrefix, dropDatabase } from './services';
 

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 /*
  * The Node that runs n8n: this one when it fits n8n's engines, else that
@@ -13,30 +14,54 @@ const path = require('node:path');
 const { UserError, cacheRoot, cleanEnv, say } = require('./common');
 const { run } = require('./run');
 
+/**
+ * The lowest Node major an engines range allows (20 when it says nothing).
+ * @param {string} engines like ">=20.19 <= 24.x"
+ * @returns {number}
+ */
 function requiredNodeMajor(engines) {
 	const min = /(?:>=|\^|~)?\s*v?(\d+)/.exec(engines || '');
 	return min ? Number(min[1]) : 20;
 }
 
+/**
+ * Whether Node `major` is inside the engines range.
+ * @param {string} engines
+ * @param {number} major
+ * @returns {boolean}
+ */
 function nodeFits(engines, major) {
 	const required = requiredNodeMajor(engines);
 	const upper = /<=?\s*v?(\d+)/.exec(engines || '');
 	return major >= required && (!upper || major <= Number(upper[1]));
 }
 
-/** The version a Node binary reports ('' when it does not run). */
+/**
+ * The version a Node binary reports ('' when it does not run).
+ * @param {string} nodeBin
+ * @returns {string}
+ */
 function nodeVersionOf(nodeBin) {
 	const res = spawnSync(nodeBin, ['-p', 'process.versions.node'], { encoding: 'utf8' });
 	return res.status === 0 ? res.stdout.trim() : '';
 }
 
+/**
+ * @param {string} nodeBin
+ * @returns {number} its major version (0 when it does not run)
+ */
 function nodeMajor(nodeBin) {
 	return Number(nodeVersionOf(nodeBin).split('.')[0]) || 0;
 }
 
 const platformPackage = `node-${process.platform}-${process.arch}`;
 
-/** Installs `spec` of the node-<platform>-<arch> package into `dir` (scripts off). */
+/**
+ * Installs `spec` of the node-<platform>-<arch> package into `dir` (scripts off).
+ * @param {string} what  for progress lines
+ * @param {string} dir
+ * @param {string | number} spec  a major or an exact version
+ */
 async function installNodePackage(what, dir, spec) {
 	fs.mkdirSync(dir, { recursive: true });
 	fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'payonus-node-runtime', private: true }, null, 2));
@@ -46,6 +71,11 @@ async function installNodePackage(what, dir, spec) {
 	});
 }
 
+/**
+ * The Node binary that runs an n8n with these engines (installed into the cache when this one does not fit).
+ * @param {string} engines
+ * @returns {Promise<string>}
+ */
 async function ensureNode(engines) {
 	const own = Number(process.versions.node.split('.')[0]);
 	if (nodeFits(engines, own)) return process.execPath;
@@ -59,7 +89,11 @@ async function ensureNode(engines) {
 	return bin;
 }
 
-/** The Node version whose headers `dir/include/node` holds ('' when none). */
+/**
+ * The Node version whose headers `dir/include/node` holds ('' when none).
+ * @param {string} dir
+ * @returns {string}
+ */
 function headersVersion(dir) {
 	let text;
 	try {
@@ -67,7 +101,7 @@ function headersVersion(dir) {
 	} catch {
 		return '';
 	}
-	const part = (name) => new RegExp(`#define NODE_${name}_VERSION (\\d+)`).exec(text)?.[1];
+	const part = (/** @type {string} */ name) => new RegExp(`#define NODE_${name}_VERSION (\\d+)`).exec(text)?.[1];
 	const [major, minor, patch] = [part('MAJOR'), part('MINOR'), part('PATCH')];
 	return major && minor && patch ? `${major}.${minor}.${patch}` : '';
 }
@@ -78,6 +112,9 @@ function headersVersion(dir) {
  * install (<prefix>/bin/node -> <prefix>/include/node) when it has them; else
  * the registry's node-<platform>-<arch> package of that version, fetched once
  * into the cache. `cacheDir` is where such a package goes.
+ * @param {string} nodeBin
+ * @param {string} [cacheDir]
+ * @returns {Promise<string>}
  */
 async function ensureNodeHeaders(nodeBin, cacheDir = cacheRoot()) {
 	const version = nodeVersionOf(nodeBin);

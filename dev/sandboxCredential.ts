@@ -1,11 +1,14 @@
 /**
- * Fixtures shared by the e2e tests, the benches and the scripts: credential
- * data pointing at a sandbox, a direct sandbox token, and the Manual Trigger
- * -> ... workflow shape most runs use.
+ * A PayOnUs credential pointing at a sandbox, as the e2e tests, the benches
+ * and the scripts create it: the seed's API clients, the credential data, the
+ * credential created in an n8n, and a token straight from the sandbox.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { fetch } from 'undici';
-import type { WorkflowJson } from './n8n';
+import type { N8nClient } from './n8n';
+
+/** The webhook verification key of the trigger tests' and drills' credentials. */
+export const KEY = 'e2e-webhook-verification-key';
 
 /** API client `n` of the sandbox seed (1, 2, 3: merchant MER-1001, separate token slots). */
 export function sandboxClient(n: number | string = 1): { clientId: string; clientSecret: string } {
@@ -45,24 +48,13 @@ export async function sandboxAccessToken(sandboxUrl: string, client: number | st
 	return json.data.access_token;
 }
 
-/** A Code node named `Items` that outputs `items` (each `{ json, binary? }`) as they are. */
-export function itemsNode(items: Array<{ json: IDataObject; binary?: IDataObject }>): IDataObject {
-	return { name: 'Items', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: `return ${JSON.stringify(items)};` } };
+/** Creates a `payOnUsApi` credential for the sandbox at `sandboxUrl` (sandboxCredentialData + `data`); its id. */
+export async function createPayOnUsCredential(n8n: N8nClient, sandboxUrl: string, name: string, data: IDataObject = {}): Promise<string> {
+	const { id } = await n8n.createCredential({ name, type: 'payOnUsApi', data: sandboxCredentialData(sandboxUrl, data) });
+	return id;
 }
 
-/**
- * Manual Trigger (`Start`) -> each node of `chain` in turn, connected main
- * to main. Each node needs `name` and `type`; `id` and `position` are filled
- * in when missing.
- */
-export function manualWorkflow(name: string, chain: IDataObject[], settings: IDataObject = {}): WorkflowJson {
-	const nodes: IDataObject[] = [
-		{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		...chain.map((node, i) => ({ id: `node-${i + 1}`, position: [200 * (i + 1), 0], parameters: {}, ...node })),
-	];
-	const connections: IDataObject = {};
-	for (let i = 0; i + 1 < nodes.length; i++) {
-		connections[String(nodes[i].name)] = { main: [[{ node: String(nodes[i + 1].name), type: 'main', index: 0 }]] };
-	}
-	return { name, nodes, connections, settings: { executionOrder: 'v1', ...settings } };
+/** Creates a credential whose webhook verification key is `key` (default KEY: the triggers' tests and drills); its id. */
+export async function createCredential(n8n: N8nClient, sandboxUrl: string, name: string, key = KEY): Promise<string> {
+	return await createPayOnUsCredential(n8n, sandboxUrl, name, { webhookVerificationKey: key });
 }

@@ -1,8 +1,8 @@
 /** HTTP client for one running n8n: public API (API key) and editor REST API (owner cookie). */
 import type { IDataObject } from 'n8n-workflow';
 import { fetch } from 'undici';
-import type { Execution } from '../execution';
-import type { N8nConnection, N8nHandle, WorkflowJson } from './types';
+import type { Execution } from './execution';
+import type { CredentialSummary, N8nConnection, N8nHandle, WorkflowJson, WorkflowSummary } from './types';
 import { sleep } from '../wait';
 
 export const AUTH_COOKIE = 'n8n-auth';
@@ -84,9 +84,55 @@ export class N8nClient implements N8nHandle {
 		}
 	}
 
+	/** Every page of a public API list (`path` may carry a query of its own). */
+	async listAll<T>(path: string): Promise<T[]> {
+		const all: T[] = [];
+		let cursor: string | undefined;
+		do {
+			const sep = path.includes('?') ? '&' : '?';
+			const page = await this.api<{ data: T[]; nextCursor?: string | null }>(
+				'GET',
+				`${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+			);
+			all.push(...page.data);
+			cursor = page.nextCursor ?? undefined;
+		} while (cursor);
+		return all;
+	}
+
 	async createCredential(c: { name: string; type: string; data: object }): Promise<{ id: string }> {
 		const created = await this.api<{ id: string }>('POST', '/credentials', { name: c.name, type: c.type, data: c.data });
 		return { id: String(created.id) };
+	}
+
+	async listCredentials(): Promise<CredentialSummary[]> {
+		return await this.listAll<CredentialSummary>('/credentials');
+	}
+
+	async findCredentialsByName(name: string, type: string): Promise<CredentialSummary[]> {
+		return (await this.listCredentials()).filter((c) => c.name === name && c.type === type);
+	}
+
+	/** Replaces the credential's data (keeps its id, so workflows stay linked). */
+	async updateCredential(id: string, c: { name: string; type: string; data: object }): Promise<void> {
+		await this.api('PATCH', `/credentials/${id}`, c);
+	}
+
+	async listWorkflows(): Promise<WorkflowSummary[]> {
+		return await this.listAll<WorkflowSummary>('/workflows');
+	}
+
+	async findWorkflowsByName(name: string): Promise<WorkflowSummary[]> {
+		return (await this.listAll<WorkflowSummary>(`/workflows?name=${encodeURIComponent(name)}`)).filter((w) => w.name === name);
+	}
+
+	async getWorkflow(id: string): Promise<WorkflowSummary> {
+		return await this.api<WorkflowSummary>('GET', `/workflows/${id}`);
+	}
+
+	/** Replaces a workflow (public API PUT: name, nodes, connections, settings). */
+	async updateWorkflow(id: string, workflow: object): Promise<void> {
+		await this.api('PUT', `/workflows/${id}`, workflow);
 	}
 
 	/** Creates a workflow through the public API (strict: only name, nodes, connections, settings, staticData). */
@@ -107,15 +153,16 @@ export class N8nClient implements N8nHandle {
 	 * the background (the call answers at once, webhooks register a moment
 	 * later, a failure only shows in the publication status): wait for that
 	 * status and throw with the triggers' errors when publishing failed.
+	 * `wait: false` only asks (n8n publishes in the background).
 	 */
-	async activate(id: string): Promise<void> {
+	async activate(id: string, { wait = true }: { wait?: boolean } = {}): Promise<void> {
 		await this.api('POST', `/workflows/${id}/activate`);
-		await this.waitForPublication(id, (status) => status !== 'in_progress' && status !== 'not_published');
+		if (wait) await this.waitForPublication(id, (status) => status !== 'in_progress' && status !== 'not_published');
 	}
 
-	async deactivate(id: string): Promise<void> {
+	async deactivate(id: string, { wait = true }: { wait?: boolean } = {}): Promise<void> {
 		await this.api('POST', `/workflows/${id}/deactivate`);
-		await this.waitForPublication(id, (status) => status !== 'in_progress');
+		if (wait) await this.waitForPublication(id, (status) => status !== 'in_progress');
 	}
 
 	/** Background publication (n8n >= 2.3x); returns at once on n8n without it. */
