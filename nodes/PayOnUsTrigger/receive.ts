@@ -57,8 +57,12 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 
 	respond(res, received());
 	const verdict = await confirmEvent(notification, route, {
-		// The signature check's read of the credential, when recent enough (credentialReads.ts).
-		client: async () => await createClient(ctx, { recentRead: recentCredentials.recent(keys.credentialId, TRIGGER_CLOCK.now()) }),
+		// The latest read of the credential, when recent enough (credentialReads.ts); a new read renews it.
+		client: async () =>
+			await createClient(ctx, {
+				recentRead: recentCredentials.recent(keys.credentialId, TRIGGER_CLOCK.now()),
+				onRead: (credential) => recentCredentials.remember(keys.credentialId, credential, TRIGGER_CLOCK.now()),
+			}),
 		merchantId: (client) => merchantIdOf(ctx.getNodeParameter('merchantId', ''), client.defaults),
 		decide: (date) => claim.decide(date),
 		recheck: claim.recheck,

@@ -119,6 +119,18 @@ it('a burst of confirmed events reads the credential once (the signature check\'
 	expect(stats().unauthorized - before.unauthorized).toBe(0);
 });
 
+it('a burst that starts with no stored token: one token call, then the read that found it serves the rest', async () => {
+	const store = new CredentialStore(sandboxCredential(sb.url));
+	const reads = jest.spyOn(store, 'read');
+	const p = startProcess(store);
+	for (let i = 1; i <= 10; i++) expect((await p.deliver(await paidPayin(i))).confirmed).toHaveLength(1);
+	// The signature check's read (no token yet), the first confirmation's (no token: it calls for one and
+	// stores it), the second's (finds it): the other eight take that one.
+	expect(reads).toHaveBeenCalledTimes(3);
+	expect(stats().tokenCalls).toBe(1);
+	expect(stats().unauthorized).toBe(0);
+});
+
 it('a token another process stored after the read: one 401, the credential read again, no token call', async () => {
 	const store = await storeWithLiveToken();
 	const p = startProcess(store);

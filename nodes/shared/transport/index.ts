@@ -61,6 +61,8 @@ export interface ClientOptions {
 	 * fresh read when `reusable` says so.
 	 */
 	recentRead?: PayOnUsCredential;
+	/** Told of the credential when createClient read it itself (so the caller's recent read can be renewed). */
+	onRead?: (credential: PayOnUsCredential) => void;
 }
 
 /** Calls in flight at most when the caller sets no ceiling (dropdown loaders, triggers). */
@@ -279,7 +281,11 @@ export function reusable(credential: PayOnUsCredential): boolean {
  */
 export async function createClient(ctx: PayOnUsContext, options: ClientOptions = {}): Promise<PayOnUsClient> {
 	const recent = options.recentRead;
-	const credential = recent !== undefined && reusable(recent) ? recent : await readCredential(ctx);
+	let credential = recent;
+	if (credential === undefined || !reusable(credential)) {
+		credential = await readCredential(ctx);
+		if (credential) options.onRead?.(credential);
+	}
 	if (!credential) throw setupError(ctx.getNode(), 'No PayOnUs API credential is set on this node');
 	return new Transport(ctx, credential, options);
 }
