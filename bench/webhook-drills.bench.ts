@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- webhook-drills [--events=1000] [--forgeries=1000] [--concurrency=16] [--modes=regular,queue]`
+ * `npm run bench -- webhook-drills [--events=1000] [--forgeries=1000] [--concurrency=16] [--modes=regular,queue] [--trigger-version=1.1] [--profile]`
  *
  * Real n8n (PAYONUS_N8N_VERSION, labelled with the version that runs) + the
  * PayOnUs Trigger as designed (Confirm With the Service on, two outputs:
@@ -229,6 +229,9 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const events = arg(args, 'events', 1000);
 	const forgeryCount = arg(args, 'forgeries', 1000);
 	const concurrency = arg(args, 'concurrency', 16);
+	// The node's version: 1.1 (what a new node gets, Simplify on); 1 also makes n8n
+	// evaluate an expression per request (webhook-helpers parseRequestBody, version 1 start nodes).
+	const triggerVersion = arg(args, 'trigger-version', 1.1);
 	const modes = (args.find((a) => a.startsWith('--modes='))?.split('=')[1] ?? 'regular,queue').split(',');
 	const unknown = modes.filter((m) => !(m in MODES));
 	if (unknown.length > 0) throw new Error(`unknown mode ${unknown.join(', ')}; known: ${Object.keys(MODES).join(', ')}`);
@@ -238,19 +241,21 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		const profileDir = args.includes('--profile')
 			? join(__dirname, '..', '..', 'bench', 'results', `profile-webhook-drills-${mode}-${Date.now().toString(36)}`)
 			: undefined;
-		reports[mode] = await drill(mode, events, forgeryCount, concurrency, profileDir);
+		reports[mode] = await drill(mode, { events, forgeryCount, concurrency, triggerVersion }, profileDir);
 		if (profileDir) reports[mode].profile = n8nProfileSummary(profileDir);
 	}
-	return { concurrency, modes: reports };
+	return { concurrency, triggerVersion, modes: reports };
 }
 
-async function drill(
-	mode: Mode,
-	events: number,
-	forgeryCount: number,
-	concurrency: number,
-	profileDir?: string,
-): Promise<Record<string, unknown>> {
+interface Sizes {
+	events: number;
+	forgeryCount: number;
+	concurrency: number;
+	triggerVersion: number;
+}
+
+async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Record<string, unknown>> {
+	const { events, forgeryCount, concurrency, triggerVersion } = sizes;
 	const sb = await startSandbox({ port: 0 });
 	const options = MODES[mode].options;
 	// A profile is written when n8n exits: give its shutdown a bound shorter than the harness's grace period.
@@ -262,9 +267,12 @@ async function drill(
 		await api.setWebhooks({ url: 'http://127.0.0.1:9/nowhere', verificationKey: KEY });
 		const credentialId = await createCredential(n8n, sb.url, 'PayOnUs drills');
 		const webhookId = randomUUID();
-		const { id } = await n8n.createWorkflow(
-			triggerWorkflow('webhook drills', webhookId, credentialId, { events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link.completed'], confirmWithService: true }),
-		);
+		const workflow = triggerWorkflow('webhook drills', webhookId, credentialId, {
+			events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link.completed'],
+			confirmWithService: true,
+		});
+		workflow.nodes[0] = { ...workflow.nodes[0], typeVersion: triggerVersion };
+		const { id } = await n8n.createWorkflow(workflow);
 		const url = n8n.webhookUrl(`${webhookId}/webhook`);
 		await activateAndWait(n8n, id, url, agent);
 		const tag = String(Date.now());
@@ -387,6 +395,7 @@ async function drill(
 
 		const report = {
 			n8n: MODES[mode].label,
+			trigger: `PayOnUs Trigger version ${triggerVersion}, Confirm With the Service on`,
 			concurrency,
 			counting: {
 				how: "n8n's database (execution_entity), each phase waited for until none is new or running and nothing changed for 5 s (give-up 600 s)",
