@@ -8,8 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { SandboxClient } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
+import { SandboxApi } from '../e2e/triggerFixtures';
 import { sandboxAccessToken } from '../harness/fixtures';
 import { CredentialStore, FakeN8n, sandboxCredential } from './fakes/n8n';
 
@@ -19,7 +19,7 @@ type CredModule = typeof import('../../credentials/PayOnUsApi.credentials');
 
 const KEY = 'whk-test-key';
 let sb: SandboxHandle;
-let payins: SandboxClient;
+let payins: SandboxApi;
 
 /** A fresh process (its own token cache, key cache and recent read) on the shared credential store. */
 function startProcess(store: CredentialStore) {
@@ -60,19 +60,7 @@ function startProcess(store: CredentialStore) {
 
 /** A paid payin in the sandbox and the notification the service sends for it. */
 async function paidPayin(i: number): Promise<IDataObject> {
-	const account = await payins.api<IDataObject>('POST', '/api/v1/virtual-accounts/dynamic', {
-		amount: 1000,
-		reference: `reads-${Date.now()}-${i}`,
-		businessId: 'BUS-2001',
-		customer: { name: 'Ada Obi', email: 'ada@example.com', phone: '+2348000000001' },
-	});
-	await payins.api('POST', '/api/v1/fund-ngn-account', {
-		onusReference: account.onusReference,
-		accountNumber: account.accountNumber,
-		amount: 1000,
-		paymentStatus: 'SUCCESSFUL',
-		forDynamicAccount: true,
-	});
+	const account = await payins.collection(`reads-${Date.now()}-${i}`, 1000);
 	return {
 		type: 'COLLECTION',
 		businessId: 'BUS-2001',
@@ -95,7 +83,7 @@ const stats = () => ({ ...sb.state.clientStats('sandbox-client-1') });
 
 beforeAll(async () => {
 	sb = await startSandbox({ port: 0 });
-	payins = new SandboxClient(sb.url, { apiClientId: 'sandbox-client-2', apiClientSecret: 'sandbox-secret-2' });
+	payins = new SandboxApi(sb.url);
 });
 afterAll(async () => {
 	await sb.stop();
