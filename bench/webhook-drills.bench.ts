@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- webhook-drills [--events=1000] [--forgeries=1000] [--concurrency=16] [--modes=regular,queue]`
+ * `npm run bench -- webhook-drills [--events=1000] [--forgeries=1000] [--concurrency=16] [--modes=regular,queue] [--trigger-version=1.1] [--profile]`
  *
  * Real n8n (PAYONUS_N8N_VERSION, labelled with the version that runs) + the
  * PayOnUs Trigger as designed (Confirm With the Service on, two outputs:
@@ -21,6 +21,17 @@
  *     Confirmed) and accept latency.
  *  Side by side in the same run: the same valid traffic against n8n's own
  *  Webhook node (no verification, no dedupe) for the latency ratio.
+ *
+ * Executions are counted from n8n's database (recorded-executions.ts), each
+ * phase waited for until none is new or running and nothing changes; a wait
+ * that gives up is reported (`settle`), never taken silently. n8n's public
+ * executions list is not used to count: in queue mode it leaves out
+ * executions the main still holds as running although the worker finished
+ * them (recorded-executions.ts says why); the report shows how many
+ * (`hiddenByApiList`).
+ *
+ * `--profile`: n8n runs under --cpu-prof and the main's profile is summarised
+ * (bench/cpu-profile.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
@@ -32,7 +43,10 @@ import { KEY, createCredential } from '../dev/sandboxCredential';
 import { SandboxApi } from '../dev/sandboxScenarios';
 import { TRIGGER_NAME, triggerWorkflow } from '../dev/workflows';
 import { sleep } from '../dev/wait';
+import { join } from 'node:path';
 import { percentile } from './common';
+import { n8nProfileSummary } from './cpu-profile';
+import { executionsWithData, listedByApi, recordedExecutions, settleRecorded, type Settled } from './recorded-executions';
 
 export const description =
 	'PayOnUs Trigger in real n8n, confirmation on: forgery drill (0 Verified, at most 1 Not Confirmed per unconfirmable signed event) and triple-delivery drill (exactly N Verified)';
@@ -77,38 +91,6 @@ async function fire(url: string, shots: Shot[], concurrency: number, agent: Agen
 	};
 	await Promise.all(Array.from({ length: concurrency }, worker));
 	return results;
-}
-
-/** All executions of a workflow (public API pages of 250). */
-async function allExecutions(n8n: N8nInstance, workflowId: string, includeData: boolean): Promise<IDataObject[]> {
-	const out: IDataObject[] = [];
-	let cursor: string | undefined;
-	do {
-		const page = await n8n.api<{ data: IDataObject[]; nextCursor?: string | null }>(
-			'GET',
-			`/executions?workflowId=${workflowId}&includeData=${includeData}&limit=250${cursor ? `&cursor=${cursor}` : ''}`,
-		);
-		out.push(...page.data);
-		cursor = page.nextCursor ?? undefined;
-	} while (cursor);
-	return out;
-}
-
-async function settle(n8n: N8nInstance, workflowId: string, expected: number, timeoutMs: number): Promise<number> {
-	const deadline = Date.now() + timeoutMs;
-	let count = -1;
-	let stableSince = Date.now();
-	while (Date.now() < deadline) {
-		const now = (await allExecutions(n8n, workflowId, false)).length;
-		if (now !== count) {
-			count = now;
-			stableSince = Date.now();
-		}
-		if (count >= expected && Date.now() - stableSince > 3000) break;
-		if (count < expected && Date.now() - stableSince > 15000) break;
-		await sleep(500);
-	}
-	return count;
 }
 
 function collection(i: number, tag: string): IDataObject {
@@ -181,7 +163,9 @@ async function activateAndWait(n8n: N8nInstance, id: string, url: string, agent:
 }
 
 function forgeries(total: number, tag: string, replayable: IDataObject[], unconfirmable: IDataObject[]): Shot[] {
-	const makers: Array<(i: number) => Shot> = [
+	// i: the shot's number; k: its number within its category (every replayable and
+	// unconfirmable event is used once before any is used again).
+	const makers: Array<(i: number, k: number) => Shot> = [
 		(i) => ({ category: 'no hash', body: JSON.stringify(collection(i, tag)), headers: {} }),
 		(i) => ({ category: 'wrong hash', body: JSON.stringify(collection(i, tag)), headers: { hash: createHash('sha256').update(`x${i}`).digest('hex') } }),
 		(i) => {
@@ -192,9 +176,9 @@ function forgeries(total: number, tag: string, replayable: IDataObject[], unconf
 			const b = collection(i, tag);
 			return { category: 'tampered status', body: JSON.stringify({ ...b, paymentStatus: 'FAILED' }), headers: signed(b).headers };
 		},
-		(i) => {
+		(_i, k) => {
 			// Amount is not covered by the hash: a replay of a delivered event with a new amount.
-			const b = replayable[i % replayable.length];
+			const b = replayable[k % replayable.length];
 			return { category: 'tampered amount (replay)', body: JSON.stringify({ ...b, transactionAmount: 999999 }), headers: signed(b).headers };
 		},
 		(i) => {
@@ -205,9 +189,9 @@ function forgeries(total: number, tag: string, replayable: IDataObject[], unconf
 		(i) => ({ category: 'huge body (300 KiB)', body: JSON.stringify({ ...collection(i, tag), pad: 'x'.repeat(300 * 1024) }), headers: signed(collection(i, tag)).headers }),
 		(i) => ({ category: 'wrong method (GET)', method: 'GET', body: '', headers: signed(collection(i, tag)).headers }),
 		(i) => ({ category: 'unknown event', body: JSON.stringify({ ...collection(i, tag), type: 'CHARGEBACK' }), headers: signed(collection(i, tag)).headers }),
-		(i) => {
+		(i, k) => {
 			// A genuine signature of an event the service does not confirm (SUCCESSFUL for an unpaid payin).
-			const b = unconfirmable[i % unconfirmable.length];
+			const b = unconfirmable[k % unconfirmable.length];
 			return { category: 'signed, never confirmed (copies)', body: JSON.stringify({ ...b, transactionAmount: 1000 + i }), headers: signed(b).headers };
 		},
 		(i) => ({
@@ -217,7 +201,7 @@ function forgeries(total: number, tag: string, replayable: IDataObject[], unconf
 		}),
 	];
 	const shots: Shot[] = [];
-	for (let i = 0; shots.length < total; i++) shots.push(makers[i % makers.length](i));
+	for (let i = 0; shots.length < total; i++) shots.push(makers[i % makers.length](i, Math.floor(i / makers.length)));
 	return shots;
 }
 
@@ -247,29 +231,50 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const events = arg(args, 'events', 1000);
 	const forgeryCount = arg(args, 'forgeries', 1000);
 	const concurrency = arg(args, 'concurrency', 16);
+	// The node's version: 1.1 (what a new node gets, Simplify on); 1 also makes n8n
+	// evaluate an expression per request (webhook-helpers parseRequestBody, version 1 start nodes).
+	const triggerVersion = arg(args, 'trigger-version', 1.1);
 	const modes = (args.find((a) => a.startsWith('--modes='))?.split('=')[1] ?? 'regular,queue').split(',');
 	const unknown = modes.filter((m) => !(m in MODES));
 	if (unknown.length > 0) throw new Error(`unknown mode ${unknown.join(', ')}; known: ${Object.keys(MODES).join(', ')}`);
 	const reports: Record<string, Record<string, unknown>> = {};
 	for (const mode of modes as Mode[]) {
 		console.log(`  --- ${MODES[mode].label}`);
-		reports[mode] = await drill(mode, events, forgeryCount, concurrency);
+		const profileDir = args.includes('--profile')
+			? join(__dirname, '..', '..', 'bench', 'results', `profile-webhook-drills-${mode}-${Date.now().toString(36)}`)
+			: undefined;
+		reports[mode] = await drill(mode, { events, forgeryCount, concurrency, triggerVersion }, profileDir);
+		if (profileDir) reports[mode].profile = n8nProfileSummary(profileDir);
 	}
-	return { concurrency, modes: reports };
+	return { concurrency, triggerVersion, modes: reports };
 }
 
-async function drill(mode: Mode, events: number, forgeryCount: number, concurrency: number): Promise<Record<string, unknown>> {
+interface Sizes {
+	events: number;
+	forgeryCount: number;
+	concurrency: number;
+	triggerVersion: number;
+}
+
+async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Record<string, unknown>> {
+	const { events, forgeryCount, concurrency, triggerVersion } = sizes;
 	const sb = await startSandbox({ port: 0 });
-	const n8n = await startN8n(MODES[mode].options);
+	const options = MODES[mode].options;
+	// A profile is written when n8n exits: give its shutdown a bound shorter than the harness's grace period.
+	const profiling = { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`, N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '8' };
+	const n8n = await startN8n(profileDir ? { ...options, env: { ...options.env, ...profiling } } : options);
 	const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
 	try {
 		const api = new SandboxApi(sb.url);
 		await api.setWebhooks({ url: 'http://127.0.0.1:9/nowhere', verificationKey: KEY });
 		const credentialId = await createCredential(n8n, sb.url, 'PayOnUs drills');
 		const webhookId = randomUUID();
-		const { id } = await n8n.createWorkflow(
-			triggerWorkflow('webhook drills', webhookId, credentialId, { events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link.completed'], confirmWithService: true }),
-		);
+		const workflow = triggerWorkflow('webhook drills', webhookId, credentialId, {
+			events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link.completed'],
+			confirmWithService: true,
+		});
+		workflow.nodes[0] = { ...workflow.nodes[0], typeVersion: triggerVersion };
+		const { id } = await n8n.createWorkflow(workflow);
 		const url = n8n.webhookUrl(`${webhookId}/webhook`);
 		await activateAndWait(n8n, id, url, agent);
 		const tag = String(Date.now());
@@ -279,14 +284,28 @@ async function drill(mode: Mode, events: number, forgeryCount: number, concurren
 		const replayable = (await sandboxPayins(api, 10, `r${tag}`)).map((a, i) => notificationOf(a, i, `r${tag}`));
 		const unconfirmable = (await sandboxPayins(api, 10, `u${tag}`, false)).map((a, i) => notificationOf(a, i, `u${tag}`));
 		await fire(url, replayable.map((b) => signed(b, 'warm-up')), 4, agent);
-		await settle(n8n, id, 10, 30_000);
-		const warmUp = await allExecutions(n8n, id, true);
-		const beforeForgery = warmUp.length;
+		const recorded = () => recordedExecutions(n8n, id);
+		const waits: Record<string, Settled> = {};
+		const settle = async (phase: string, afterId: number, atLeast: number, read = recorded): Promise<Settled> => {
+			// Not Confirmed executions start after a few reads of the service (about 3 s): a quiet 5 s.
+			const settled = await settleRecorded(read, { afterId, atLeast, quietMs: 5000, giveUpMs: 600_000 });
+			waits[phase] = settled;
+			if (!settled.settled) console.log(`  !! ${phase}: ${settled.reason}`);
+			return settled;
+		};
+		const lastId = (s: Settled, before: number) => s.executions.reduce((max, e) => Math.max(max, e.id), before);
+		const warmUp = await settle('warm-up', 0, replayable.length);
+		const beforeForgery = lastId(warmUp, 0);
 
 		// 1. Forgery drill.
-		const forged = await fire(url, forgeries(forgeryCount, tag, replayable, unconfirmable), concurrency, agent);
-		const afterForgery = await settle(n8n, id, beforeForgery + unconfirmable.length, 30_000);
-		const forgeryRuns = outputs((await allExecutions(n8n, id, true)).slice(0, afterForgery - beforeForgery));
+		const forgedShots = forgeries(forgeryCount, tag, replayable, unconfirmable);
+		const unconfirmableSent = new Set(
+			forgedShots.filter((shot) => shot.category.startsWith('signed, never confirmed')).map((shot) => String(JSON.parse(shot.body).onusReference)),
+		).size;
+		const forged = await fire(url, forgedShots, concurrency, agent);
+		const forgerySettled = await settle('forgery', beforeForgery, unconfirmableSent);
+		const forgeryRuns = outputs(await executionsWithData(n8n, forgerySettled.executions.map((e) => e.id)));
+		const afterForgery = lastId(forgerySettled, beforeForgery);
 		const byCategory: Record<string, Record<string, number>> = {};
 		const byStatus: Record<string, number> = {};
 		for (const r of forged) {
@@ -294,9 +313,9 @@ async function drill(mode: Mode, events: number, forgeryCount: number, concurren
 			byCategory[r.category][r.status] = (byCategory[r.category][r.status] ?? 0) + 1;
 			byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
 		}
-		const forgeryExecutions = afterForgery - beforeForgery;
+		const forgeryExecutions = forgerySettled.executions.length;
 		console.log(
-			`  forgery drill: ${forged.length} requests, executions started: ${forgeryExecutions} (Verified items ${forgeryRuns.verified.length}, Not Confirmed items ${forgeryRuns.notConfirmed.length}, distinct unconfirmable signed events ${unconfirmable.length})`,
+			`  forgery drill: ${forged.length} requests, executions started: ${forgeryExecutions} (Verified items ${forgeryRuns.verified.length}, Not Confirmed items ${forgeryRuns.notConfirmed.length}, distinct unconfirmable signed events sent ${unconfirmableSent})`,
 		);
 		for (const [category, codes] of Object.entries(byCategory)) console.log(`    ${category.padEnd(28)} ${JSON.stringify(codes)}`);
 
@@ -320,17 +339,20 @@ async function drill(mode: Mode, events: number, forgeryCount: number, concurren
 		const startedAt = Date.now();
 		const delivered = await fire(url, interleaved, concurrency, agent);
 		const deliverSeconds = (Date.now() - startedAt) / 1000;
-		const afterDelivery = await settle(n8n, id, afterForgery + events, 180_000);
-		const deliveryExecutions = afterDelivery - afterForgery;
+		const deliverySettled = await settle('delivery', afterForgery, events);
+		const afterDelivery = lastId(deliverySettled, afterForgery);
+		const deliveryExecutions = deliverySettled.executions.length;
 		const statusCounts: Record<string, number> = {};
 		for (const r of delivered) statusCounts[r.status] = (statusCounts[r.status] ?? 0) + 1;
 		const latencies = delivered.map((r) => r.ms);
 
-		// Which events started executions (distinct onusReference, duplicates).
-		const executions = await allExecutions(n8n, id, true);
+		// Which events started executions (distinct onusReference, duplicates), over every execution so far.
+		const all = recorded();
+		const withData = await executionsWithData(n8n, all.map((e) => e.id));
+		const hiddenByApiList = all.length - (await listedByApi(n8n, id));
+		const deliveryRuns = outputs(withData.filter((e) => Number(e.id) > afterForgery));
 		const refs = new Map<string, number>();
-		const deliveryRuns = outputs(executions.slice(0, afterDelivery - afterForgery));
-		for (const e of executions) {
+		for (const e of withData) {
 			for (const item of nodeItems(e as never, TRIGGER_NAME, 0)) {
 				const ref = String(item.onusReference ?? item.cardTokenizationLinkId);
 				refs.set(ref, (refs.get(ref) ?? 0) + 1);
@@ -364,21 +386,35 @@ async function drill(mode: Mode, events: number, forgeryCount: number, concurren
 		const ours = await fire(url, baselineBodies.map((b) => signed(b)), concurrency, agent);
 		// The trigger answers before its executions are created: let them finish so
 		// the Webhook node's run does not pay for them.
-		await settle(n8n, id, afterDelivery + events, 120_000);
+		await settle('side by side: PayOnUs Trigger', afterDelivery, events);
+		// The activation probe above may have started one plain execution: count after it.
+		const plainRecorded = () => recordedExecutions(n8n, plain.id);
+		const plainBefore = plainRecorded().reduce((max, e) => Math.max(max, e.id), 0);
 		const theirs = await fire(n8n.webhookUrl(plainId), baselineBodies.map((b) => signed(b)), concurrency, agent);
-		await settle(n8n, plain.id, events, 120_000);
+		await settle('side by side: Webhook node', plainBefore, events, plainRecorded);
 		const oursP = { p50: percentile(ours.map((r) => r.ms), 50), p99: percentile(ours.map((r) => r.ms), 99) };
 		const theirsP = { p50: percentile(theirs.map((r) => r.ms), 50), p99: percentile(theirs.map((r) => r.ms), 99) };
 
 		const report = {
 			n8n: MODES[mode].label,
+			trigger: `PayOnUs Trigger version ${triggerVersion}, Confirm With the Service on`,
 			concurrency,
+			counting: {
+				how: "n8n's database (execution_entity), each phase waited for until none is new or running and nothing changed for 5 s (give-up 600 s)",
+				settled: Object.values(waits).every((w) => w.settled),
+				waits: Object.fromEntries(
+					Object.entries(waits).map(([phase, w]) => [phase, { settled: w.settled, seconds: Number((w.waitedMs / 1000).toFixed(1)), ...(w.reason ? { reason: w.reason } : {}) }]),
+				),
+				recorded: all.length,
+				hiddenByApiList,
+			},
 			forgery: {
 				requests: forged.length,
 				executionsStarted: forgeryExecutions,
 				verifiedItems: forgeryRuns.verified.length,
 				notConfirmedItems: forgeryRuns.notConfirmed.length,
-				distinctUnconfirmableSignedEvents: unconfirmable.length,
+				distinctUnconfirmableSignedEvents: unconfirmableSent,
+				executionStatuses: forgerySettled.statuses,
 				byStatus,
 				byCategory,
 			},
@@ -387,6 +423,7 @@ async function drill(mode: Mode, events: number, forgeryCount: number, concurren
 				requests: delivered.length,
 				statusCounts,
 				executionsStarted: deliveryExecutions,
+				executionStatuses: deliverySettled.statuses,
 				verifiedItems: deliveryRuns.verified.length,
 				notConfirmedItems: deliveryRuns.notConfirmed.length,
 				missingEvents: missing,

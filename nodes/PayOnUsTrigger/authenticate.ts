@@ -2,6 +2,7 @@ import { NodeOperationError, type IDataObject, type IWebhookFunctions } from 'n8
 import * as n8nWorkflow from 'n8n-workflow';
 import { readCredential } from '../shared/credential/read';
 import { verifyWebhookHash } from '../shared/signature';
+import { recentCredentials } from './credentialReads';
 import { refusal, type Answer } from './emit';
 import { verificationKeys } from './keyCache';
 import { isSafeId, isSigned, type Notification } from './notification';
@@ -54,11 +55,19 @@ function missingKeyError(ctx: IWebhookFunctions): Error {
 	return new ErrorClass(ctx.getNode(), message, { description });
 }
 
-/** The trigger's credential as the key source. */
-export function keySourceOf(ctx: IWebhookFunctions): KeySource {
+/**
+ * The trigger's credential as the key source. Each read is also remembered
+ * for the confirmation's client (credentialReads.ts), on the trigger's clock.
+ */
+export function keySourceOf(ctx: IWebhookFunctions, now: () => number): KeySource {
+	const credentialId = ctx.getNode().credentials?.payOnUsApi?.id ?? undefined;
 	return {
-		credentialId: ctx.getNode().credentials?.payOnUsApi?.id ?? undefined,
-		read: async () => (await readCredential(ctx))?.webhookVerificationKey ?? '',
+		credentialId,
+		read: async () => {
+			const credential = await readCredential(ctx);
+			recentCredentials.remember(credentialId, credential, now());
+			return credential?.webhookVerificationKey ?? '';
+		},
 		missing: () => missingKeyError(ctx),
 	};
 }

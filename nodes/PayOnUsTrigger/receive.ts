@@ -4,6 +4,7 @@ import { createClient } from '../shared/transport';
 import { authenticate, keySourceOf } from './authenticate';
 import { claimEvent, openMemory } from './claim';
 import { confirmEvent } from './confirm';
+import { recentCredentials } from './credentialReads';
 import { accepted, answered, duplicate, emit, ignored, received, respond } from './emit';
 import { filterEvent, isConfirming } from './filter';
 import { receivedItem } from './items';
@@ -40,7 +41,8 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	if ('refused' in read) return answered(res, read.refused);
 	const { notification } = read;
 
-	const refused = await authenticate(notification, request.headers.hash, keySourceOf(ctx));
+	const keys = keySourceOf(ctx, () => TRIGGER_CLOCK.now());
+	const refused = await authenticate(notification, request.headers.hash, keys);
 	if (refused) return answered(res, refused);
 
 	const route = filterEvent(notification, (name, fallback) => ctx.getNodeParameter(name, fallback), (m) => ctx.logger.warn(m));
@@ -55,7 +57,12 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 
 	respond(res, received());
 	const verdict = await confirmEvent(notification, route, {
-		client: async () => await createClient(ctx),
+		// The latest read of the credential, when recent enough (credentialReads.ts); a new read renews it.
+		client: async () =>
+			await createClient(ctx, {
+				recentRead: recentCredentials.recent(keys.credentialId, TRIGGER_CLOCK.now()),
+				onRead: (credential) => recentCredentials.remember(keys.credentialId, credential, TRIGGER_CLOCK.now()),
+			}),
 		merchantId: (client) => merchantIdOf(ctx.getNodeParameter('merchantId', ''), client.defaults),
 		decide: (date) => claim.decide(date),
 		recheck: claim.recheck,

@@ -4,7 +4,8 @@ import type { PaginateOptions, PayOnUsClient, PayOnUsEnvironment, RequestOptions
 import { NO_REDIRECTS } from '../environments';
 import { type Failure, type PayOnUsApiError, requestError, setupError } from '../errors';
 import { collectPages } from '../api/paging';
-import { tokenFingerprint } from '../accessToken/credential';
+import { tokenCache } from '../accessToken/cache';
+import { storedToken, tokenFingerprint } from '../accessToken/credential';
 import { baseUrlOf, type PayOnUsCredential, readCredential } from '../credential/read';
 import type { CredentialDefaults } from '../credential/defaults';
 import { type MoneyCaller, type MoneyOutcome, outcomeError, type OutcomeText, sendMoneyMoving } from '../moneyMoving';
@@ -13,7 +14,7 @@ import { envelopeFailure, isEnvelope, parseBody } from './envelope';
 import { classifyFailure, isPushBack, isTransient, retryAfterOf } from './failure';
 import { AdaptiveLimiter } from './limiter';
 import { buildMultipart } from './multipart';
-import { Session } from './session';
+import { keepsStoredToken, Session } from './session';
 
 /**
  * The one place where the nodes talk HTTP to PayOnUs.
@@ -54,6 +55,14 @@ export interface ClientOptions {
 	limiter?: AdaptiveLimiter;
 	/** Tests only: the wait between attempts (an injected clock). */
 	sleep?: (ms: number) => Promise<void>;
+	/**
+	 * The credential as the caller read it a moment ago (the webhook trigger
+	 * shares one read over a burst of notifications), used instead of a
+	 * fresh read when `reusable` says so.
+	 */
+	recentRead?: PayOnUsCredential;
+	/** Told of the credential when createClient read it itself (so the caller's recent read can be renewed). */
+	onRead?: (credential: PayOnUsCredential) => void;
 }
 
 /** Calls in flight at most when the caller sets no ceiling (dropdown loaders, triggers). */
@@ -102,8 +111,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 			throw setupError(ctx.getNode(), (error as Error).message);
 		}
 		this.defaults = credential.defaults;
-		const key = tokenFingerprint({ baseUrl: this.baseUrl, clientId: credential.clientId, clientSecret: credential.clientSecret });
-		this.session = new Session(ctx, credential.data, key, this.wait);
+		this.session = new Session(ctx, credential.data, clientKey(credential), this.wait);
 	}
 
 	// ---- MoneyCaller (and the reads below)
@@ -244,13 +252,40 @@ class Transport implements PayOnUsClient, MoneyCaller {
 	}
 }
 
+/** The token fingerprint of the client a credential makes (its base address, client id and secret). */
+function clientKey(credential: PayOnUsCredential): string {
+	return tokenFingerprint({ baseUrl: credential.baseUrl, clientId: credential.clientId, clientSecret: credential.clientSecret });
+}
+
+/**
+ * Whether a credential read a moment ago can stand in for a fresh read: its
+ * base address is usable, the session would send its stored token as it is
+ * (session.ts, keepsStoredToken), and that token is the one this process
+ * would use now. Then the read can only be behind on a token another
+ * process stored since, which a 401 recovers (the session re-reads) without
+ * a token call: reusing it never causes a token call a fresh read would
+ * have avoided. A token to blank or replace always gets a fresh read.
+ */
+export function reusable(credential: PayOnUsCredential): boolean {
+	if (credential.baseUrlProblem !== undefined) return false;
+	const key = clientKey(credential);
+	const live = tokenCache.live(key);
+	return keepsStoredToken(credential.data, key) && (live === undefined || live.token === storedToken(credential.data));
+}
+
 /**
  * The client for a node context. Reads the `payOnUsApi` credential once for
- * the environment and the defaults (../credential/read.ts); each call then
- * re-uses it, and re-reads it after a refused token.
+ * the environment and the defaults (../credential/read.ts), or takes the
+ * caller's recent read when `reusable`; each call then re-uses it, and
+ * re-reads it after a refused token.
  */
 export async function createClient(ctx: PayOnUsContext, options: ClientOptions = {}): Promise<PayOnUsClient> {
-	const credential = await readCredential(ctx);
+	const recent = options.recentRead;
+	let credential = recent;
+	if (credential === undefined || !reusable(credential)) {
+		credential = await readCredential(ctx);
+		if (credential) options.onRead?.(credential);
+	}
 	if (!credential) throw setupError(ctx.getNode(), 'No PayOnUs API credential is set on this node');
 	return new Transport(ctx, credential, options);
 }

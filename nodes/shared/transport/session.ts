@@ -31,6 +31,20 @@ const RECENT_TOKEN_MS = 15_000;
 const RACE_SETTLE_MS = 500;
 const RACE_LOOKS = 4;
 
+/**
+ * Whether a session sends this stored token as it is: minted for these
+ * settings (`key`, the client's token fingerprint), not known refused, and
+ * not near its expiry (or of unknown expiry). Otherwise the session blanks
+ * it and preAuthentication supplies one (a live token of this process, else
+ * a token call).
+ */
+export function keepsStoredToken(data: ICredentialDataDecryptedObject, key: string): boolean {
+	const token = storedToken(data);
+	if (token === '' || data.tokenFingerprint !== key) return false;
+	const expiresAt = numberField(data.expiresAt) ?? 0;
+	return expiresAt <= 0 || tokenCache.isFresh({ token, issuedAt: numberField(data.issuedAt) ?? 0, expiresAt }, key);
+}
+
 export class Session {
 	/** The credential data used for the next call (n8n updates its token in place). */
 	private data: ICredentialDataDecryptedObject;
@@ -60,16 +74,11 @@ export class Session {
 	private adopt(credentials: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
 		const data = markTransportOwned({ ...credentials });
 		const token = storedToken(data);
-		if (token !== '' && data.tokenFingerprint !== this.key) {
+		if (token !== '' && !keepsStoredToken(data, this.key)) {
 			data.accessToken = '';
 		} else if (token !== '') {
 			const expiresAt = numberField(data.expiresAt) ?? 0;
-			const rec = { token, issuedAt: numberField(data.issuedAt) ?? 0, expiresAt };
-			if (expiresAt > 0 && !tokenCache.isFresh(rec, this.key)) {
-				data.accessToken = '';
-			} else if (expiresAt > 0) {
-				tokenCache.observe(this.key, rec);
-			}
+			if (expiresAt > 0) tokenCache.observe(this.key, { token, issuedAt: numberField(data.issuedAt) ?? 0, expiresAt });
 		}
 		for (const s of [data.clientSecret, data.webhookVerificationKey]) {
 			if (typeof s === 'string' && s.length > 0 && !this.secretValues.includes(s)) this.secretValues.push(s);
