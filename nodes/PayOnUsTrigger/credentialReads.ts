@@ -1,5 +1,5 @@
 import type { PayOnUsCredential } from '../shared/credential/read';
-import { KEY_TTL_MS } from './keyCache';
+import { RecentReads } from './keyCache';
 
 /**
  * The trigger's latest read of its credential, shared over a burst of
@@ -24,36 +24,8 @@ import { KEY_TTL_MS } from './keyCache';
  * process's memory only, never logged or output.
  */
 
-/** Bound on the number of credentials remembered. */
-const MAX_CREDENTIALS = 100;
-
-export class RecentCredentials {
-	private readonly reads = new Map<string, { credential: PayOnUsCredential; readAt: number }>();
-
-	/** Remembers a read (a credential that could not be read forgets the earlier one). */
-	remember(credentialId: string | undefined, credential: PayOnUsCredential | undefined, now: number): void {
-		if (credentialId === undefined) return;
-		this.reads.delete(credentialId);
-		if (credential === undefined) return;
-		if (this.reads.size >= MAX_CREDENTIALS) {
-			const oldest = this.reads.keys().next().value;
-			if (oldest !== undefined) this.reads.delete(oldest);
-		}
-		this.reads.set(credentialId, { credential, readAt: now });
-	}
-
-	/** The read of this credential made less than KEY_TTL_MS ago, if any. */
-	recent(credentialId: string | undefined, now: number): PayOnUsCredential | undefined {
-		if (credentialId === undefined) return undefined;
-		const read = this.reads.get(credentialId);
-		return read !== undefined && now - read.readAt < KEY_TTL_MS ? read.credential : undefined;
-	}
-
-	/** Tests: forget every read (a restart). */
-	clear(): void {
-		this.reads.clear();
-	}
-}
+/** The latest read of each credential (the bounds and the reuse window of keyCache.ts). */
+export class RecentCredentials extends RecentReads<PayOnUsCredential> {}
 
 /** One per process, shared by every PayOnUs Trigger. */
 export const recentCredentials = new RecentCredentials();

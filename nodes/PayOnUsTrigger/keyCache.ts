@@ -1,3 +1,5 @@
+import { BoundedMap } from '../shared/boundedMap';
+
 /**
  * The webhook verification key, remembered briefly per credential.
  *
@@ -20,19 +22,42 @@ export const KEY_TTL_MS = 10_000;
 /** Bound on the number of credentials remembered. */
 const MAX_CREDENTIALS = 100;
 
-interface Remembered {
-	key: string;
-	readAt: number;
+/**
+ * What was last read from each credential (its key, or the whole credential:
+ * credentialReads.ts), handed out for KEY_TTL_MS after the read; at most
+ * MAX_CREDENTIALS credentials, the oldest read let go first.
+ */
+export class RecentReads<T> {
+	private readonly reads = new BoundedMap<string, { value: T; readAt: number }>(MAX_CREDENTIALS);
+
+	/** Remembers a read as the newest (nothing read, undefined, forgets the earlier one). Without a credential id nothing is remembered. */
+	remember(credentialId: string | undefined, value: T | undefined, now: number): void {
+		if (credentialId === undefined) return;
+		this.reads.delete(credentialId);
+		if (value !== undefined) this.reads.set(credentialId, { value, readAt: now });
+	}
+
+	/** The read of this credential made less than KEY_TTL_MS ago, if any. */
+	recent(credentialId: string | undefined, now: number): T | undefined {
+		if (credentialId === undefined) return undefined;
+		const read = this.reads.get(credentialId);
+		return read !== undefined && now - read.readAt < KEY_TTL_MS ? read.value : undefined;
+	}
+
+	/** Tests: forget every read (a restart). */
+	clear(): void {
+		this.reads.clear();
+	}
 }
 
 export class VerificationKeyCache {
-	private readonly keys = new Map<string, Remembered>();
+	private readonly keys = new RecentReads<string>();
 
 	/**
 	 * Whether `verify` accepts the request with this credential's key: first
 	 * with the remembered key (if fresh), else, or when that fails, with a key
-	 * read now by `read` (then remembered). Without a credential id nothing is
-	 * remembered.
+	 * read now by `read` (then remembered; an empty key never is). Without a
+	 * credential id nothing is remembered.
 	 */
 	async verify(
 		credentialId: string | undefined,
@@ -40,21 +65,11 @@ export class VerificationKeyCache {
 		verify: (key: string) => boolean,
 		now = Date.now(),
 	): Promise<boolean> {
-		const remembered = credentialId === undefined ? undefined : this.keys.get(credentialId);
-		if (remembered !== undefined && now - remembered.readAt < KEY_TTL_MS && verify(remembered.key)) return true;
+		const remembered = this.keys.recent(credentialId, now);
+		if (remembered !== undefined && verify(remembered)) return true;
 		const key = await read();
-		if (credentialId !== undefined) this.remember(credentialId, key, now);
+		this.keys.remember(credentialId, key.length > 0 ? key : undefined, now);
 		return verify(key);
-	}
-
-	private remember(credentialId: string, key: string, now: number): void {
-		this.keys.delete(credentialId);
-		if (key.length === 0) return;
-		if (this.keys.size >= MAX_CREDENTIALS) {
-			const oldest = this.keys.keys().next().value;
-			if (oldest !== undefined) this.keys.delete(oldest);
-		}
-		this.keys.set(credentialId, { key, readAt: now });
 	}
 }
 

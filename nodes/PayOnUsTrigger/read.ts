@@ -21,6 +21,8 @@ export interface Rejection {
 
 export type ParsedBody = { ok: true; body: IDataObject } | { ok: false; rejection: Rejection };
 
+const TOO_LARGE: ParsedBody = { ok: false, rejection: { status: 400, message: `Body larger than ${MAX_BODY_BYTES} bytes` } };
+
 /**
  * Reads the notification body. The service sends JSON as `text/plain`;
  * `application/json` is accepted too. The raw bytes are preferred (n8n keeps
@@ -28,12 +30,12 @@ export type ParsedBody = { ok: true; body: IDataObject } | { ok: false; rejectio
  */
 export function parseBody(raw: Buffer | string | undefined, parsed: unknown, declaredLength?: number): ParsedBody {
 	if (declaredLength !== undefined && declaredLength > MAX_BODY_BYTES) {
-		return { ok: false, rejection: { status: 400, message: `Body larger than ${MAX_BODY_BYTES} bytes` } };
+		return TOO_LARGE;
 	}
 	let text: string | undefined;
 	if (Buffer.isBuffer(raw)) {
 		if (raw.length > MAX_BODY_BYTES) {
-			return { ok: false, rejection: { status: 400, message: `Body larger than ${MAX_BODY_BYTES} bytes` } };
+			return TOO_LARGE;
 		}
 		text = raw.toString('utf8');
 	} else if (typeof raw === 'string') {
@@ -43,7 +45,7 @@ export function parseBody(raw: Buffer | string | undefined, parsed: unknown, dec
 	}
 	if (text !== undefined) {
 		if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) {
-			return { ok: false, rejection: { status: 400, message: `Body larger than ${MAX_BODY_BYTES} bytes` } };
+			return TOO_LARGE;
 		}
 		if (text.trim().length === 0) {
 			return { ok: false, rejection: { status: 400, message: 'Empty body' } };
@@ -58,7 +60,7 @@ export function parseBody(raw: Buffer | string | undefined, parsed: unknown, dec
 	}
 	if (parsed !== undefined && parsed !== null) {
 		if (Buffer.byteLength(JSON.stringify(parsed), 'utf8') > MAX_BODY_BYTES) {
-			return { ok: false, rejection: { status: 400, message: `Body larger than ${MAX_BODY_BYTES} bytes` } };
+			return TOO_LARGE;
 		}
 		return asObject(parsed);
 	}

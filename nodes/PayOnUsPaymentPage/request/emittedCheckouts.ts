@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { ClaimRegistry, type SeenWindow } from '../../shared/claim';
+import { ClaimRegistry, type ClaimScope, type SeenWindow } from '../../shared/claim';
 
 /**
  * Exactly once: the claim a request makes on a checkout before it starts the
@@ -49,28 +49,21 @@ export interface CheckoutClaims {
 	release(): void;
 }
 
-export interface ClaimScope {
-	workflowId: string;
-	nodeId: string;
-	/** n8n's mode: 'manual' (the test URL) persists nothing. */
-	mode: string;
-}
-
 /**
- * The claims of one request. `staticData`: the node's static data (left out
- * for test URL requests). A Paid item is emitted for a checkout the memory
+ * The claims of one request on `scope` (n8n's mode 'manual', the test URL,
+ * persists nothing). `staticData`: the node's static data (left out for test
+ * URL requests). A Paid item is emitted for a checkout the memory
  * no longer holds (past 7 days, 20,000 checkouts, or left out of static data
  * over a restart) only if its payin was created after the memory's horizon;
  * else the page still shows the receipt but starts nothing, and logs why.
  */
 export function claimsFor(scope: ClaimScope, staticData: IDataObject | undefined, warn: (message: string) => void): CheckoutClaims {
-	const memoryScope = { workflowId: scope.workflowId, nodeId: scope.nodeId, mode: scope.mode };
 	const claimed: string[] = [];
 	return {
 		claim(key, serviceDate) {
 			const now = PAGE_CLOCK.now();
 			// Opened on every claim, so what static data carries now is merged first.
-			const claims = emittedCheckouts.open(memoryScope, now, staticData ? () => staticData : undefined);
+			const claims = emittedCheckouts.open(scope, now, staticData ? () => staticData : undefined);
 			const result = claims.claimAndKeep(key, now, serviceDate);
 			if (!result.claimed) {
 				if (result.reason !== undefined) {
@@ -84,7 +77,7 @@ export function claimsFor(scope: ClaimScope, staticData: IDataObject | undefined
 			return true;
 		},
 		release() {
-			for (const key of claimed) emittedCheckouts.release(memoryScope, key);
+			for (const key of claimed) emittedCheckouts.release(scope, key);
 		},
 	};
 }

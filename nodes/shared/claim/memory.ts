@@ -1,3 +1,5 @@
+import { BoundedMap } from '../boundedMap';
+
 /**
  * The bounded memory under every claim (nodes/shared/claim/index.ts): keys
  * already handled, per scope, each with the time it was taken and, when
@@ -221,18 +223,16 @@ export class SeenKeys {
  * its own registry, bounded in scopes.
  */
 export class SeenRegistry {
-	private readonly scopes = new Map<string, SeenKeys>();
+	private readonly scopes: BoundedMap<string, SeenKeys>;
 
-	constructor(private readonly maxScopes = 1000) {}
+	constructor(maxScopes = 1000) {
+		this.scopes = new BoundedMap(maxScopes);
+	}
 
-	/** The memory for one scope (created on first use, with this window). */
+	/** The memory for one scope (created on first use, with this window; the oldest scope let go past the bound). */
 	for(scope: string, window: SeenWindow): SeenKeys {
 		let keys = this.scopes.get(scope);
 		if (keys === undefined) {
-			if (this.scopes.size >= this.maxScopes) {
-				const first = this.scopes.keys().next().value;
-				if (first !== undefined) this.scopes.delete(first);
-			}
 			keys = new SeenKeys(window);
 			this.scopes.set(scope, keys);
 		}

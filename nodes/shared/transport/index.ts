@@ -280,8 +280,7 @@ export function reusable(credential: PayOnUsCredential): boolean {
  * re-reads it after a refused token.
  */
 export async function createClient(ctx: PayOnUsContext, options: ClientOptions = {}): Promise<PayOnUsClient> {
-	const recent = options.recentRead;
-	let credential = recent;
+	let credential = options.recentRead;
 	if (credential === undefined || !reusable(credential)) {
 		credential = await readCredential(ctx);
 		if (credential) options.onRead?.(credential);
