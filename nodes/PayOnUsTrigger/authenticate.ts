@@ -29,11 +29,13 @@ export function verifySigned(body: IDataObject, hashHeader: string | string[] | 
 	);
 }
 
-/** What the check needs of n8n: which credential, its key (read on demand), the error for a credential without one. */
+/** What the check needs of n8n: which credential, its key (read on demand), the error for a credential without one, the trigger's clock. */
 export interface KeySource {
 	credentialId: string | undefined;
 	read: () => Promise<string>;
 	missing: () => Error;
+	/** The clock the remembered key ages on (the trigger's, like the credential reads it shares). */
+	now: () => number;
 }
 
 /**
@@ -69,6 +71,7 @@ export function keySourceOf(ctx: IWebhookFunctions, now: () => number): KeySourc
 			return credential?.webhookVerificationKey ?? '';
 		},
 		missing: () => missingKeyError(ctx),
+		now,
 	};
 }
 
@@ -90,6 +93,7 @@ export async function signatureValid(
 			return key;
 		},
 		(key) => key.length > 0 && verifySigned(body, hashHeader, key),
+		keys.now(),
 	);
 	if (!verified && keyMissing) throw keys.missing();
 	return verified;

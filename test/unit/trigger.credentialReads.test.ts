@@ -6,14 +6,15 @@
  * request helpers and a credentials helper that behaves like n8n's
  * (dev/inProcessN8n.ts); each "process" is its own copy of the modules.
  */
-import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { SandboxApi } from '../../dev/sandboxScenarios';
 import { sandboxAccessToken } from '../../dev/sandboxCredential';
 import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
+import { computeWebhookHash } from '../../nodes/shared/signature';
 
 type TriggerModule = typeof import('../../nodes/PayOnUsTrigger/PayOnUsTrigger.node');
+type ReceiveModule = typeof import('../../nodes/PayOnUsTrigger/receive');
 type ConfirmModule = typeof import('../../nodes/PayOnUsTrigger/confirm');
 type CredModule = typeof import('../../credentials/PayOnUsApi.credentials');
 
@@ -24,21 +25,26 @@ let payins: SandboxApi;
 /** A fresh process (its own token cache, key cache and recent read) on the shared credential store. */
 function startProcess(store: CredentialStore) {
 	let trigger!: TriggerModule;
+	let receive!: ReceiveModule;
 	let confirm!: ConfirmModule;
 	let cred!: CredModule;
 	jest.isolateModules(() => {
 		trigger = require('../../nodes/PayOnUsTrigger/PayOnUsTrigger.node');
+		receive = require('../../nodes/PayOnUsTrigger/receive');
 		confirm = require('../../nodes/PayOnUsTrigger/confirm');
 		cred = require('../../credentials/PayOnUsApi.credentials');
 	});
 	confirm.CONFIRM_TIMING.pauseMs = 0;
+	// The trigger's clock stands still: a burst stays within the 10 s the
+	// credential read is reused for however slow the machine (token expiry
+	// keeps real time).
+	const startedAt = Date.now();
+	receive.TRIGGER_CLOCK.now = () => startedAt;
 	const n8n = new FakeN8n(store, new cred.PayOnUsApi());
 	/** Delivers one signed notification; resolves with the items on the two outputs. */
 	const deliver = async (body: IDataObject) => {
 		const raw = JSON.stringify(body);
-		const hash = createHash('sha256')
-			.update(String(body.accountNumber) + String(body.onusReference) + String(body.paymentStatus) + KEY)
-			.digest('hex');
+		const hash = computeWebhookHash(body, KEY);
 		const res = { status: () => ({ json: () => undefined }) };
 		const params: IDataObject = { events: ['COLLECTION'], options: {}, simplify: false };
 		const ctx = {

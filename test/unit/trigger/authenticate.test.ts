@@ -22,6 +22,7 @@ function keys(key: string): KeySource & { reads: number } {
 			return key;
 		},
 		missing: () => new Error('no key'),
+		now: () => 0,
 	};
 	return source;
 }
