@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { itemsNode, manualWorkflow, business, NODE, PAYONUS } from '../../dev/workflows';
-import { executionData, nodeError, nodeItems } from '../../dev/n8n/execution';
+import { executionData, nodeError, nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
 import { SIMPLE_PAYMENT_FIELDS } from '../../nodes/shared/simplify';
 

@@ -11,9 +11,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { N8nClient, type N8nConnection } from '../../dev/n8n';
 
-export { nodeItems, nodeError, nodeErrorItem, executedNodes, executionData } from '../../dev/n8n/execution';
+export { nodeItems, nodeError, nodeErrorItem, executionData } from '../../dev/n8n/execution';
 export type { Execution } from '../../dev/n8n/execution';
-export type { N8nHandle, WorkflowJson } from '../../dev/n8n';
 export { N8nClient } from '../../dev/n8n';
 
 /** Environment variable naming the JSON file (baseUrl, apiKey, cookie) the global setup wrote. */

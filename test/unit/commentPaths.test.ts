@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import * as ts from 'typescript';
+import { repositoryPaths, SOURCE_FILE } from './repoFiles';
 
 /**
  * Every repository path a comment names exists (issue 25: no comment points
@@ -42,25 +43,6 @@ const N8N_FILES = new Set(['request-helper-functions.js', 'request-helpers/authe
 const MADE_AT_RUN_TIME = new Set(['./.payonus-start/', 'package/']);
 /** Words that look like a file name and are not one. */
 const NOT_PATHS = new Set(['Node.js']);
-
-const SKIPPED_FOLDERS = new Set(['node_modules', '.git', 'dist', 'build', 'results', '.build-stamps']);
-
-/** Every file and folder of the repository (folders end with "/"), relative to the root. */
-function repositoryPaths(): string[] {
-	const out: string[] = [];
-	const walk = (dir: string): void => {
-		for (const name of readdirSync(join(root, dir))) {
-			if (SKIPPED_FOLDERS.has(name)) continue;
-			const p = dir ? `${dir}/${name}` : name;
-			if (statSync(join(root, p)).isDirectory()) {
-				out.push(`${p}/`);
-				walk(p);
-			} else out.push(p);
-		}
-	};
-	walk('');
-	return out;
-}
 
 const allPaths = repositoryPaths();
 
@@ -137,11 +119,7 @@ function resolves(file: string, path: string): boolean {
 
 /** The source files whose comments are read. */
 function sources(): string[] {
-	const out: string[] = [];
-	for (const top of READ) {
-		for (const p of allPaths) if (p.startsWith(`${top}/`) && /\.(ts|js|mjs|cjs)$/.test(p)) out.push(p);
-	}
-	return out;
+	return READ.flatMap((top) => allPaths.filter((p) => p.startsWith(`${top}/`) && SOURCE_FILE.test(p)));
 }
 
 /** "file:line: path" for every path named in a comment of `file` that is not there. */

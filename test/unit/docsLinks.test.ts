@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { repositoryPaths, sourceFiles } from './repoFiles';
 
 /**
  * Every relative link and #anchor of the project's documentation lands on a
@@ -84,15 +85,7 @@ function brokenLink(fromFile: string, target: string): string | undefined {
 /** The Markdown pages checked: the README, CONTRIBUTING.md, docs/ (and below), the examples' and the sandbox's README. */
 function pages(): string[] {
 	const out = ['README.md', 'CONTRIBUTING.md', 'examples/README.md', 'sandbox/README.md'].filter((p) => existsSync(join(root, p)));
-	const walk = (dir: string): void => {
-		for (const name of readdirSync(join(root, dir))) {
-			const p = `${dir}/${name}`;
-			if (statSync(join(root, p)).isDirectory()) walk(p);
-			else if (p.endsWith('.md')) out.push(p);
-		}
-	};
-	walk('docs');
-	return out;
+	return [...out, ...repositoryPaths({ under: 'docs' }).filter((p) => p.endsWith('.md'))];
 }
 
 /** A documentation URL of the repository on GitHub, as a local path + anchor. */
@@ -106,17 +99,9 @@ function localTarget(url: string): string | undefined {
 
 function editorLinks(): Array<{ where: string; url: string }> {
 	const out: Array<{ where: string; url: string }> = [];
-	const files: string[] = [];
-	for (const dir of ['nodes', 'credentials']) {
-		const walk = (d: string): void => {
-			for (const name of readdirSync(join(root, d))) {
-				const p = `${d}/${name}`;
-				if (statSync(join(root, p)).isDirectory()) walk(p);
-				else if (p.endsWith('.node.json') || p.endsWith('.ts')) files.push(p);
-			}
-		};
-		walk(dir);
-	}
+	const files = ['nodes', 'credentials'].flatMap((under) =>
+		repositoryPaths({ under }).filter((p) => p.endsWith('.node.json') || p.endsWith('.ts')),
+	);
 	for (const f of files) {
 		const text = readFileSync(join(root, f), 'utf8');
 		for (const m of text.matchAll(/https:\/\/github\.com\/n8n-nodes-payonus\/n8n-nodes-payonus[^\s'"`)]*/g)) out.push({ where: f, url: m[0] });
@@ -126,17 +111,9 @@ function editorLinks(): Array<{ where: string; url: string }> {
 
 /** Source files whose comments may name a documentation page (this test excepted). */
 function sources(): string[] {
-	const out: string[] = [];
-	const walk = (d: string): void => {
-		for (const name of readdirSync(join(root, d))) {
-			if (name === 'node_modules' || name === 'results') continue;
-			const p = `${d}/${name}`;
-			if (statSync(join(root, p)).isDirectory()) walk(p);
-			else if (/\.(ts|js|mjs)$/.test(p) && !/docsLinks/.test(p)) out.push(p);
-		}
-	};
-	for (const dir of ['nodes', 'credentials', 'sandbox', 'scripts', 'bench', 'test']) if (existsSync(join(root, dir))) walk(dir);
-	return out;
+	return ['nodes', 'credentials', 'sandbox', 'scripts', 'bench', 'test', 'dev']
+		.flatMap((under) => sourceFiles({ under }))
+		.filter((p) => !/docsLinks/.test(p));
 }
 
 /** What the comments of the code name: `docs/<page>.md#anchor` paths, and README sections by their title (`README, "Title"`). */

@@ -5,12 +5,12 @@
  * emission per checkout, a double submit never creates a second payin,
  * card data only as RSA ciphertext.
  */
-import { constants, generateKeyPairSync, publicEncrypt } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/request/config';
 import { renderView } from '../../nodes/PayOnUsPaymentPage/render/html';
 import { deriveKey, newCheckoutId, open, seal, type CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 import { SeenKeys } from '../../nodes/shared/claim';
-import { checkoutSetup as setup, KEY, pageConfig as config, PEM } from './paymentPage.fakes';
+import { checkoutSetup as setup, encryptedCard, KEY, pageConfig as config, PEM } from './paymentPage.fakes';
 
 describe('the sealed checkout state', () => {
 	it('opens what it sealed, and nothing altered or sealed for another node', () => {
@@ -165,10 +165,7 @@ describe('checkout: card', () => {
 		const refused = await checkout.step(details.state, 'card', { cardData: plain });
 		expect(refused.status).toBe(400);
 		expect(fake.calls.some((c) => c.includes('card-payments'))).toBe(false);
-		const cipher = publicEncrypt(
-			{ key: PEM, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-			Buffer.from('4111111111111111|12|30|123'),
-		).toString('base64');
+		const cipher = encryptedCard('4111111111111111|12|30|123');
 		await checkout.step(details.state, 'card', { cardData: cipher });
 		expect(fake.calls.filter((c) => c === 'POST /api/v1/card-payments')).toHaveLength(1);
 		const html = renderView({ nonce: 'n', config: config() }, details);

@@ -4,13 +4,9 @@
  * Chromium lookup, credentials, workflows, sandbox scenarios, waits) lives in
  * dev/; test/ keeps what only tests use (jest set-up, fakes, test fixtures).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-
-const ROOT = resolve(__dirname, '..', '..');
-const SOURCE = /\.(ts|js|mjs|cjs)$/;
-/** Not sources of this repository, or the test tree itself. */
-const SKIPPED = new Set(['node_modules', 'dist', 'build', 'test', 'results', '.git', '.payonus-start', '.n8n-e2e', '.jest-results', '.build-stamps']);
+import { ROOT, sourceFiles } from './repoFiles';
 
 /** The module names a source file imports: import/export ... from, import(), require(), jest.mock(), bare `import '...'`. */
 function specifiers(source: string): string[] {
@@ -25,15 +21,8 @@ function importsInto(file: string, source: string, folder: string): string[] {
 }
 
 /** Every source file outside test/ (relative paths). */
-function sourcesOutsideTest(dir = ''): string[] {
-	const files: string[] = [];
-	for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-		if (SKIPPED.has(entry.name)) continue;
-		const path = dir ? `${dir}/${entry.name}` : entry.name;
-		if (entry.isDirectory()) files.push(...sourcesOutsideTest(path));
-		else if (SOURCE.test(entry.name)) files.push(path);
-	}
-	return files;
+function sourcesOutsideTest(): string[] {
+	return sourceFiles({ skip: new Set(['test']) });
 }
 
 describe('imports into test/', () => {
