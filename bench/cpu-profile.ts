@@ -3,7 +3,9 @@
  * went: the top functions by self time, and self time per area (this
  * package's code, n8n-core, n8n-workflow, zod, TLS / networking, ...), plus
  * the inclusive time below this package's own frames. Used by
- * `npm run bench -- real-network --profile` (not a bench itself).
+ * `npm run bench -- real-network --profile` and `webhook-drills --profile`
+ * (not a bench itself), which also take from here the folder the profiles go
+ * to and the NODE_OPTIONS that make n8n write them.
  *
  *   node build/bench/cpu-profile.js <file.cpuprofile> [top]
  */
@@ -126,6 +128,16 @@ export function summarize(file: string, topN = 25): ProfileSummary {
 			.slice(0, 15)
 			.map(([k, ms]) => ({ ms: Math.round(ms), percent: pct(ms), ...split(k) })),
 	};
+}
+
+/** A new folder under bench/results/ for one run's profiles, named profile-<name>-<time> (profile-<time> without a name). */
+export function profileFolder(name?: string): string {
+	return join(__dirname, '..', '..', 'bench', 'results', `profile-${name ? `${name}-` : ''}${Date.now().toString(36)}`);
+}
+
+/** The environment that makes n8n (each of its Node processes) write a CPU profile into `dir` when it exits. */
+export function cpuProfileEnv(dir: string): { NODE_OPTIONS: string } {
+	return { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` };
 }
 
 /** The n8n main process's profile (the one with this package's frames), summarised. */

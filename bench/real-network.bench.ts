@@ -46,7 +46,6 @@
  * --profile: n8n runs under --cpu-prof; the profile's top entries are printed.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { Agent, Pool, setGlobalDispatcher } from 'undici';
 import { MONEY_MOVING_CONCURRENCY_DEFAULT_V3, READ_CEILING_DEFAULT } from '../nodes/PayOnUs/run/concurrency';
@@ -56,7 +55,7 @@ import { itemsNode, manualWorkflow } from '../dev/workflows';
 import { sandboxAccessToken } from '../dev/sandboxCredential';
 import { N8N_VERSION, startN8n, type N8nInstance, type WorkflowJson } from '../dev/n8n';
 import { benchCredential, nodeRun } from './common';
-import { n8nProfileSummary } from './cpu-profile';
+import { cpuProfileEnv, n8nProfileSummary, profileFolder } from './cpu-profile';
 import type { Call } from './floor';
 import { Baselines, startSandboxProcess } from './real-network-processes';
 import { payout500 } from './real-network-payout';
@@ -105,7 +104,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const returnAllRtt = Number(flag('return-all-rtt', '150'));
 	const rateLimitedCount = Number(flag('rate-limited', '1000'));
 	// --profile: n8n runs with --cpu-prof (NODE_OPTIONS); the profile's top entries are printed after n8n stops.
-	const profileDir = args.includes('--profile') ? join(__dirname, '..', '..', 'bench', 'results', `profile-${Date.now().toString(36)}`) : undefined;
+	const profileDir = args.includes('--profile') ? profileFolder() : undefined;
 
 	const sandbox = await startSandboxProcess();
 	const ca = readFileSync(sandbox.caFile, 'utf8');
@@ -125,7 +124,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				db: 'sqlite',
 				env: {
 					NODE_EXTRA_CA_CERTS: sandbox.caFile,
-					...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
+					...(profileDir ? cpuProfileEnv(profileDir) : {}),
 				},
 			}),
 			Baselines.start(sandbox.caFile),

@@ -20,9 +20,10 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
-import type { N8nInstance } from '../dev/n8n';
-import { PG_HOST, PG_PORT, pgUser } from '../dev/n8n/services';
+import type { Execution, N8nInstance } from '../dev/n8n';
+import { psql } from '../dev/n8n/services';
 import { sleep } from '../dev/wait';
+import { inParallel } from './common';
 
 export interface Recorded {
 	id: number;
@@ -34,11 +35,7 @@ const UNFINISHED = new Set(['new', 'running', 'unknown']);
 
 function query(n8n: N8nInstance, sql: string): string {
 	if (n8n.database) {
-		return execFileSync('psql', ['-h', PG_HOST, '-p', String(PG_PORT), '-U', pgUser(), '-d', n8n.database, '-AtF', '|', '-c', sql], {
-			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'pipe'],
-			env: { ...process.env, PGCONNECT_TIMEOUT: '5' },
-		});
+		return psql(sql, n8n.database);
 	}
 	// n8n keeps its SQLite database in <N8N_USER_FOLDER>/.n8n.
 	const file = join(n8n.userFolder, '.n8n', 'database.sqlite');
@@ -131,31 +128,15 @@ export async function settleRecorded(read: () => Recorded[], options: SettleOpti
 }
 
 /** Each execution with its data, read by id (the public API leaves none out that way). */
-export async function executionsWithData(n8n: N8nInstance, ids: number[], concurrency = 8): Promise<IDataObject[]> {
-	const out: IDataObject[] = new Array(ids.length);
-	let next = 0;
-	await Promise.all(
-		Array.from({ length: Math.min(concurrency, ids.length) }, async () => {
-			while (next < ids.length) {
-				const i = next++;
-				out[i] = await n8n.api<IDataObject>('GET', `/executions/${ids[i]}?includeData=true`);
-			}
-		}),
-	);
+export async function executionsWithData(n8n: N8nInstance, ids: number[], concurrency = 8): Promise<Execution[]> {
+	const out: Execution[] = new Array(ids.length);
+	await inParallel(ids.length, concurrency, async (i) => {
+		out[i] = await n8n.getExecution(String(ids[i]));
+	});
 	return out;
 }
 
 /** How many executions of the workflow the public executions list shows (for comparison with what was recorded). */
 export async function listedByApi(n8n: N8nInstance, workflowId: string): Promise<number> {
-	let count = 0;
-	let cursor: string | undefined;
-	do {
-		const page = await n8n.api<{ data: IDataObject[]; nextCursor?: string | null }>(
-			'GET',
-			`/executions?workflowId=${workflowId}&includeData=false&limit=250${cursor ? `&cursor=${cursor}` : ''}`,
-		);
-		count += page.data.length;
-		cursor = page.nextCursor ?? undefined;
-	} while (cursor);
-	return count;
+	return (await n8n.listAll<IDataObject>(`/executions?workflowId=${workflowId}&includeData=false`)).length;
 }

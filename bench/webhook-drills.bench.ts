@@ -37,16 +37,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../sandbox/server';
-import { N8N_VERSION, startN8n, type N8nInstance, type StartOptions } from '../dev/n8n';
+import { N8N_VERSION, startN8n, type Execution, type N8nInstance, type StartOptions } from '../dev/n8n';
 import { nodeItems } from '../dev/n8n/execution';
 import { KEY, createCredential } from '../dev/sandboxCredential';
 import { SandboxApi } from '../dev/sandboxScenarios';
 import { TRIGGER_NAME, triggerWorkflow } from '../dev/workflows';
 import { sleep } from '../dev/wait';
-import { join } from 'node:path';
 import { percentile } from './common';
-import { n8nProfileSummary } from './cpu-profile';
-import { executionsWithData, listedByApi, recordedExecutions, settleRecorded, type Settled } from './recorded-executions';
+import { cpuProfileEnv, n8nProfileSummary, profileFolder } from './cpu-profile';
+import { executionsWithData, listedByApi, recordedExecutions, settleRecorded, type Recorded, type Settled } from './recorded-executions';
 
 export const description =
 	'PayOnUs Trigger in real n8n, confirmation on: forgery drill (0 Verified, at most 1 Not Confirmed per unconfirmable signed event) and triple-delivery drill (exactly N Verified)';
@@ -217,12 +216,12 @@ const MODES: Record<Mode, { label: string; options: StartOptions }> = {
 };
 
 /** Items on each output of the trigger, over executions. */
-function outputs(executions: IDataObject[]): { verified: IDataObject[]; notConfirmed: IDataObject[] } {
+function outputs(executions: Execution[]): { verified: IDataObject[]; notConfirmed: IDataObject[] } {
 	const verified: IDataObject[] = [];
 	const notConfirmed: IDataObject[] = [];
 	for (const e of executions) {
-		verified.push(...nodeItems(e as never, TRIGGER_NAME, 0));
-		notConfirmed.push(...nodeItems(e as never, TRIGGER_NAME, 1));
+		verified.push(...nodeItems(e, TRIGGER_NAME, 0));
+		notConfirmed.push(...nodeItems(e, TRIGGER_NAME, 1));
 	}
 	return { verified, notConfirmed };
 }
@@ -240,9 +239,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const reports: Record<string, Record<string, unknown>> = {};
 	for (const mode of modes as Mode[]) {
 		console.log(`  --- ${MODES[mode].label}`);
-		const profileDir = args.includes('--profile')
-			? join(__dirname, '..', '..', 'bench', 'results', `profile-webhook-drills-${mode}-${Date.now().toString(36)}`)
-			: undefined;
+		const profileDir = args.includes('--profile') ? profileFolder(`webhook-drills-${mode}`) : undefined;
 		reports[mode] = await drill(mode, { events, forgeryCount, concurrency, triggerVersion }, profileDir);
 		if (profileDir) reports[mode].profile = n8nProfileSummary(profileDir);
 	}
@@ -261,19 +258,16 @@ async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Rec
 	const sb = await startSandbox({ port: 0 });
 	const options = MODES[mode].options;
 	// A profile is written when n8n exits: give its shutdown a bound shorter than the harness's grace period.
-	const profiling = { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`, N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '8' };
-	const n8n = await startN8n(profileDir ? { ...options, env: { ...options.env, ...profiling } } : options);
+	const n8n = await startN8n(
+		profileDir ? { ...options, env: { ...options.env, ...cpuProfileEnv(profileDir), N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '8' } } : options,
+	);
 	const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
 	try {
 		const api = new SandboxApi(sb.url);
 		await api.setWebhooks({ url: 'http://127.0.0.1:9/nowhere', verificationKey: KEY });
 		const credentialId = await createCredential(n8n, sb.url, 'PayOnUs drills');
 		const webhookId = randomUUID();
-		const workflow = triggerWorkflow('webhook drills', webhookId, credentialId, {
-			events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link.completed'],
-			confirmWithService: true,
-		});
-		workflow.nodes[0] = { ...workflow.nodes[0], typeVersion: triggerVersion };
+		const workflow = triggerWorkflow('webhook drills', webhookId, credentialId, { confirmWithService: true }, { typeVersion: triggerVersion });
 		const { id } = await n8n.createWorkflow(workflow);
 		const url = n8n.webhookUrl(`${webhookId}/webhook`);
 		await activateAndWait(n8n, id, url, agent);
@@ -293,9 +287,9 @@ async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Rec
 			if (!settled.settled) console.log(`  !! ${phase}: ${settled.reason}`);
 			return settled;
 		};
-		const lastId = (s: Settled, before: number) => s.executions.reduce((max, e) => Math.max(max, e.id), before);
+		const lastId = (executions: Recorded[], before: number) => executions.reduce((max, e) => Math.max(max, e.id), before);
 		const warmUp = await settle('warm-up', 0, replayable.length);
-		const beforeForgery = lastId(warmUp, 0);
+		const beforeForgery = lastId(warmUp.executions, 0);
 
 		// 1. Forgery drill.
 		const forgedShots = forgeries(forgeryCount, tag, replayable, unconfirmable);
@@ -305,7 +299,7 @@ async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Rec
 		const forged = await fire(url, forgedShots, concurrency, agent);
 		const forgerySettled = await settle('forgery', beforeForgery, unconfirmableSent);
 		const forgeryRuns = outputs(await executionsWithData(n8n, forgerySettled.executions.map((e) => e.id)));
-		const afterForgery = lastId(forgerySettled, beforeForgery);
+		const afterForgery = lastId(forgerySettled.executions, beforeForgery);
 		const byCategory: Record<string, Record<string, number>> = {};
 		const byStatus: Record<string, number> = {};
 		for (const r of forged) {
@@ -340,7 +334,7 @@ async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Rec
 		const delivered = await fire(url, interleaved, concurrency, agent);
 		const deliverSeconds = (Date.now() - startedAt) / 1000;
 		const deliverySettled = await settle('delivery', afterForgery, events);
-		const afterDelivery = lastId(deliverySettled, afterForgery);
+		const afterDelivery = lastId(deliverySettled.executions, afterForgery);
 		const deliveryExecutions = deliverySettled.executions.length;
 		const statusCounts: Record<string, number> = {};
 		for (const r of delivered) statusCounts[r.status] = (statusCounts[r.status] ?? 0) + 1;
@@ -353,7 +347,7 @@ async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Rec
 		const deliveryRuns = outputs(withData.filter((e) => Number(e.id) > afterForgery));
 		const refs = new Map<string, number>();
 		for (const e of withData) {
-			for (const item of nodeItems(e as never, TRIGGER_NAME, 0)) {
+			for (const item of nodeItems(e, TRIGGER_NAME, 0)) {
 				const ref = String(item.onusReference ?? item.cardTokenizationLinkId);
 				refs.set(ref, (refs.get(ref) ?? 0) + 1);
 			}
@@ -389,7 +383,7 @@ async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Rec
 		await settle('side by side: PayOnUs Trigger', afterDelivery, events);
 		// The activation probe above may have started one plain execution: count after it.
 		const plainRecorded = () => recordedExecutions(n8n, plain.id);
-		const plainBefore = plainRecorded().reduce((max, e) => Math.max(max, e.id), 0);
+		const plainBefore = lastId(plainRecorded(), 0);
 		const theirs = await fire(n8n.webhookUrl(plainId), baselineBodies.map((b) => signed(b)), concurrency, agent);
 		await settle('side by side: Webhook node', plainBefore, events, plainRecorded);
 		const oursP = { p50: percentile(ours.map((r) => r.ms), 50), p99: percentile(ours.map((r) => r.ms), 99) };

@@ -81,4 +81,4 @@ async function launchChromium() {
 	return await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }
 
-module.exports = { CHROMIUM_ARGS, findChromium, ensureChromium, launchChromium };
+module.exports = { findChromium, ensureChromium, launchChromium };

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { n8nInstallDir } from './n8n/version';
 import type { WorkflowJson } from './n8n';
+import { business } from './workflows';
 
 interface McpClientLike {
 	connect(transport: unknown): Promise<void>;
@@ -47,6 +48,28 @@ export function toolOutput(result: { content: Array<{ type: string; text?: strin
 	}
 }
 
+/**
+ * The PayOnUs tool's Create Transfer parameters shared by the MCP and AI agent
+ * workflows (test/e2e/agentTool.test.ts): NGN bank transfer from BUS-2001 to the
+ * sandbox's always-successful account, amount and reference from the caller
+ * ($fromAI). Each adds its narration and tool limits after these.
+ */
+export const PAYOUT_TOOL_PARAMETERS: IDataObject = {
+	descriptionType: 'manual',
+	toolDescription: 'Pays the supplier in NGN',
+	resource: 'payout',
+	operation: 'createTransfer',
+	transferType: 'WALLET_TO_BANK_ACCOUNT',
+	businessId: business('BUS-2001'),
+	amount: "={{ $fromAI('amount', 'Amount in NGN', 'number') }}",
+	currency: 'NGN',
+	countryCode: 'NG',
+	reference: "={{ $fromAI('reference', 'A new unique reference', 'string') }}",
+	beneficiaryBankCode: '044',
+	beneficiaryAccountNumber: '9999991112',
+	beneficiaryAccountName: 'Sandbox Success Beneficiary',
+};
+
 /** A workflow: MCP Server Trigger at `path` with the PayOnUs tool (Create Transfer, amount and reference from the client). */
 export function mcpPayoutWorkflow(name: string, path: string, credentialId: string, limits: IDataObject): WorkflowJson {
 	return {
@@ -68,19 +91,7 @@ export function mcpPayoutWorkflow(name: string, path: string, credentialId: stri
 				typeVersion: 2,
 				position: [200, 200],
 				parameters: {
-					descriptionType: 'manual',
-					toolDescription: 'Pays the supplier in NGN',
-					resource: 'payout',
-					operation: 'createTransfer',
-					transferType: 'WALLET_TO_BANK_ACCOUNT',
-					businessId: { __rl: true, mode: 'id', value: 'BUS-2001' },
-					amount: "={{ $fromAI('amount', 'Amount in NGN', 'number') }}",
-					currency: 'NGN',
-					countryCode: 'NG',
-					reference: "={{ $fromAI('reference', 'A new unique reference', 'string') }}",
-					beneficiaryBankCode: '044',
-					beneficiaryAccountNumber: '9999991112',
-					beneficiaryAccountName: 'Sandbox Success Beneficiary',
+					...PAYOUT_TOOL_PARAMETERS,
 					narration: 'MCP payout',
 					toolAllowMoneyMovement: true,
 					toolAllowedCurrencies: ['NGN'],

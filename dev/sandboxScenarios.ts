@@ -1,17 +1,13 @@
 /**
- * The sandbox's control client (sandbox/client.ts) with the set-up scenarios
- * the trigger tests and the drills (bench/webhook-drills.bench.ts,
+ * The sandbox's control client (sandbox/client.ts) as API client 2 (n8n's
+ * credential uses client 1, so set-up calls never retire its token), with the
+ * set-up scenarios the trigger tests and the drills (bench/webhook-drills.bench.ts,
  * bench/poll-drill.bench.ts) share: each call makes one kind of webhook event
  * happen in the sandbox.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { SandboxClient } from '../sandbox/client';
 
-/**
- * The sandbox client (sandbox/client.ts) as API client 2 (n8n's credential
- * uses client 1, so set-up calls never retire its token), with the set-up
- * scenarios of the trigger tests: each makes one kind of webhook event.
- */
 export class SandboxApi extends SandboxClient {
 	constructor(url: string) {
 		super(url, { apiClientId: 'sandbox-client-2', apiClientSecret: 'sandbox-secret-2' });
@@ -19,12 +15,7 @@ export class SandboxApi extends SandboxClient {
 
 	/** A dynamic-account payin, paid: one COLLECTION. */
 	async collection(reference: string, amount = 1500, businessId = 'BUS-2001'): Promise<IDataObject> {
-		const account = await this.api<IDataObject>('POST', '/api/v1/virtual-accounts/dynamic', {
-			amount,
-			reference,
-			businessId,
-			customer: { name: 'Ada Obi', email: 'ada@example.com', phone: '+2348000000001' },
-		});
+		const account = await this.unpaidPayin(reference, amount, businessId);
 		await this.api('POST', '/api/v1/fund-ngn-account', {
 			onusReference: account.onusReference,
 			accountNumber: account.accountNumber,
@@ -45,18 +36,26 @@ export class SandboxApi extends SandboxClient {
 		});
 	}
 
-	/** A bank transfer to the always-successful test account: one PAYOUT when it settles. */
-	async payout(reference: string, amount = 100, businessId = 'BUS-2001'): Promise<IDataObject> {
+	/**
+	 * A bank transfer to the always-successful test account (`fail`: to 9999991113,
+	 * which the sandbox fails): one PAYOUT when it settles.
+	 */
+	async payout(
+		reference: string,
+		amount = 100,
+		businessId = 'BUS-2001',
+		{ fail = false, narration = 'e2e payout' }: { fail?: boolean; narration?: string } = {},
+	): Promise<IDataObject> {
 		return await this.api<IDataObject>('POST', '/api/v1/transfer-requests/bank-transfer', {
 			amount,
-			beneficiaryAccountNumber: '9999991112',
+			beneficiaryAccountNumber: fail ? '9999991113' : '9999991112',
 			beneficiaryAccountName: 'Sandbox Beneficiary',
 			beneficiaryBankCode: '044',
 			transferType: 'WALLET_TO_BANK_ACCOUNT',
 			countryCode: 'NG',
 			currency: 'NGN',
 			reference,
-			narration: 'e2e payout',
+			narration,
 			businessId,
 		});
 	}

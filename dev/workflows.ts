@@ -62,8 +62,17 @@ export function payOnUsWorkflow(
 	]);
 }
 
-/** The PayOnUs Trigger (all four events, tokenization confirmed) on `webhookId`, with `parameters` over those. */
-export function triggerWorkflow(name: string, webhookId: string, credentialId: string, parameters: IDataObject = {}): WorkflowJson {
+/**
+ * The PayOnUs Trigger (all four events, tokenization confirmed) on `webhookId`, with `parameters` over those;
+ * node version `typeVersion` (default 1).
+ */
+export function triggerWorkflow(
+	name: string,
+	webhookId: string,
+	credentialId: string,
+	parameters: IDataObject = {},
+	{ typeVersion = 1 }: { typeVersion?: number } = {},
+): WorkflowJson {
 	return {
 		name,
 		nodes: [
@@ -71,7 +80,7 @@ export function triggerWorkflow(name: string, webhookId: string, credentialId: s
 				id: `node-${webhookId}`,
 				name: TRIGGER_NAME,
 				type: `${PACKAGE_NAME}.payOnUsTrigger`,
-				typeVersion: 1,
+				typeVersion,
 				position: [0, 0],
 				webhookId,
 				parameters: {

@@ -257,20 +257,18 @@ export async function takeActionScreenshots(
 async function main(): Promise<void> {
 	const { startSandbox } = await import('../sandbox/server');
 	const { startN8n } = await import('../dev/n8n');
-	const { N8nClient } = await import('../dev/n8n/client');
 	const { credentialData } = await import('./lib/provision');
 	const argv = process.argv.slice(2);
 	const outIndex = argv.indexOf('--out');
 	const outDir = outIndex >= 0 ? argv[outIndex + 1] : join(repoRoot(), 'docs', 'images');
 	const sb = await startSandbox({ port: 0 });
-	const instance = await startN8n();
+	const n8n = await startN8n();
 	try {
-		const n8n = new N8nClient({ baseUrl: instance.baseUrl, apiKey: instance.apiKey, cookie: (instance as unknown as { cookie: string }).cookie });
 		const name = 'PayOnUs (screenshots)';
 		const credential = await n8n.createCredential({ name, type: 'payOnUsApi', data: credentialData(sb.url, 'screenshots-key') });
 		for (const s of await takeActionScreenshots(n8n, { id: credential.id, name }, outDir)) process.stdout.write(`${s.file}\n`);
 	} finally {
-		await instance.stop();
+		await n8n.stop();
 		await sb.stop();
 	}
 }

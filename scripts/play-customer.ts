@@ -25,9 +25,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxClient } from '../sandbox/client';
+import { SandboxApi as Shop } from '../dev/sandboxScenarios';
 import { readState, resolveFolder, type StartState } from './lib/state';
 
-const SHOP_CLIENT = { apiClientId: 'sandbox-client-2', apiClientSecret: 'sandbox-secret-2' };
 const BUSINESS = 'BUS-2001';
 const TEST_CARD = { cardNumber: '4111 1111 1111 1111', expiry: '12/30', cvv: '123' };
 
@@ -39,12 +39,8 @@ function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The merchant's shop: the sandbox client (sandbox/client.ts) as API client 2. */
-export class Shop extends SandboxClient {
-	constructor(sandboxUrl: string) {
-		super(sandboxUrl, SHOP_CLIENT);
-	}
-}
+/** The merchant's shop: the sandbox client (sandbox/client.ts) as API client 2 (dev/sandboxScenarios.ts). */
+export { Shop };
 
 /** A dynamic NGN account created by the shop and paid by the shopper (fund simulation). */
 export async function payDynamicAccount(shop: Shop, amount: number, tag: string): Promise<string> {

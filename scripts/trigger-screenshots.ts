@@ -139,7 +139,6 @@ export async function takeTriggerScreenshots(
 async function main(): Promise<void> {
 	const { startSandbox } = await import('../sandbox/server');
 	const { startN8n } = await import('../dev/n8n');
-	const { N8nClient } = await import('../dev/n8n/client');
 	const { credentialData } = await import('./lib/provision');
 	const { SandboxClient } = await import('../sandbox/client');
 	const { repoRoot } = await import('./lib/examples');
@@ -147,9 +146,8 @@ async function main(): Promise<void> {
 	const outIndex = argv.indexOf('--out');
 	const outDir = outIndex >= 0 ? argv[outIndex + 1] : join(repoRoot(), 'docs', 'images');
 	const sb = await startSandbox({ port: 0 });
-	const instance = await startN8n();
+	const n8n = await startN8n();
 	try {
-		const n8n = new N8nClient({ baseUrl: instance.baseUrl, apiKey: instance.apiKey, cookie: (instance as unknown as { cookie: string }).cookie });
 		const name = 'PayOnUs (screenshots)';
 		const credential = await n8n.createCredential({ name, type: 'payOnUsApi', data: credentialData(sb.url, 'screenshots-key') });
 		// One paid payin for the test events to show.
@@ -169,7 +167,7 @@ async function main(): Promise<void> {
 		});
 		for (const s of await takeTriggerScreenshots(n8n, { id: credential.id, name }, outDir)) process.stdout.write(`${s.file}\n`);
 	} finally {
-		await instance.stop();
+		await n8n.stop();
 		await sb.stop();
 	}
 }

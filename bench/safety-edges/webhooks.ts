@@ -263,7 +263,7 @@ async function pageRows(sb: SandboxHandle): Promise<SafetyRow[]> {
 		narration: 'Ticket',
 		networks: [],
 		eftBanks: [],
-	} as PageConfig;
+	};
 	const key = deriveKey('safety-edges', 'wf|node');
 	const emitted: IDataObject[] = [];
 	const checkout = new Checkout({

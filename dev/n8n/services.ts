@@ -41,8 +41,9 @@ export function pgUser(): string {
 	throw new Error(`Postgres is not reachable on ${PG_HOST}:${PG_PORT} as ${candidates.join(' or ')} (trust auth expected)`);
 }
 
-export function psql(sql: string): string {
-	return execFileSync('psql', ['-h', PG_HOST, '-p', String(PG_PORT), '-U', pgUser(), '-d', 'postgres', '-Atc', sql], {
+/** Runs `sql` in `database` (unaligned, tuples only: fields separated by `|`); returns what psql printed. */
+export function psql(sql: string, database = 'postgres'): string {
+	return execFileSync('psql', ['-h', PG_HOST, '-p', String(PG_PORT), '-U', pgUser(), '-d', database, '-Atc', sql], {
 		encoding: 'utf8',
 		stdio: ['ignore', 'pipe', 'pipe'],
 		env: { ...process.env, PGCONNECT_TIMEOUT: '5' },

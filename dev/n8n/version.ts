@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cacheRoot, paths, resolveVersion, VERSIONS, type InstallState } from './install';
+import { paths, resolveVersion, VERSIONS, type InstallState } from './install';
 
 export const PACKAGE_NAME = 'n8n-nodes-payonus';
 
@@ -78,7 +78,6 @@ export function ensureN8nInstalled(): InstallInfo {
 	const out = execFileSync(process.execPath, [script, '--version', N8N_VERSION, '--json'], {
 		stdio: ['ignore', 'pipe', 'inherit'],
 		encoding: 'utf8',
-		env: { ...process.env, PAYONUS_N8N_CACHE: cacheRoot() },
 	});
 	const info = JSON.parse(out.trim().split('\n').pop() as string) as InstallInfo;
 	if (!info.ok || !info.node) throw new Error(`n8n ${N8N_VERSION} is not usable: ${info.problem}`);

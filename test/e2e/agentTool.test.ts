@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { startScriptedModel, type ScriptedModel } from '../harness/scriptedModel';
 import { nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
-import { business } from '../../dev/workflows';
+import { PAYOUT_TOOL_PARAMETERS } from '../../dev/mcp';
 
 describe('PayOnUs as an AI agent tool in n8n', () => {
 	let model: ScriptedModel;
@@ -58,19 +58,7 @@ describe('PayOnUs as an AI agent tool in n8n', () => {
 					typeVersion: 2,
 					position: [400, 200],
 					parameters: {
-						descriptionType: 'manual',
-						toolDescription: 'Pays the supplier in NGN',
-						resource: 'payout',
-						operation: 'createTransfer',
-						transferType: 'WALLET_TO_BANK_ACCOUNT',
-						businessId: business('BUS-2001'),
-						amount: "={{ $fromAI('amount', 'Amount in NGN', 'number') }}",
-						currency: 'NGN',
-						countryCode: 'NG',
-						reference: "={{ $fromAI('reference', 'A new unique reference', 'string') }}",
-						beneficiaryBankCode: '044',
-						beneficiaryAccountNumber: '9999991112',
-						beneficiaryAccountName: 'Sandbox Success Beneficiary',
+						...PAYOUT_TOOL_PARAMETERS,
 						narration: 'Agent payout',
 						toolAllowMoneyMovement: true,
 						toolMaxAmountPerCall: 1000,

@@ -34,18 +34,7 @@ afterAll(async () => {
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
 async function transfer(api: SandboxApi, reference: string, fail: boolean): Promise<string> {
-	const t = await api.api<IDataObject>('POST', '/api/v1/transfer-requests/bank-transfer', {
-		amount: 100,
-		beneficiaryAccountNumber: fail ? '9999991113' : '9999991112',
-		beneficiaryAccountName: 'Sandbox Beneficiary',
-		beneficiaryBankCode: '044',
-		transferType: 'WALLET_TO_BANK_ACCOUNT',
-		countryCode: 'NG',
-		currency: 'NGN',
-		reference,
-		narration: 'poll e2e',
-		businessId: 'BUS-2001',
-	});
+	const t = await api.payout(reference, 100, 'BUS-2001', { fail, narration: 'poll e2e' });
 	return String(t.onusReference);
 }
 
