@@ -3,7 +3,7 @@
  *
  * Real n8n (PAYONUS_N8N_VERSION, labelled with the version that runs) + the
  * PayOnUs Trigger as designed (Confirm With the Service on, two outputs:
- * Verified and Not Confirmed) on an active workflow, once per mode: regular
+ * Confirmed and Unconfirmed) on an active workflow, once per mode: regular
  * (SQLite, one process) and queue mode (PostgreSQL + Redis, one worker runs
  * the executions, the main only answers webhooks). Every genuine event is a
  * real payin in the sandbox, so the trigger can confirm it.
@@ -13,12 +13,12 @@
  *     forged tokenization, and copies of signed notifications the service
  *     never confirms: SUCCESSFUL for unpaid payins) at the production URL;
  *     counts by category and response code; executions per output. Goal:
- *     Verified 0; Not Confirmed at most one per distinct signed event the
+ *     Confirmed 0; Unconfirmed at most one per distinct signed event the
  *     service does not confirm (the cost decided for such an event: one
  *     execution a day, not one per copy).
  *  2. Delivery drill: N valid signed events, each delivered three times, at
- *     concurrency C; executions started (goal: exactly N Verified, 0 Not
- *     Confirmed) and accept latency.
+ *     concurrency C; executions started (goal: exactly N Confirmed, 0
+ *     Unconfirmed) and accept latency.
  *  Side by side in the same run: the same valid traffic against n8n's own
  *  Webhook node (no verification, no dedupe) for the latency ratio.
  *
@@ -48,7 +48,7 @@ import { cpuProfileEnv, n8nProfileSummary, profileFolder } from './cpu-profile';
 import { executionsWithData, listedByApi, recordedExecutions, settleRecorded, type Recorded, type Settled } from './recorded-executions';
 
 export const description =
-	'PayOnUs Trigger in real n8n, confirmation on: forgery drill (0 Verified, at most 1 Not Confirmed per unconfirmable signed event) and triple-delivery drill (exactly N Verified)';
+	'PayOnUs Trigger in real n8n, confirmation on: forgery drill (0 Confirmed, at most 1 Unconfirmed per unconfirmable signed event) and triple-delivery drill (exactly N Confirmed)';
 
 const arg = (args: string[], name: string, fallback: number) =>
 	Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -281,7 +281,7 @@ async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Rec
 		const recorded = () => recordedExecutions(n8n, id);
 		const waits: Record<string, Settled> = {};
 		const settle = async (phase: string, afterId: number, atLeast: number, read = recorded): Promise<Settled> => {
-			// Not Confirmed executions start after a few reads of the service (about 3 s): a quiet 5 s.
+			// Unconfirmed executions start after a few reads of the service (about 3 s): a quiet 5 s.
 			const settled = await settleRecorded(read, { afterId, atLeast, quietMs: 5000, giveUpMs: 600_000 });
 			waits[phase] = settled;
 			if (!settled.settled) console.log(`  !! ${phase}: ${settled.reason}`);
@@ -309,7 +309,7 @@ async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Rec
 		}
 		const forgeryExecutions = forgerySettled.executions.length;
 		console.log(
-			`  forgery drill: ${forged.length} requests, executions started: ${forgeryExecutions} (Verified items ${forgeryRuns.verified.length}, Not Confirmed items ${forgeryRuns.notConfirmed.length}, distinct unconfirmable signed events sent ${unconfirmableSent})`,
+			`  forgery drill: ${forged.length} requests, executions started: ${forgeryExecutions} (Confirmed items ${forgeryRuns.verified.length}, Unconfirmed items ${forgeryRuns.notConfirmed.length}, distinct unconfirmable signed events sent ${unconfirmableSent})`,
 		);
 		for (const [category, codes] of Object.entries(byCategory)) console.log(`    ${category.padEnd(28)} ${JSON.stringify(codes)}`);
 

@@ -135,8 +135,8 @@ async function triggerRows(sb: SandboxHandle, args: string[]): Promise<SafetyRow
 			row(
 				NET,
 				'signed COLLECTION replayed 25 h later (injected clock; key aged out), amount changed',
-				'Verified 1 then Not Confirmed 1 ("may have been handled"); a new event still Verified',
-				`Verified ${original.verified} then ${replay.verified ? `Verified ${replay.verified}` : `Not Confirmed ${replay.notConfirmed}${replay.reason?.includes('may have been handled') ? ' ("may have been handled")' : ''}`}; a new event ${fresh.verified ? 'still Verified' : 'NOT Verified'}`,
+				'Confirmed 1 then Unconfirmed 1 ("may have been handled"); a new event still Confirmed',
+				`Confirmed ${original.verified} then ${replay.verified ? `Confirmed ${replay.verified}` : `Unconfirmed ${replay.notConfirmed}${replay.reason?.includes('may have been handled') ? ' ("may have been handled")' : ''}`}; a new event ${fresh.verified ? 'still Confirmed' : 'NOT on Confirmed'}`,
 				{ duplicateStarts: replay.verified, blindWindows: fresh.verified === 1 ? 0 : 1 },
 			),
 		);
@@ -160,8 +160,8 @@ async function triggerRows(sb: SandboxHandle, args: string[]): Promise<SafetyRow
 			row(
 				NET,
 				`signed COLLECTION replayed after ${bound.toLocaleString('en-US')} later events (count bound ${bound === realBound ? '10,000' : `scaled to ${bound}`})`,
-				`${(bound + 1).toLocaleString('en-US')} Verified; replay Not Confirmed 1; next new event Verified`,
-				`${started.toLocaleString('en-US')} Verified; replay ${oldReplay.verified ? `Verified ${oldReplay.verified}` : `Not Confirmed ${oldReplay.notConfirmed}`}; next new event ${newOne.verified ? 'Verified' : 'NOT Verified'}`,
+				`${(bound + 1).toLocaleString('en-US')} Confirmed; replay Unconfirmed 1; next new event Confirmed`,
+				`${started.toLocaleString('en-US')} Confirmed; replay ${oldReplay.verified ? `Confirmed ${oldReplay.verified}` : `Unconfirmed ${oldReplay.notConfirmed}`}; next new event ${newOne.verified ? 'Confirmed' : 'NOT on Confirmed'}`,
 				{ duplicateStarts: oldReplay.verified, blindWindows: (bound + 1 - started) + (newOne.verified === 1 ? 0 : 1) },
 			),
 		);
@@ -183,8 +183,8 @@ async function triggerRows(sb: SandboxHandle, args: string[]): Promise<SafetyRow
 			row(
 				NET,
 				`signed COLLECTION replayed after a restart, ${PERSISTED_KEYS + 10} events back (${PERSISTED_KEYS} keys persisted; in-process restart)`,
-				'oldest: Not Confirmed 1; newest: duplicate; next new event Verified',
-				`oldest: ${afterRestart.verified ? `Verified ${afterRestart.verified}` : `Not Confirmed ${afterRestart.notConfirmed}`}; newest: ${recent.verified ? 'Verified' : recent.notConfirmed ? 'Not Confirmed' : 'duplicate'}; next new event ${nextNew.verified ? 'Verified' : 'NOT Verified'}`,
+				'oldest: Unconfirmed 1; newest: duplicate; next new event Confirmed',
+				`oldest: ${afterRestart.verified ? `Confirmed ${afterRestart.verified}` : `Unconfirmed ${afterRestart.notConfirmed}`}; newest: ${recent.verified ? 'Confirmed' : recent.notConfirmed ? 'Unconfirmed' : 'duplicate'}; next new event ${nextNew.verified ? 'Confirmed' : 'NOT on Confirmed'}`,
 				{ duplicateStarts: afterRestart.verified + recent.verified, blindWindows: nextNew.verified === 1 ? 0 : 1 },
 			),
 		);
@@ -204,8 +204,8 @@ async function triggerRows(sb: SandboxHandle, args: string[]): Promise<SafetyRow
 			row(
 				NET,
 				'signed SUCCESSFUL for an unpaid payin, 1,000 copies (amounts changed)',
-				'Not Confirmed 1, Verified 0',
-				`Not Confirmed ${nc}, Verified ${ver}`,
+				'Unconfirmed 1, Confirmed 0',
+				`Unconfirmed ${nc}, Confirmed ${ver}`,
 				{ duplicateStarts: Math.max(0, nc - 1), falseSuccesses: ver },
 			),
 		);
@@ -224,8 +224,8 @@ async function triggerRows(sb: SandboxHandle, args: string[]): Promise<SafetyRow
 			row(
 				NET,
 				'the same event after the payin is paid (a legitimate retry), twice',
-				'Verified 1, then duplicate',
-				`Verified ${retry.verified}, then ${retry2.verified ? 'Verified again' : 'duplicate'}`,
+				'Confirmed 1, then duplicate',
+				`Confirmed ${retry.verified}, then ${retry2.verified ? 'Confirmed again' : 'duplicate'}`,
 				{ duplicateStarts: retry2.verified, blindWindows: retry.verified === 1 ? 0 : 1 },
 			),
 		);

@@ -10,6 +10,7 @@ import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
 import { simplifyItems, simplifyOn } from '../shared/triggerSimplify';
 import { forgetTestEvent } from './claim';
 import { triggerProperties } from './properties';
+import { OUTPUT_NAMES } from './emit';
 import { receive } from './receive';
 import { sendTestEvent } from './sample';
 
@@ -38,11 +39,7 @@ import { sendTestEvent } from './sample';
 const SUBTITLE =
 	'={{$parameter["events"].join(", ").replace("card_tokenization_link.completed", "Card Tokenization").replace("COLLECTION", "Collection").replace("PAYOUT", "Payout").replace("REFUND", "Refund")}}';
 
-/**
- * Output names on the canvas (not saved in workflows: connections are by
- * index). A pair that reads as opposites and fits under the node.
- */
-export const OUTPUT_NAMES = ['Confirmed', 'Unconfirmed'];
+export { OUTPUT_NAMES } from './emit';
 
 export class PayOnUsTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -26,7 +26,7 @@ import { eventReference, eventStatus, isSigned, SIGNED_FIELDS, type EventName, t
  * deliveries use their own memory and never touch static data.
  *
  * Held back. An event the service does not confirm (confirm.ts,
- * tokenization.ts) starts ONE Not Confirmed execution; a later copy is
+ * tokenization.ts) starts ONE Unconfirmed execution; a later copy is
  * answered 200 without a run, after one read of the record: if the service
  * now confirms it (a legitimate retry), it goes to Confirmed. A tokenization
  * event (sent once) is never swallowed by an earlier forged copy.
@@ -36,7 +36,7 @@ import { eventReference, eventStatus, isSigned, SIGNED_FIELDS, type EventName, t
  * (24 h, 10,000 events, or left out of static data over a restart) raises the
  * memory's horizon to that date (nodes/shared/claim/memory.ts). A confirmed
  * event the memory does not hold whose record was created on or before the
- * horizon may have been handled already: it goes to Not Confirmed with that
+ * horizon may have been handled already: it goes to Unconfirmed with that
  * reason instead of Confirmed (`decide`, used by confirm.ts).
  */
 
@@ -51,9 +51,9 @@ export const DEDUPE_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntrie
 export const PERSISTED_KEYS = 50;
 
 /**
- * Events the service did not confirm (Not Confirmed, or refused as possibly
+ * Events the service did not confirm (Unconfirmed, or refused as possibly
  * handled already): remembered for a day, up to 10,000 per trigger, so that
- * one such event starts ONE Not Confirmed execution, not one per copy.
+ * one such event starts ONE Unconfirmed execution, not one per copy.
  */
 export const HELD_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
 
@@ -123,7 +123,7 @@ export class EventClaim {
 				return;
 			case 'notConfirmed':
 				// Released, so a later redelivery may still be confirmed (re-checked),
-				// and held back, so no copy starts a second Not Confirmed execution.
+				// and held back, so no copy starts a second Unconfirmed execution.
 				seen.release(this.key);
 				held.reclaim(this.key, now);
 				return;

@@ -21,7 +21,7 @@ import { confirmLinkEvent } from './tokenization';
  * not signed and may have been changed on the way. When the service does
  * not confirm it (no such record, another status after 3 reads over about
  * 3 s, unreachable, no Merchant ID for a payout) the event goes to the
- * second output, Not Confirmed, with `confirmation.reason` (emit.ts), and is
+ * second output, Unconfirmed, with `confirmation.reason` (emit.ts), and is
  * held back (claim.ts). A card tokenization notification is confirmed by
  * reading its link (tokenization.ts).
  *
@@ -45,7 +45,7 @@ export const CONFIRM_TIMING = {
 
 export interface Confirmation {
 	confirmed: boolean;
-	/** Why not confirmed (shown on the "Not Confirmed" item and in the log). */
+	/** Why not confirmed (shown on the "Unconfirmed" item and in the log). */
 	reason?: string;
 	/** The service's record (record shape), when found. */
 	record?: IDataObject;

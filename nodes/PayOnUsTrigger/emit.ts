@@ -13,6 +13,14 @@ import { eventReference, type Notification } from './notification';
  * wired to the first output only never pays on it.
  */
 
+/**
+ * The two outputs' names on the canvas (not saved in workflows: connections
+ * are by index), a pair that reads as opposites and fits under the node.
+ * Log lines and docs name the outputs by these.
+ */
+export const OUTPUTS = { confirmed: 'Confirmed', unconfirmed: 'Unconfirmed' } as const;
+export const OUTPUT_NAMES: string[] = [OUTPUTS.confirmed, OUTPUTS.unconfirmed];
+
 /** An HTTP answer to the sender. */
 export interface Answer {
 	status: number;
@@ -110,7 +118,7 @@ export function emit(verdict: Verdict, notification: Notification, recheck: bool
 				return started([], []);
 			}
 			log.warn(
-				`PayOnUs Trigger: ${event} ${reference} was not confirmed (${verdict.reason}); sent to the Not Confirmed output, not to Verified`,
+				`PayOnUs Trigger: ${event} ${reference} was not confirmed (${verdict.reason}); sent to the ${OUTPUTS.unconfirmed} output, not to ${OUTPUTS.confirmed}`,
 			);
 			return started([], [unconfirmedItem(verdict.item, verdict.reason)]);
 	}

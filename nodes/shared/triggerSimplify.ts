@@ -75,7 +75,7 @@ const NODE_CONTEXT = new Set(['event', 'confirmed', 'confirmation', 'resource', 
 
 /**
  * The simplified item: the kind's fields that the item carries, in the
- * kind's order, at most 10. What the node adds (Not Confirmed's reason, the
+ * kind's order, at most 10. What the node adds (Unconfirmed's reason, the
  * poll's change) is never the field left out: record fields make room.
  */
 export function simplifyRecord(kind: SimplifiedKind, item: IDataObject): IDataObject {

@@ -77,7 +77,7 @@ describe('PayOnUs Trigger: Confirm With the Service (real n8n, sandbox)', () => 
 		expect(await n8n.listExecutions(id, false)).toHaveLength(1);
 	});
 
-	it('a signed event the service does not confirm goes to the Not Confirmed output, never to Verified', async () => {
+	it('a signed event the service does not confirm goes to the Unconfirmed output, never to Confirmed', async () => {
 		const { id, url } = await activeTrigger(e2e.credentialId, { events: ['COLLECTION'] });
 		const tag = Date.now();
 		const unknown = {
@@ -96,7 +96,7 @@ describe('PayOnUs Trigger: Confirm With the Service (real n8n, sandbox)', () => 
 		expect(String((item.confirmation as IDataObject).reason)).toContain('has no payin');
 	});
 
-	it('copies of a signed event the service never confirms start ONE Not Confirmed execution; a copy it then confirms goes to Verified (issue 22)', async () => {
+	it('copies of a signed event the service never confirms start ONE Unconfirmed execution; a copy it then confirms goes to Confirmed (issue 22)', async () => {
 		const { id, url } = await activeTrigger(e2e.credentialId, { events: ['COLLECTION'] });
 		await e2e.sb.setWebhooks({ url: 'http://127.0.0.1:9/nowhere', verificationKey: KEY });
 		const tag = Date.now();

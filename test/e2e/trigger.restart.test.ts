@@ -1,10 +1,10 @@
 /**
  * Issue 22, point 4, in a real n8n restarted on the same database: a signed
  * notification replayed after a restart, further back than the keys the
- * trigger keeps in static data (PERSISTED_KEYS), is not Verified again (the
+ * trigger keeps in static data (PERSISTED_KEYS), is not Confirmed again (the
  * service record's createdDate against the persisted horizon); the newest
- * ones are still duplicates and a new event is still Verified. Failed on
- * 69eb4b9 (the replay started a second Verified execution).
+ * ones are still duplicates and a new event is still Confirmed. Failed on
+ * 69eb4b9 (the replay started a second Confirmed execution).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -53,7 +53,7 @@ afterAll(async () => {
 });
 
 describe('PayOnUs Trigger across a restart of n8n (same database)', () => {
-	it(`a replay from further back than the ${PERSISTED} persisted keys goes to Not Confirmed; the newest is a duplicate; a new event is Verified`, async () => {
+	it(`a replay from further back than the ${PERSISTED} persisted keys goes to Unconfirmed; the newest is a duplicate; a new event is Confirmed`, async () => {
 		const api = new SandboxApi(sb.url);
 		await api.setWebhooks({ url: 'http://127.0.0.1:9/nowhere', verificationKey: KEY });
 		n8n = await startN8n({ userFolder: folder });

@@ -2,7 +2,7 @@
  * Issue 22 (points 4 and 12): the webhook trigger's memories fail closed past
  * their bounds. A signed notification replayed after its key left the memory
  * (a day later, past the count, after a restart beyond the persisted keys) is
- * not Verified again: the service record's createdDate against the memory's
+ * not Confirmed again: the service record's createdDate against the memory's
  * horizon decides. A signed event that never confirms starts ONE Not
  * Confirmed execution, not one per copy. Each case failed on 69eb4b9.
  */
@@ -110,8 +110,8 @@ beforeEach(() => {
 	});
 });
 
-describe('a replay beyond the memory is not Verified again (the service record decides)', () => {
-	it('a day later (the 24 h window passed): Not Confirmed with the reason; a new event still goes on', async () => {
+describe('a replay beyond the memory is not Confirmed again (the service record decides)', () => {
+	it('a day later (the 24 h window passed): Unconfirmed with the reason; a new event still goes on', async () => {
 		records.set(ref(1), record(1));
 		expect((await deliver(notification(1))).verified).toHaveLength(1);
 		clock += 25 * 60 * 60 * 1000;
@@ -133,7 +133,7 @@ describe('a replay beyond the memory is not Verified again (the service record d
 		}
 	});
 
-	it('past the count bound: the oldest key let go is not Verified again', async () => {
+	it('past the count bound: the oldest key let go is not Confirmed again', async () => {
 		DEDUPE_WINDOW.maxEntries = 3;
 		resetSeenKeys();
 		for (let n = 1; n <= 5; n++) {
@@ -147,7 +147,7 @@ describe('a replay beyond the memory is not Verified again (the service record d
 		expect((await deliver(notification(6))).verified).toHaveLength(1);
 	});
 
-	it('after a restart beyond the persisted keys: not Verified again; the newest are still duplicates', async () => {
+	it('after a restart beyond the persisted keys: not Confirmed again; the newest are still duplicates', async () => {
 		const total = PERSISTED_KEYS + 5;
 		for (let n = 1; n <= total; n++) {
 			records.set(ref(n), record(n));
@@ -165,7 +165,7 @@ describe('a replay beyond the memory is not Verified again (the service record d
 });
 
 describe('a signed event the service never confirms costs one execution, not one per copy', () => {
-	it('1 Not Confirmed run for 20 copies (changed amounts); a later copy the service confirms goes to Verified', async () => {
+	it('1 Unconfirmed run for 20 copies (changed amounts); a later copy the service confirms goes to Confirmed', async () => {
 		let runs = 0;
 		for (let i = 0; i < 20; i++) {
 			const d = await deliver(notification(7, { transactionAmount: 5000 + i }));
@@ -181,7 +181,7 @@ describe('a signed event the service never confirms costs one execution, not one
 });
 
 describe('the horizon persisted for a restart does not narrow the live memory', () => {
-	it('70 events created in one second, then one more from that second: all Verified (no restart)', async () => {
+	it('70 events created in one second, then one more from that second: all Confirmed (no restart)', async () => {
 		const sameSecond = (n: number): IDataObject => ({ ...record(n), createdDate: created(0) });
 		for (let n = 1; n <= PERSISTED_KEYS + 20; n++) {
 			records.set(ref(n), sameSecond(n));

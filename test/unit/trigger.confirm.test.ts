@@ -156,7 +156,7 @@ describe('Confirm with the service (on by default for COLLECTION and PAYOUT)', (
 		expect(calls[0]).toEqual({ method: 'GET', path: '/api/v1/transfer-requests', qs: { merchantId: 'MER-1001', onusReference: TRNF, pageNo: 1, pageSize: 30 } });
 	});
 
-	it('a status the service does not agree with goes to the Not Confirmed output (after re-reading), never to Verified', async () => {
+	it('a status the service does not agree with goes to the Unconfirmed output (after re-reading), never to Confirmed', async () => {
 		records.set(REF, { ...records.get(REF), paymentStatus: 'PENDING' });
 		const { verified, notConfirmed, warnings, response } = await deliver(notification());
 		expect(response.status).toBe(200);
@@ -171,21 +171,21 @@ describe('Confirm with the service (on by default for COLLECTION and PAYOUT)', (
 		expect((await deliver(notification())).verified).toHaveLength(1);
 	});
 
-	it('a record the service does not have goes to Not Confirmed', async () => {
+	it('a record the service does not have goes to Unconfirmed', async () => {
 		records.delete(REF);
 		const { verified, notConfirmed } = await deliver(notification());
 		expect(verified).toEqual([]);
 		expect(String((notConfirmed[0].confirmation as IDataObject).reason)).toContain('has no payin');
 	});
 
-	it('an unreachable service goes to Not Confirmed', async () => {
+	it('an unreachable service goes to Unconfirmed', async () => {
 		fakeClient.request.mockRejectedValue(new Error('connect ECONNREFUSED'));
 		const { verified, notConfirmed } = await deliver(notification());
 		expect(verified).toEqual([]);
 		expect(String((notConfirmed[0].confirmation as IDataObject).reason)).toContain('could not be read');
 	});
 
-	it('a PAYOUT without any Merchant ID goes to Not Confirmed, saying why', async () => {
+	it('a PAYOUT without any Merchant ID goes to Unconfirmed, saying why', async () => {
 		fakeClient.defaults = {};
 		const { notConfirmed } = await deliver(notification({ type: 'PAYOUT', onusReference: TRNF, accountNumber: '9999991113', paymentStatus: 'FAILED' }));
 		expect(String((notConfirmed[0].confirmation as IDataObject).reason)).toContain('no Merchant ID');
@@ -217,7 +217,7 @@ describe('a transfer record without businessId (spec-bare records)', () => {
 		expect(item.unsignedFields).toContain('businessId');
 	});
 
-	it('with a business filter it goes to Not Confirmed (the filter cannot be checked)', async () => {
+	it('with a business filter it goes to Unconfirmed (the filter cannot be checked)', async () => {
 		const { verified, notConfirmed } = await deliver(payout(), { options: { businessIds: 'BUS-2001' } });
 		expect(verified).toEqual([]);
 		expect(String((notConfirmed[0].confirmation as IDataObject).reason)).toContain('carries no businessId');
@@ -246,7 +246,7 @@ describe('card tokenization confirmation', () => {
 		expect(fakeClient.request).toHaveBeenCalledWith(expect.objectContaining({ path: '/api/v1/card-tokenization-links/ctl_9', qs: { businessId: 'BUS-2001' } }));
 	});
 
-	it('a link that does not confirm goes to Not Confirmed (not dropped with a log line only)', async () => {
+	it('a link that does not confirm goes to Unconfirmed (not dropped with a log line only)', async () => {
 		fakeClient.request.mockReset();
 		fakeClient.request.mockResolvedValueOnce({ id: 'ctl_9', status: 'PENDING', businessId: 'BUS-2001', cardTokenId: null });
 		const { verified, notConfirmed } = await deliver(tokenization(), {}, { signed: false });
@@ -255,7 +255,7 @@ describe('card tokenization confirmation', () => {
 		expect(notConfirmed[0]).toMatchObject({ cardTokenizationLinkId: 'ctl_9', confirmed: false, confirmation: { reason: 'link status is PENDING' } });
 	});
 
-	it('an API failure goes to Not Confirmed too', async () => {
+	it('an API failure goes to Unconfirmed too', async () => {
 		fakeClient.request.mockReset();
 		fakeClient.request.mockRejectedValueOnce(new Error('503'));
 		const { notConfirmed } = await deliver(tokenization(), {}, { signed: false });

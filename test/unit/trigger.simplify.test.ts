@@ -61,7 +61,7 @@ describe('Simplify: the fields a builder maps first', () => {
 		expect(simple).toMatchObject({ paymentStatus: 'SUCCESSFUL', amount: 5000, currency: 'NGN' });
 	});
 
-	it('keeps the reason of a Not Confirmed event, and never more than 10 fields', () => {
+	it('keeps the reason of a Unconfirmed event, and never more than 10 fields', () => {
 		const item = { ...serviceRecord(), event: 'COLLECTION', confirmed: false, confirmation: { confirmed: false, reason: 'x' } };
 		const [simple] = simplifyItems([{ json: item }]);
 		expect(simple.json.confirmation).toEqual({ confirmed: false, reason: 'x' });

@@ -141,7 +141,7 @@ describe('judgeLink (pure)', () => {
 		});
 	});
 
-	it('a missing link is forged; any other refusal is Not Confirmed with the item as received', () => {
+	it('a missing link is forged; any other refusal is Unconfirmed with the item as received', () => {
 		expect(judgeLink(link, { confirmed: false, reason: 'link not found' })).toEqual({ kind: 'forged' });
 		expect(judgeLink(link, { confirmed: false, reason: 'x', forged: true })).toEqual({ kind: 'forged' });
 		expect(judgeLink(link, { confirmed: false, reason: 'card token differs' })).toMatchObject({

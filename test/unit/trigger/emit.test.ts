@@ -80,7 +80,7 @@ describe('emit (after the confirmation; the answer went out before)', () => {
 			workflowData: [[], [{ json: { a: 1, confirmed: false, confirmation: { confirmed: false, reason: 'the service has no transfer TRNF-1' } } }]],
 		});
 		expect(l.lines).toEqual([
-			['warn', 'PayOnUs Trigger: PAYOUT TRNF-1 was not confirmed (the service has no transfer TRNF-1); sent to the Not Confirmed output, not to Verified'],
+			['warn', 'PayOnUs Trigger: PAYOUT TRNF-1 was not confirmed (the service has no transfer TRNF-1); sent to the Unconfirmed output, not to Confirmed'],
 		]);
 	});
 
