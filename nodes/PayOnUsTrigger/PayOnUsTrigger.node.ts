@@ -48,10 +48,14 @@ export class PayOnUsTrigger implements INodeType {
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['trigger'],
 		// 1.1: Simplify (on by default); version 1 keeps its full items.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Statuses on the panel, Successful only by default (filter.ts);
+		//      1 and 1.1 keep Options > Only Statuses, every status by default.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: SUBTITLE,
-		description: 'Starts the workflow when PayOnUs sends a verified payment notification',
+		// n8n's node picker shows one entry for this node and the PayOnUs node
+		// (same name but "Trigger") with THIS description: it says what both do.
+		description: 'Collect payments and pay out with PayOnUs, and start workflows on its payment notifications',
 		defaults: { name: 'PayOnUs Trigger' },
 		inputs: [],
 		// Output 2 (added): events that could not be confirmed through the API.

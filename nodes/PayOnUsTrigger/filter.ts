@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { booleanParameter } from '../shared/parameters';
-import { readFilters, splitList, statusSelected } from '../shared/triggerOptions';
+import { readFilters, splitList, statusSelected, type TriggerFilters } from '../shared/triggerOptions';
 import { EVENTS, eventStatus, type EventName, type Notification } from './notification';
 
 /**
- * Step 3 of receive.ts (filter): the node's Events, Only Statuses and Only
- * Business IDs, and how an event that passes is to be checked (the two
+ * Step 3 of receive.ts (filter): the node's Events, Statuses (Options > Only
+ * Statuses before version 1.2) and Only Business IDs, and how an event that passes is to be checked (the two
  * confirmation switches). An event filtered out is answered 200 with
  * `ignored` and starts nothing. The status is signed; the business is not,
  * so with Confirm With the Service on it is checked against the service's
@@ -43,6 +43,26 @@ export interface Filters {
 	businessIds: string[];
 }
 
+/** The first node version with the Statuses parameter on the panel (Successful only by default). */
+export const STATUSES_SINCE_VERSION = 1.2;
+
+/** Its default: a workflow that pays out on a collection never starts on a pending or failed one. */
+export const DEFAULT_STATUSES = ['SUCCESSFUL'];
+
+/**
+ * The node's status and business filters for an event, as its version names
+ * them. From 1.2: the Statuses parameter, for payment events (a tokenization
+ * notification is always COMPLETED: not filtered by status). Before: Options >
+ * Only Statuses, for every event, empty by default. Either way an empty list
+ * lets every status through. Read here only (receive.ts and the test event).
+ */
+export function nodeFilters(parameters: Parameters, typeVersion: number, event?: EventName): TriggerFilters {
+	const { statuses, businessIds } = readFilters(parameters('options', {}) as IDataObject);
+	if (typeVersion < STATUSES_SINCE_VERSION) return { statuses, businessIds };
+	if (event === EVENTS.cardTokenizationLinkCompleted) return { statuses: [], businessIds };
+	return { statuses: splitList(parameters('statuses', DEFAULT_STATUSES)).map((s) => s.toUpperCase()), businessIds };
+}
+
 /** Undefined when the event passes the filters, else why it is ignored. */
 export function filteredOut(event: EventName, body: IDataObject, filters: Filters): string | undefined {
 	if (filters.businessIds.length > 0) {
@@ -78,11 +98,12 @@ export function checkOf(event: EventName, confirmWithService: boolean, confirmTo
 export function filterEvent(
 	notification: Notification,
 	parameters: Parameters,
+	typeVersion: number,
 	warn: (message: string) => void,
 ): Route | { ignored: string } {
 	const { event, body } = notification;
 	if (!splitList(parameters('events', [])).includes(event)) return { ignored: 'event not selected' };
-	const { statuses, businessIds } = readFilters(parameters('options', {}) as IDataObject);
+	const { statuses, businessIds } = nodeFilters(parameters, typeVersion, event);
 	const confirmWithService = strictSwitch(parameters, 'confirmWithService', warn);
 	const confirmTokenization = strictSwitch(parameters, 'confirmTokenization', warn);
 	const check = checkOf(event, confirmWithService, confirmTokenization);

@@ -45,7 +45,12 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	const refused = await authenticate(notification, request.headers.hash, keys);
 	if (refused) return answered(res, refused);
 
-	const route = filterEvent(notification, (name, fallback) => ctx.getNodeParameter(name, fallback), (m) => ctx.logger.warn(m));
+	const route = filterEvent(
+		notification,
+		(name, fallback) => ctx.getNodeParameter(name, fallback),
+		ctx.getNode().typeVersion,
+		(m) => ctx.logger.warn(m),
+	);
 	if ('ignored' in route) return answered(res, ignored(route.ignored));
 
 	const now = TRIGGER_CLOCK.now();

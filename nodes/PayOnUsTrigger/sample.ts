@@ -4,8 +4,9 @@ import { LISTS, readList } from '../shared/api';
 import { computeWebhookHash } from '../shared/signature';
 import { merchantIdOf } from '../shared/credential/defaults';
 import { readCredential } from '../shared/credential/read';
-import { readFilters, splitList, statusSelected } from '../shared/triggerOptions';
+import { splitList, statusSelected, type TriggerFilters } from '../shared/triggerOptions';
 import { createClient } from '../shared/transport';
+import { nodeFilters } from './filter';
 import { EVENTS, type EventName } from './notification';
 
 /**
@@ -82,10 +83,10 @@ export interface Sample {
 export async function findSample(
 	client: PayOnUsClient,
 	events: string[],
-	options: IDataObject,
+	filters: Partial<TriggerFilters>,
 	merchantId: string | undefined,
 ): Promise<Sample | undefined> {
-	const { statuses, businessIds } = readFilters(options);
+	const { statuses = [], businessIds = [] } = filters;
 	// Only payments PayOnUs notifies: a payin once SUCCESSFUL (COLLECTION), a
 	// payout in its final status (PAYOUT); never a pending one.
 	const wanted = (r: IDataObject, notified: string[]) =>
@@ -118,10 +119,10 @@ export async function sendTestEvent(
 	const name = ctx.getNode().name;
 	try {
 		const events = splitList(ctx.getNodeParameter('events', []) as unknown);
-		const options = ctx.getNodeParameter('options', {}) as IDataObject;
+		const filters = nodeFilters((n, fallback) => ctx.getNodeParameter(n, fallback), ctx.getNode().typeVersion);
 		const client = await createClient(ctx);
 		const merchantId = merchantIdOf(ctx.getNodeParameter('merchantId', ''), client.defaults);
-		const sample = await findSample(client, events, options, merchantId);
+		const sample = await findSample(client, events, filters, merchantId);
 		if (!sample) {
 			ctx.logger.info(
 				`${name}: no payment found to send as a test event (selected events: ${events.join(', ') || 'none'}); waiting for a notification from PayOnUs`,

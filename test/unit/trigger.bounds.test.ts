@@ -61,7 +61,7 @@ async function deliver(body: IDataObject) {
 		getNodeParameter: (name: string, fallback: unknown) => (name in params ? params[name] : fallback),
 		getMode: () => 'webhook',
 		getWorkflow: () => ({ id: 'wf-bounds' }),
-		getNode: () => ({ id: 'node-b', name: 'PayOnUs Trigger' }),
+		getNode: () => ({ id: 'node-b', name: 'PayOnUs Trigger', typeVersion: 1 }),
 		getWorkflowStaticData: () => staticData,
 		logger: { warn: () => undefined, info: () => undefined, error: () => undefined, debug: () => undefined },
 	};

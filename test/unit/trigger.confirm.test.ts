@@ -58,7 +58,7 @@ async function deliver(body: IDataObject, params: IDataObject = {}, opts: { sign
 		getNodeParameter: (name: string, fallback: unknown) => (name in all ? all[name] : fallback),
 		getMode: () => opts.mode ?? 'webhook',
 		getWorkflow: () => ({ id: 'wf-confirm' }),
-		getNode: () => ({ id: 'node-c', name: 'PayOnUs Trigger' }),
+		getNode: () => ({ id: 'node-c', name: 'PayOnUs Trigger', typeVersion: 1 }),
 		getWorkflowStaticData: () => ({}),
 		logger: { warn: (m: string) => warnings.push(m), info: () => undefined, error: () => undefined, debug: () => undefined },
 	};

@@ -82,7 +82,7 @@ async function deliver(call: Call) {
 		getNodeParameter: (name: string, fallback: unknown) => (name in params ? params[name] : fallback),
 		getMode: () => call.mode ?? 'webhook',
 		getWorkflow: () => ({ id: 'wf-1' }),
-		getNode: () => ({ id: call.nodeId ?? 'node-1', name: 'PayOnUs Trigger' }),
+		getNode: () => ({ id: call.nodeId ?? 'node-1', name: 'PayOnUs Trigger', typeVersion: 1 }),
 		getWorkflowStaticData: () => staticData,
 		logger: { warn: (m: string) => warnings.push(m), info: () => undefined, error: () => undefined, debug: () => undefined },
 	};
@@ -362,7 +362,7 @@ describe('PayOnUs Trigger: activation', () => {
 		const node = new PayOnUsTrigger();
 		const hook = (key: unknown) => ({
 			getCredentials: async () => ({ webhookVerificationKey: key }),
-			getNode: () => ({ name: 'PayOnUs Trigger' }),
+			getNode: () => ({ name: 'PayOnUs Trigger', typeVersion: 1 }),
 			getMode: () => 'trigger',
 		});
 		await expect(node.webhookMethods.default.checkExists.call(hook('') as never)).resolves.toBe(false);

@@ -28,7 +28,7 @@ function request(payload: IDataObject, hash: string, params: IDataObject = {}) {
 		getNodeParameter: (name: string, fallback: unknown) => (trace.push(`parameter ${name}`), name in all ? all[name] : fallback),
 		getMode: () => 'webhook',
 		getWorkflow: () => ({ id: 'wf-r' }),
-		getNode: () => ({ id: 'node-r', name: 'PayOnUs Trigger' }),
+		getNode: () => ({ id: 'node-r', name: 'PayOnUs Trigger', typeVersion: 1 }),
 		getWorkflowStaticData: () => (trace.push('static data'), {}),
 		logger: { warn: (m: string) => trace.push(`warn ${m}`), info: (m: string) => trace.push(`info ${m}`) },
 	};
