@@ -16,7 +16,7 @@ const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n
 
 /** What n8n resolves for a node of this version with these values set (the editor and a run see this). */
 function resolve(version: number, values: IDataObject = { events: ['COLLECTION'] }): IDataObject {
-	return NodeHelpers.getNodeParameters(trigger.properties, values, true, false, { typeVersion: version } as never, trigger) as IDataObject;
+	return NodeHelpers.getNodeParameters(trigger.properties, values as never, true, false, { typeVersion: version } as never, trigger) as IDataObject;
 }
 
 /** The parameters the editor shows for a node of this version. */
