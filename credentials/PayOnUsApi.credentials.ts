@@ -29,7 +29,7 @@ export class PayOnUsApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-payonus/n8n-nodes-payonus#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-payonus/n8n-nodes-payonus/blob/main/docs/nodes/credential.md';
 
 	properties: INodeProperties[] = [
 		{

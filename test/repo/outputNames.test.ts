@@ -55,7 +55,7 @@ describe("the PayOnUs Trigger's outputs are named as the node names them", () =>
 	});
 
 	it("the trigger's docs and the README name both outputs", () => {
-		for (const page of ['README.md', 'docs/triggers.md']) {
+		for (const page of ['README.md', 'docs/triggers.md', 'docs/nodes/payonus-trigger.md']) {
 			const text = readFileSync(join(ROOT, page), 'utf8');
 			for (const name of names) expect({ page, name, named: text.includes(`**${name}**`) }).toEqual({ page, name, named: true });
 		}

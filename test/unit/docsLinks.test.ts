@@ -180,19 +180,97 @@ describe('documentation links', () => {
 		expect(broken).toEqual([]);
 	});
 
-	it("the editor's documentation links (codex files, credential) land on a heading", () => {
+	it("the editor's links (codex files, credential, notices) are pages of the repository that exist", () => {
 		const links = editorLinks();
-		expect(links.length).toBeGreaterThanOrEqual(9);
+		expect(links.length).toBeGreaterThanOrEqual(10);
 		const broken = links
 			.map(({ where, url }) => {
 				const local = localTarget(url);
 				if (!local) return `${where}: ${url}: not a page of the repository`;
-				if (url.endsWith('#readme')) return undefined;
-				if (!local.includes('#')) return `${where}: ${url}: no anchor`;
 				const why = brokenLink(join(root, 'x'), local);
 				return why ? `${where}: ${url}: ${why}` : undefined;
 			})
 			.filter(Boolean);
 		expect(broken).toEqual([]);
+	});
+});
+
+/**
+ * The Docs links as n8n builds them (issue 31): n8n appends its tracking
+ * query to a node's documentation URL as text (editor-ui NodeSettings,
+ * useNodeDocsUrl, 2.8.4 and 2.41.1: `${primaryDocumentation[0].url}?utm_source=n8n_app&...`),
+ * so an anchor in the URL swallows the query and the page opens at the top.
+ * A credential's documentationUrl not on docs.n8n.io is opened as is
+ * (CredentialConfig), and a notice's link as written. Each link, followed
+ * the way a browser reads it, must open an existing page of the repository
+ * at a real heading (or at its top); each node has a page of its own.
+ */
+describe("the editor's documentation links, as n8n builds them", () => {
+	const NODES = ['PayOnUs', 'PayOnUsTrigger', 'PayOnUsPollTrigger', 'PayOnUsPaymentPage'];
+
+	/** n8n's node Docs link (NodeSettings): the first primaryDocumentation URL + "?" + its tracking query. */
+	function nodeDocsUrl(nodeName: string, codex: { resources?: { primaryDocumentation?: Array<{ url: string }> } }): string {
+		const utm = new URLSearchParams({ utm_source: 'n8n_app', utm_medium: 'node_settings_modal-credential_link', utm_campaign: nodeName });
+		return `${codex.resources?.primaryDocumentation?.[0]?.url}?${utm.toString()}`;
+	}
+
+	/** n8n's credential documentation link (CredentialConfig): a URL not on docs.n8n.io, unchanged. */
+	function credentialDocsUrl(documentationUrl: string): string {
+		return new URL(documentationUrl).hostname === 'docs.n8n.io' ? `${documentationUrl}?utm_source=n8n_app` : documentationUrl;
+	}
+
+	/** Where a browser lands: the repository file and the heading (undefined: the top), or why it lands nowhere. */
+	function landing(url: string): { file: string; heading?: string } | { wrong: string } {
+		const parsed = new URL(url);
+		const prefix = '/n8n-nodes-payonus/n8n-nodes-payonus/blob/main/';
+		if (parsed.hostname !== 'github.com' || !parsed.pathname.startsWith(prefix)) return { wrong: `${url}: not a page of the repository (${parsed.pathname})` };
+		const file = decodeURIComponent(parsed.pathname.slice(prefix.length));
+		if (!existsSync(join(root, file)) || !file.endsWith('.md')) return { wrong: `${url}: no page ${file}` };
+		const heading = parsed.hash.replace(/^#/, '');
+		if (heading === '') return { file };
+		return anchorsOfFile(join(root, file)).has(heading) ? { file, heading } : { wrong: `${url}: no heading #${heading} in ${file}` };
+	}
+
+	const title = (file: string): string => /^# (.*)$/m.exec(readFileSync(join(root, file), 'utf8'))?.[1] ?? '';
+
+	it('the checker itself: a link with an anchor, tracking query appended, lands on no heading', () => {
+		const url = nodeDocsUrl('x', { resources: { primaryDocumentation: [{ url: `${REPO_URL}/blob/main/docs/triggers.md#simplified-output` }] } });
+		expect(landing(url)).toEqual({ wrong: expect.stringMatching(/no heading #simplified-output\?utm_source=n8n_app/) });
+		expect(landing(`${REPO_URL}/blob/main/docs/triggers.md#simplified-output`)).toEqual({ file: 'docs/triggers.md', heading: 'simplified-output' });
+		expect(landing(`${REPO_URL}#credentials`)).toEqual({ wrong: expect.stringMatching(/not a page/) });
+	});
+
+	it.each(NODES)("%s: its Docs link opens its own page at the top (no anchor), titled after the node", (node) => {
+		const codex = JSON.parse(readFileSync(join(root, 'nodes', node, `${node}.node.json`), 'utf8'));
+		const url = nodeDocsUrl(`n8n-nodes-payonus.${node}`, codex);
+		const where = landing(url);
+		expect(where).toEqual({ file: expect.stringMatching(/^docs\/.*\.md$/) });
+		const file = (where as { file: string }).file;
+		const key = node === 'PayOnUs' ? 'payonus' : node.replace(/^PayOnUs/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+		expect(title(file).toLowerCase()).toContain(key);
+	});
+
+	it('each node has a page of its own', () => {
+		const pages = NODES.map((node) => JSON.parse(readFileSync(join(root, 'nodes', node, `${node}.node.json`), 'utf8')).resources.primaryDocumentation[0].url);
+		expect(new Set(pages).size).toBe(NODES.length);
+	});
+
+	it("the credential's links (its documentationUrl, each codex's credentialDocumentation) open the credential's page", () => {
+		const credential = readFileSync(join(root, 'credentials', 'PayOnUsApi.credentials.ts'), 'utf8');
+		const documentationUrl = /documentationUrl = '([^']+)'/.exec(credential)?.[1] ?? '';
+		const urls = [credentialDocsUrl(documentationUrl)];
+		for (const node of NODES) {
+			const codex = JSON.parse(readFileSync(join(root, 'nodes', node, `${node}.node.json`), 'utf8'));
+			urls.push(...codex.resources.credentialDocumentation.map((d: { url: string }) => d.url));
+		}
+		for (const url of urls) expect(landing(url)).toEqual({ file: 'docs/nodes/credential.md' });
+		expect(title('docs/nodes/credential.md')).toMatch(/PayOnUs API credential/);
+	});
+
+	it('every other link the panels show (notices, descriptions) lands on a real page and heading', () => {
+		const inPanels = editorLinks().filter(({ where }) => where.endsWith('.ts') && !where.startsWith('credentials/'));
+		expect(inPanels.map((l) => l.url)).toContain(`${REPO_URL}/blob/main/docs/going-live.md`);
+		const wrong = inPanels.map(({ url }) => landing(url)).filter((l): l is { wrong: string } => 'wrong' in l);
+		expect(wrong).toEqual([]);
 	});
 });
