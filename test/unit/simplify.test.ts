@@ -95,8 +95,8 @@ describe('Simplify', () => {
 		const ops = simplify.flatMap((p) => p.displayOptions?.show?.operation as string[]);
 		expect(ops).toEqual(expect.arrayContaining(['listPayments', 'getPayment', 'getTransfer', 'searchTransfers', 'searchTokens', 'searchLinks']));
 		expect(ops).not.toContain('listWallets'); // 10 fields: no Simplify
-		expect(node.description.version).toEqual([1, 2, 3]);
-		expect(node.description.defaultVersion).toBe(3);
+		expect(node.description.version).toEqual([1, 2, 3, 4]);
+		expect(node.description.defaultVersion).toBe(4);
 	});
 });
 

@@ -85,6 +85,14 @@ export interface PayOnUsOperation<S extends z.ZodTypeAny = z.ZodTypeAny> {
 	 * (and the tool's Output choice) with that kind's shape (./output.ts).
 	 */
 	outputRecord?: RecordKind;
+	/**
+	 * Trait: the fields this operation fills itself when they are empty, and
+	 * with what, in words (e.g. Create Transfer: `{ countryCode: 'the country
+	 * of the currency' }`). The credential's merchant and business need no
+	 * entry. An expression that gives nothing for such a field is an error,
+	 * never the default (../../shared/credential/defaults.ts, rule 5).
+	 */
+	defaultsWhenEmpty?: Readonly<Record<string, string>>;
 	/** Trait: true when it has Return All + Limit (a list walked page by page). */
 	paging: boolean;
 	/**

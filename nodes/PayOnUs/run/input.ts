@@ -7,7 +7,8 @@ import {
 } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/clientInterface';
 import { parameterNames } from '../resources';
-import { withCredentialDefaults } from '../../shared/credential/defaults';
+import { withDefaults } from '../../shared/credential/defaults';
+import { fieldLabel } from '../resources/labels';
 import type { OperationContext, PayOnUsOperation } from '../resources/types';
 import { isExpression, ParameterValueError, parseBoolean } from '../../shared/parameters';
 import { errorMessage, invalidInputError } from './failures';
@@ -79,22 +80,43 @@ function strictParameter(props: INodeProperties[], value: unknown, stored: unkno
 }
 
 /**
+ * Node versions from which a value an expression left empty is never filled
+ * by a default, for every operation (../../shared/credential/defaults.ts,
+ * rule 5). Before it, for every operation that is not read only: a
+ * money-moving call, an account or a link made for the default business
+ * instead of the one the expression named is the harm the rule prevents;
+ * read-only operations of saved workflows (versions 1 to 3) keep reading
+ * the default business, as they always did.
+ */
+export const EMPTY_NEVER_FILLED_FROM_VERSION = 4;
+
+/** Whether rule 5 applies to this operation at this node version (see EMPTY_NEVER_FILLED_FROM_VERSION). */
+export function emptyNeverFilled(op: Pick<PayOnUsOperation, 'effect'>, typeVersion: number): boolean {
+	return op.effect !== 'read' || typeVersion >= EMPTY_NEVER_FILLED_FROM_VERSION;
+}
+
+/**
  * A reader of the raw input of items: every top-level parameter of the
  * operation, read by name (collections and fixed collections come as
- * objects), with the credential's defaults applied to empty merchant/business
- * ids. Parameters without an expression are read once, not per item
- * (./parameters.ts).
+ * objects), with the defaults applied to the fields left empty in the
+ * editor (the credential's merchant/business, the operation's own), and an
+ * error for a field whose expression gave nothing where a default would
+ * apply (../../shared/credential/defaults.ts withDefaults). Parameters
+ * without an expression are read once, not per item (./parameters.ts).
  */
 export function inputReader(ctx: IExecuteFunctions, op: PayOnUsOperation, client: PayOnUsClient): (itemIndex: number) => IDataObject {
 	const names = parameterNames(op);
-	const stored = ctx.getNode().parameters ?? {};
+	const node = ctx.getNode();
+	const stored = node.parameters ?? {};
+	const strict = emptyNeverFilled(op, node.typeVersion);
+	const label = (field: string) => fieldLabel(op, field);
 	const described = describedByName(op.properties);
 	const read = (name: string, i: number) => strictParameter(described.get(name) ?? [], readParameter(ctx, name, i), stored[name]);
 	const params = new ItemParameters(read, stored, names);
 	return (itemIndex) => {
 		const raw: IDataObject = {};
 		for (const name of names) raw[name] = params.get(name, itemIndex) as IDataObject[keyof IDataObject];
-		return withCredentialDefaults(raw, client.defaults);
+		return withDefaults(raw, strict ? stored : undefined, { credential: client.defaults, own: op.defaultsWhenEmpty, label });
 	};
 }
 
@@ -122,10 +144,14 @@ export function validateItems(
 				? { ok: true, data: result.data }
 				: { ok: false, error: invalidInputError(ctx.getNode(), op, result.error, i) };
 		} catch (error) {
-			// An expression that cannot be resolved for this item.
+			// An expression that cannot be resolved for this item, or one that came out empty where a default would apply.
+			const description = (error as { description?: unknown }).description;
 			parsed = {
 				ok: false,
-				error: new NodeOperationError(ctx.getNode(), errorMessage(error), { itemIndex: i }),
+				error: new NodeOperationError(ctx.getNode(), errorMessage(error), {
+					itemIndex: i,
+					...(typeof description === 'string' ? { description } : {}),
+				}),
 			};
 		}
 		if (!parsed.ok && !continueOnFail) throw parsed.error;

@@ -210,9 +210,9 @@ describe('name enquiry before bank transfers: on for new nodes (version 2), off 
 			description,
 		) as INodeParameters;
 
-	it('the node has versions 1, 2 and 3, 3 being the default', () => {
-		expect(description.version).toEqual([1, 2, 3]);
-		expect(description.defaultVersion).toBe(3);
+	it('the node has versions 1 to 4, 4 being the default', () => {
+		expect(description.version).toEqual([1, 2, 3, 4]);
+		expect(description.defaultVersion).toBe(4);
 	});
 	it('versions 2 and 3 verify the beneficiary name by default', () => {
 		expect(resolve(2).verifyBeneficiaryName).toBe(true);

@@ -269,6 +269,8 @@ export const createTransfer: PayOnUsOperation<typeof schema> = {
 		// The dry run reports the name check as a check of its own (not a stop).
 		dryRunInput: (input) => ({ ...input, verifyBeneficiaryName: false }),
 	},
+	// An empty Country Code takes the currency's country (an expression giving nothing is an error instead).
+	defaultsWhenEmpty: { countryCode: 'the country of the currency' },
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute(ctx: OperationContext, input) {
