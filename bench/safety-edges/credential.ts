@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { findOperation } from '../../nodes/PayOnUs/resources';
 import type { OperationContext } from '../../nodes/PayOnUs/resources/types';
-import { ExecutionTotals, limitedOperation, WindowTotals, type ToolLimits } from '../../nodes/PayOnUs/safeguards/toolLimits';
+import { ExecutionTotals, limitedOperation, singleLimit, WindowTotals, type ToolLimits } from '../../nodes/PayOnUs/safeguards/toolLimits';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { manualWorkflow } from '../../dev/workflows';
 import { sandboxClient, sandboxCredentialData } from '../../dev/sandboxCredential';
@@ -155,7 +155,7 @@ async function mcpRows(n8n: N8nInstance, sb: SandboxHandle): Promise<SafetyRow[]
 	let now = 1_000_000;
 	const windows = new WindowTotals(() => now);
 	const totals = new ExecutionTotals();
-	const limits: ToolLimits = { allowMoneyMovement: true, maxAmountPerCall: 1000, maxTotalPerExecution: 1500, maxTotalPerWindow: 1500, windowMinutes: 10, allowedCurrencies: ['NGN'], allowedBeneficiaries: [] };
+	const limits: ToolLimits = singleLimit({ allowMoneyMovement: true, maxAmountPerCall: 1000, maxTotalPerExecution: 1500, maxTotalPerWindow: 1500, windowMinutes: 10, allowedCurrencies: ['NGN'], allowedBeneficiaries: [] });
 	const op = findOperation('payout', 'createTransfer')!;
 	const payIn = async (amount: number, reference: string) => {
 		const input = op.schema.parse({ transferType: 'WALLET_TO_BANK_ACCOUNT', businessId: 'BUS-2001', amount, currency: 'NGN', countryCode: 'NG', reference, beneficiaryBankCode: '044', beneficiaryAccountNumber: '9999991112', beneficiaryAccountName: 'Ada', narration: 'x', email: '', verifyBeneficiaryName: false, fromSubWallet: false });

@@ -59,11 +59,11 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 	if (movesMoney(op) && isToolNode(ctx.getNode().type)) {
 		let limits;
 		try {
-			limits = readToolLimits((name, fallback) => ctx.getNodeParameter(name, 0, fallback as boolean) as unknown);
+			limits = readToolLimits((name, fallback) => ctx.getNodeParameter(name, 0, fallback as boolean) as unknown, typeVersion);
 		} catch (error) {
 			throw new NodeOperationError(ctx.getNode(), `A spending limit could not be read: ${errorMessage(error)}`, {
 				itemIndex: 0,
-				description: 'Nothing was sent. Each limit must be a number (and Allow Money Movement true or false); an expression must give one.',
+				description: 'Nothing was sent. Each limit must be a number (and Allow Money Movement true or false; Spending Limits: each currency once); an expression must give one.',
 			});
 		}
 		op = limitedOperation(op, limits, { executionId: ctx.getExecutionId(), workflowId: String(ctx.getWorkflow().id ?? ''), nodeName: ctx.getNode().name });

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { booleanParameter, numberParameter } from '../../shared/parameters';
+import { booleanParameter, numberParameter, readNumber, readOption } from '../../shared/parameters';
 import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/clientInterface';
 import { CURRENCIES } from '../../shared/validation';
 import { operationId, type NodeOperation, type OperationContext } from '../resources/types';
@@ -17,10 +17,18 @@ import { addMoney, isMoneyRequest, moneyOf, readAsk, type MoneyAsk } from './mon
  *
  * As a tool, money-moving operations are refused unless the builder turns
  * them on; then every money-moving request is checked, just before it would
- * be sent, against: the maximum amount per call, the maximum total per
- * execution (per currency), the optional maximum total per time window (per
- * currency, for this node in this workflow), the allowed currencies and the
+ * be sent, against the limits OF ITS CURRENCY (docs/reliability.md, rule 6:
+ * a limit names its currency): the maximum amount per call, the maximum
+ * total per execution, the optional maximum total per time window (for this
+ * node in this workflow); a currency without limits is refused. Then the
  * optional beneficiary allow-list.
+ *
+ * How the limits are set depends on the node version (the meaning of a saved
+ * workflow never changes): from version 4, Spending Limits, one row per
+ * currency (toolSpendingLimits); versions 1 to 3, one set of numbers applied
+ * in each of the Allowed Currencies (toolMaxAmountPerCall, ...). Both are
+ * read into the same per-currency ToolLimits (readToolLimits), which is all
+ * checkAsk knows.
  *
  * Totals are scoped to the workflow and the node (never one bucket for the
  * process). n8n runs a tool called through the MCP Server Trigger without an
@@ -35,7 +43,7 @@ import { addMoney, isMoneyRequest, moneyOf, readAsk, type MoneyAsk } from './mon
  * an error. Read-only operations are not affected.
  */
 
-/** Defaults, the same literals as the parameters' (see docs/action-node.md#spending-limits-for-ai-agents for why). */
+/** Defaults of versions 1 to 3, the same literals as the parameters' (see docs/action-node.md#spending-limits-for-ai-agents for why). */
 export const TOOL_DEFAULTS = {
 	allowMoneyMovement: false,
 	maxAmountPerCall: 1000,
@@ -47,6 +55,16 @@ export const TOOL_DEFAULTS = {
 	allowedBeneficiaries: '',
 };
 
+/** Version 4: the defaults of a new row of Spending Limits (no row: every money-moving call refused). */
+export const CURRENCY_LIMIT_DEFAULTS: CurrencyLimit = {
+	maxAmountPerCall: TOOL_DEFAULTS.maxAmountPerCall,
+	maxTotalPerExecution: TOOL_DEFAULTS.maxTotalPerExecution,
+	maxTotalPerWindow: TOOL_DEFAULTS.maxTotalPerWindow,
+};
+
+/** The node version from which the limits are set per currency (Spending Limits). */
+export const PER_CURRENCY_VERSION = 4;
+
 /** An execution's totals are forgotten only after this long unused (never while it may still run). */
 export const EXECUTION_IDLE_MS = 24 * 60 * 60 * 1000;
 /** More calls than this in one window for one node: refused (cannot be counted in bounded memory). */
@@ -55,20 +73,57 @@ export const MAX_WINDOW_ENTRIES = 10_000;
 /** Executions whose running totals are kept at most (oldest forgotten first). */
 export const MAX_TRACKED_EXECUTIONS = 1000;
 
-export interface ToolLimits {
-	allowMoneyMovement: boolean;
+/** The limits of one currency, in that currency. */
+export interface CurrencyLimit {
 	maxAmountPerCall: number;
 	maxTotalPerExecution: number;
 	/** 0: none. */
 	maxTotalPerWindow: number;
+}
+
+export interface ToolLimits {
+	allowMoneyMovement: boolean;
 	windowMinutes: number;
-	allowedCurrencies: string[];
+	/** The limits of each currency the tool may move money in; a currency not here is refused. */
+	currencies: Record<string, CurrencyLimit>;
+	/**
+	 * How the builder set them, which names the refusal of a currency without
+	 * limits: 'spendingLimits' (version 4: a row per currency) or
+	 * 'allowedCurrencies' (versions 1 to 3: one set of numbers for the allowed currencies).
+	 */
+	setBy: 'spendingLimits' | 'allowedCurrencies';
 	/** Empty: any beneficiary. */
 	allowedBeneficiaries: string[];
 }
 
+/** Versions 1 to 3 as the builder set them: one set of numbers, applied in each allowed currency. */
+export interface SingleLimit extends CurrencyLimit {
+	allowMoneyMovement: boolean;
+	windowMinutes: number;
+	allowedCurrencies: string[];
+	allowedBeneficiaries: string[];
+}
+
+/** Versions 1 to 3: their one set of numbers, in each allowed currency (what it always meant). */
+export function singleLimit(s: SingleLimit): ToolLimits {
+	const limit: CurrencyLimit = { maxAmountPerCall: s.maxAmountPerCall, maxTotalPerExecution: s.maxTotalPerExecution, maxTotalPerWindow: s.maxTotalPerWindow };
+	const currencies: Record<string, CurrencyLimit> = {};
+	for (const c of s.allowedCurrencies) currencies[c] = { ...limit };
+	return { allowMoneyMovement: s.allowMoneyMovement, windowMinutes: s.windowMinutes, currencies, setBy: 'allowedCurrencies', allowedBeneficiaries: s.allowedBeneficiaries };
+}
+
+/** The limits of `currency`; undefined when none are set for it. */
+export function limitOf(limits: ToolLimits, currency: string | undefined): CurrencyLimit | undefined {
+	if (!currency || !Object.prototype.hasOwnProperty.call(limits.currencies, currency)) return undefined;
+	return limits.currencies[currency];
+}
+
 const TOOL_ONLY = { '@tool': [true] };
 const WHEN_ALLOWED = { '@tool': [true], toolAllowMoneyMovement: [true] };
+/** Versions 1 to 3: one set of numbers for the allowed currencies. */
+const SINGLE = { ...WHEN_ALLOWED, '@version': [{ _cnd: { lte: PER_CURRENCY_VERSION - 1 } }] };
+/** From version 4: limits per currency. */
+const PER_CURRENCY = { ...WHEN_ALLOWED, '@version': [{ _cnd: { gte: PER_CURRENCY_VERSION } }] };
 
 export function toolLimitProperties(): INodeProperties[] {
 	return [
@@ -96,7 +151,7 @@ export function toolLimitProperties(): INodeProperties[] {
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 1000,
 			noDataExpression: true,
-			displayOptions: { show: WHEN_ALLOWED },
+			displayOptions: { show: SINGLE },
 			description: 'Largest amount of one call, in its currency (a bulk batch: its total). Larger calls are refused.',
 		},
 		{
@@ -106,7 +161,7 @@ export function toolLimitProperties(): INodeProperties[] {
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 5000,
 			noDataExpression: true,
-			displayOptions: { show: WHEN_ALLOWED },
+			displayOptions: { show: SINGLE },
 			description:
 				'Largest total of all calls of one workflow execution, per currency (every call sent counts, whatever its outcome). A call that would go over it is refused. Calls from an MCP client (MCP Server Trigger) have no execution of their own: they need Max Total per Window.',
 		},
@@ -117,9 +172,66 @@ export function toolLimitProperties(): INodeProperties[] {
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 0,
 			noDataExpression: true,
-			displayOptions: { show: WHEN_ALLOWED },
+			displayOptions: { show: SINGLE },
 			description:
 				'Largest total of this node\'s money-moving calls in this workflow over the last Window (Minutes), per currency, whichever execution, agent or MCP client they come from (every call sent counts). 0: no window limit, and calls from an MCP client (which have no execution of their own) are refused. Counted by each n8n process: with several (queue mode, multi-main), each can reach it.',
+		},
+		{
+			displayName: 'Spending Limits',
+			name: 'toolSpendingLimits',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Currency',
+			default: {},
+			displayOptions: { show: PER_CURRENCY },
+			description:
+				'The limits of each currency the agent may move money in, in that currency. A call in a currency without a row here is refused. None: every money-moving call is refused.',
+			options: [
+				{
+					displayName: 'Currency',
+					name: 'limit',
+					values: [
+						{
+							displayName: 'Currency',
+							name: 'currency',
+							type: 'options',
+							options: CURRENCIES.map((c) => ({ name: c, value: c })),
+							default: 'NGN',
+							noDataExpression: true,
+							description: 'The currency these limits are in (each currency once)',
+						},
+						{
+							displayName: 'Max Amount per Call',
+							name: 'maxAmountPerCall',
+							type: 'number',
+							typeOptions: { minValue: 0, numberPrecision: 2 },
+							default: 1000,
+							noDataExpression: true,
+							description: 'Largest amount of one call in this currency (a bulk batch: its total). Larger calls are refused.',
+						},
+						{
+							displayName: 'Max Total per Execution',
+							name: 'maxTotalPerExecution',
+							type: 'number',
+							typeOptions: { minValue: 0, numberPrecision: 2 },
+							default: 5000,
+							noDataExpression: true,
+							description:
+								'Largest total in this currency of all calls of one workflow execution (every call sent counts, whatever its outcome). Calls from an MCP client (MCP Server Trigger) have no execution of their own: they need Max Total per Window.',
+						},
+						{
+							displayName: 'Max Total per Window',
+							name: 'maxTotalPerWindow',
+							type: 'number',
+							typeOptions: { minValue: 0, numberPrecision: 2 },
+							default: 0,
+							noDataExpression: true,
+							description:
+								"Largest total in this currency of this node's calls in this workflow over the last Window (Minutes), whichever execution, agent or MCP client they come from. 0: no window limit, and calls from an MCP client are refused. Counted by each n8n process.",
+						},
+					],
+				},
+			],
 		},
 		{
 			displayName: 'Window (Minutes)',
@@ -129,7 +241,7 @@ export function toolLimitProperties(): INodeProperties[] {
 			default: 60,
 			noDataExpression: true,
 			displayOptions: { show: WHEN_ALLOWED },
-			description: 'The time window of Max Total per Window, in minutes (a sliding window: calls older than this stop counting)',
+			description: 'The time window of Max Total per Window (of every currency), in minutes (a sliding window: calls older than this stop counting)',
 		},
 		{
 			displayName: 'Allowed Currencies',
@@ -138,7 +250,7 @@ export function toolLimitProperties(): INodeProperties[] {
 			options: CURRENCIES.map((c) => ({ name: c, value: c })),
 			default: [],
 			noDataExpression: true,
-			displayOptions: { show: WHEN_ALLOWED },
+			displayOptions: { show: SINGLE },
 			description: 'Currencies the agent may move money in. None chosen: every money-moving call is refused.',
 		},
 		{
@@ -169,21 +281,54 @@ export function parseBeneficiaries(text: unknown): string[] {
 		.filter((s) => s !== '');
 }
 
-/** The limits as read from the node's parameters (defaults for missing ones). */
-export function readToolLimits(get: (name: string, fallback: unknown) => unknown): ToolLimits {
+/**
+ * The limits as read from the node's parameters (defaults for missing
+ * ones), by the node version: from version 4 the Spending Limits rows,
+ * before it the one set of numbers in each allowed currency.
+ */
+export function readToolLimits(get: (name: string, fallback: unknown) => unknown, typeVersion = 1): ToolLimits {
 	// Strict (../../shared/parameters): a limit set by an expression that gives no clear
 	// number or yes/no is an error naming it, never the default limit in its place.
 	const num = (name: string, fallback: number) => numberParameter(get, name, fallback);
+	const allowMoneyMovement = booleanParameter(get, 'toolAllowMoneyMovement', TOOL_DEFAULTS.allowMoneyMovement);
+	const windowMinutes = num('toolWindowMinutes', TOOL_DEFAULTS.windowMinutes);
+	const allowedBeneficiaries = parseBeneficiaries(get('toolAllowedBeneficiaries', TOOL_DEFAULTS.allowedBeneficiaries));
+	if (typeVersion >= PER_CURRENCY_VERSION) {
+		return { allowMoneyMovement, windowMinutes, currencies: readSpendingLimits(get('toolSpendingLimits', {})), setBy: 'spendingLimits', allowedBeneficiaries };
+	}
 	const currencies = get('toolAllowedCurrencies', TOOL_DEFAULTS.allowedCurrencies);
-	return {
-		allowMoneyMovement: booleanParameter(get, 'toolAllowMoneyMovement', TOOL_DEFAULTS.allowMoneyMovement),
+	return singleLimit({
+		allowMoneyMovement,
 		maxAmountPerCall: num('toolMaxAmountPerCall', TOOL_DEFAULTS.maxAmountPerCall),
 		maxTotalPerExecution: num('toolMaxTotalPerExecution', TOOL_DEFAULTS.maxTotalPerExecution),
 		maxTotalPerWindow: num('toolMaxTotalPerWindow', TOOL_DEFAULTS.maxTotalPerWindow),
-		windowMinutes: num('toolWindowMinutes', TOOL_DEFAULTS.windowMinutes),
+		windowMinutes,
 		allowedCurrencies: Array.isArray(currencies) ? currencies.map(String) : [],
-		allowedBeneficiaries: parseBeneficiaries(get('toolAllowedBeneficiaries', TOOL_DEFAULTS.allowedBeneficiaries)),
-	};
+		allowedBeneficiaries,
+	});
+}
+
+/** Spending Limits (version 4): `{ limit: [{ currency, maxAmountPerCall, ... }] }`; a currency given twice, or none, is an error. */
+export function readSpendingLimits(value: unknown): Record<string, CurrencyLimit> {
+	const rows = value !== null && typeof value === 'object' ? (value as IDataObject).limit : undefined;
+	const out: Record<string, CurrencyLimit> = {};
+	if (rows === undefined) return out;
+	if (!Array.isArray(rows)) throw new Error('"toolSpendingLimits" (Spending Limits) must be a list of currencies with their limits');
+	rows.forEach((row: IDataObject, n) => {
+		const at = `toolSpendingLimits.limit[${n}]`;
+		const currency = readOption(row?.currency, CURRENCIES, `${at}.currency`, 'Currency');
+		if (Object.prototype.hasOwnProperty.call(out, currency)) {
+			throw new Error(`"Spending Limits" names ${currency} twice: give each currency one row`);
+		}
+		const field = (name: keyof CurrencyLimit, label: string) =>
+			row[name] === undefined ? CURRENCY_LIMIT_DEFAULTS[name] : readNumber(row[name], `${at}.${name}`, `${label} of ${currency}`);
+		out[currency] = {
+			maxAmountPerCall: field('maxAmountPerCall', 'Max Amount per Call'),
+			maxTotalPerExecution: field('maxTotalPerExecution', 'Max Total per Execution'),
+			maxTotalPerWindow: field('maxTotalPerWindow', 'Max Total per Window'),
+		};
+	});
+	return out;
 }
 
 /**
@@ -283,37 +428,47 @@ export interface Refusal {
 	reason: string;
 }
 
-/** The first limit `ask` breaks (undefined: within every limit). */
+/** The refusal of a currency without limits, in the words of how the builder sets them. */
+function noLimitFor(cur: string, limits: ToolLimits): Refusal {
+	const set = Object.keys(limits.currencies).sort();
+	if (limits.setBy === 'allowedCurrencies') {
+		return { limit: 'allowedCurrencies', reason: `${cur} is not an allowed currency (allowed: ${set.length > 0 ? set.join(', ') : 'none'})` };
+	}
+	return {
+		limit: 'spendingLimits',
+		reason: `no spending limit is set for ${cur} on this tool (limits are set for: ${set.length > 0 ? set.join(', ') : 'no currency'}); the workflow builder can add ${cur} under Spending Limits`,
+	};
+}
+
+/** The first limit `ask` breaks (undefined: within every limit), by the limits of its currency. */
 export function checkAsk(ask: MoneyAsk, limits: ToolLimits, spentBefore: number | Spent): Refusal | undefined {
 	const cur = ask.currency ?? 'an unknown currency';
 	if (!limits.allowMoneyMovement) {
 		return { limit: 'allowMoneyMovement', reason: 'money-moving operations are not allowed for this tool' };
 	}
-	if (!ask.currency || !limits.allowedCurrencies.includes(ask.currency)) {
-		const allowed = limits.allowedCurrencies.length > 0 ? limits.allowedCurrencies.join(', ') : 'none';
-		return { limit: 'allowedCurrencies', reason: `${cur} is not an allowed currency (allowed: ${allowed})` };
-	}
-	if (!Number.isFinite(ask.amount) || ask.amount > limits.maxAmountPerCall) {
-		return { limit: 'maxAmountPerCall', reason: `${cur} ${ask.amount} is over the maximum of ${limits.maxAmountPerCall} per call` };
+	const limit = limitOf(limits, ask.currency);
+	if (!limit) return noLimitFor(cur, limits);
+	if (!Number.isFinite(ask.amount) || ask.amount > limit.maxAmountPerCall) {
+		return { limit: 'maxAmountPerCall', reason: `${cur} ${ask.amount} is over the maximum of ${limit.maxAmountPerCall} per call` };
 	}
 	const spent: Spent = typeof spentBefore === 'number' ? { execution: spentBefore } : spentBefore;
-	if (spent.execution === undefined && !(limits.maxTotalPerWindow > 0)) {
+	if (spent.execution === undefined && !(limit.maxTotalPerWindow > 0)) {
 		return {
 			limit: 'maxTotalPerWindow',
 			reason:
-				'this call comes without a workflow execution of its own (as calls from an MCP client through the MCP Server Trigger do), so no total per execution can be counted for it; the workflow builder can allow such calls by setting Max Total per Window',
+				`this call comes without a workflow execution of its own (as calls from an MCP client through the MCP Server Trigger do), so no total per execution can be counted for it; the workflow builder can allow such calls by setting Max Total per Window${limits.setBy === 'spendingLimits' ? ` for ${cur}` : ''}`,
 		};
 	}
 	if (spent.execution !== undefined) {
 		const after = addMoney(spent.execution, ask.amount);
-		if (after > limits.maxTotalPerExecution) {
+		if (after > limit.maxTotalPerExecution) {
 			return {
 				limit: 'maxTotalPerExecution',
-				reason: `${cur} ${ask.amount} would bring this execution's total to ${after}, over the maximum of ${limits.maxTotalPerExecution} (${spent.execution} already sent)`,
+				reason: `${cur} ${ask.amount} would bring this execution's total to ${after}, over the maximum of ${limit.maxTotalPerExecution} (${spent.execution} already sent)`,
 			};
 		}
 	}
-	if (limits.maxTotalPerWindow > 0) {
+	if (limit.maxTotalPerWindow > 0) {
 		if (spent.window === null || spent.window === undefined) {
 			return {
 				limit: 'maxTotalPerWindow',
@@ -321,10 +476,10 @@ export function checkAsk(ask: MoneyAsk, limits: ToolLimits, spentBefore: number 
 			};
 		}
 		const after = addMoney(spent.window, ask.amount);
-		if (after > limits.maxTotalPerWindow) {
+		if (after > limit.maxTotalPerWindow) {
 			return {
 				limit: 'maxTotalPerWindow',
-				reason: `${cur} ${ask.amount} would bring this tool's total in this workflow over the last ${limits.windowMinutes} minutes to ${after}, over the maximum of ${limits.maxTotalPerWindow} (${spent.window} already sent in that window through this n8n process)`,
+				reason: `${cur} ${ask.amount} would bring this tool's total in this workflow over the last ${limits.windowMinutes} minutes to ${after}, over the maximum of ${limit.maxTotalPerWindow} (${spent.window} already sent in that window through this n8n process)`,
 			};
 		}
 	}
@@ -408,15 +563,16 @@ export function limitedOperation(
 					if (!isMoneyRequest(opts)) return await inner.request<T>(opts);
 					const ask = await readAsk(opts, inner, money);
 					const currency = ask.currency ?? '';
+					const windowed = (limitOf(limits, ask.currency)?.maxTotalPerWindow ?? 0) > 0;
 					const spent: Spent = {
 						execution: executionKey === undefined ? undefined : totals.get(executionKey, currency),
-						window: limits.maxTotalPerWindow > 0 ? (windows.get(nodeKey, currency, windowMs) ?? null) : undefined,
+						window: windowed ? (windows.get(nodeKey, currency, windowMs) ?? null) : undefined,
 					};
 					const refusal = checkAsk(ask, limits, spent);
 					if (refusal) throw new ToolRefusal(refusalOutput(operation, refusal, askedOf(ask)));
 					// Counted before it is sent: a call whose outcome is unknown still counts.
 					if (executionKey !== undefined) totals.add(executionKey, currency, ask.amount);
-					if (limits.maxTotalPerWindow > 0) windows.add(nodeKey, currency, ask.amount);
+					if (windowed) windows.add(nodeKey, currency, ask.amount);
 					return await inner.request<T>(opts);
 				},
 				paginate: async <T = IDataObject>(opts: PaginateOptions): Promise<T[]> => await inner.paginate<T>(opts),

@@ -6,6 +6,8 @@ import {
 	limitedOperation,
 	parseBeneficiaries,
 	readToolLimits,
+	singleLimit,
+	type SingleLimit,
 	TOOL_DEFAULTS,
 	type ToolLimits,
 	type ToolScope,
@@ -42,7 +44,8 @@ const transfer = {
 	fromSubWallet: false,
 };
 
-const allowed: ToolLimits = {
+/** Versions 1 to 3: one set of numbers, in each allowed currency. */
+const allowed: SingleLimit = {
 	allowMoneyMovement: true,
 	maxAmountPerCall: 1000,
 	maxTotalPerExecution: 1500,
@@ -62,15 +65,17 @@ function service(): FakeClient {
 	});
 }
 
-async function call(op: NodeOperation, limits: ToolLimits, input: IDataObject, totals: ExecutionTotals, executionId = 'exec-1', client = service(), items?: IDataObject[]) {
+const asLimits = (limits: SingleLimit | ToolLimits): ToolLimits => ('currencies' in limits ? limits : singleLimit(limits));
+
+async function call(op: NodeOperation, limits: SingleLimit | ToolLimits, input: IDataObject, totals: ExecutionTotals, executionId = 'exec-1', client = service(), items?: IDataObject[]) {
 	const parsed = op.schema.parse(input);
-	const out = (await limitedOperation(op, limits, executionId, totals).execute(context(client, { items }), parsed)) as IDataObject;
+	const out = (await limitedOperation(op, asLimits(limits), executionId, totals).execute(context(client, { items }), parsed)) as IDataObject;
 	return { out, sent: client.calls.filter((c) => c.method !== 'GET') };
 }
 
-async function scoped(limits: ToolLimits, input: IDataObject, totals: ExecutionTotals, windows: WindowTotals, where: ToolScope, client = service()) {
+async function scoped(limits: SingleLimit | ToolLimits, input: IDataObject, totals: ExecutionTotals, windows: WindowTotals, where: ToolScope, client = service()) {
 	const parsed = createTransfer.schema.parse(input);
-	const out = (await limitedOperation(createTransfer, limits, where, totals, windows).execute(context(client), parsed)) as IDataObject;
+	const out = (await limitedOperation(createTransfer, asLimits(limits), where, totals, windows).execute(context(client), parsed)) as IDataObject;
 	return { out, sent: client.calls.filter((c) => c.method !== 'GET') };
 }
 
@@ -78,15 +83,16 @@ describe('AI tool spending limits', () => {
 	it('defaults: money movement off, small limits, no currency allowed, any beneficiary', () => {
 		expect(TOOL_DEFAULTS).toEqual({ allowMoneyMovement: false, maxAmountPerCall: 1000, maxTotalPerExecution: 5000, maxTotalPerWindow: 0, windowMinutes: 60, allowedCurrencies: [], allowedBeneficiaries: '' });
 		const limits = readToolLimits((_n, fallback) => fallback);
-		expect(limits).toEqual({ allowMoneyMovement: false, maxAmountPerCall: 1000, maxTotalPerExecution: 5000, maxTotalPerWindow: 0, windowMinutes: 60, allowedCurrencies: [], allowedBeneficiaries: [] });
+		expect(limits).toEqual({ allowMoneyMovement: false, windowMinutes: 60, currencies: {}, setBy: 'allowedCurrencies', allowedBeneficiaries: [] });
+		// Version 4: no Spending Limits row, no currency.
+		expect(readToolLimits((_n, fallback) => fallback, 4)).toEqual({ allowMoneyMovement: false, windowMinutes: 60, currencies: {}, setBy: 'spendingLimits', allowedBeneficiaries: [] });
 	});
 
 	it('reads limits set by expressions strictly: numbers and yes/no from text, anything unclear an error naming it (never the default limit)', () => {
 		const from = (values: IDataObject) => (name: string, fallback: unknown) => (name in values ? values[name] : fallback);
-		expect(readToolLimits(from({ toolAllowMoneyMovement: ' TRUE ', toolMaxAmountPerCall: '250', toolMaxTotalPerExecution: 400 }))).toMatchObject({
+		expect(readToolLimits(from({ toolAllowMoneyMovement: ' TRUE ', toolMaxAmountPerCall: '250', toolMaxTotalPerExecution: 400, toolAllowedCurrencies: ['NGN'] }))).toMatchObject({
 			allowMoneyMovement: true,
-			maxAmountPerCall: 250,
-			maxTotalPerExecution: 400,
+			currencies: { NGN: { maxAmountPerCall: 250, maxTotalPerExecution: 400, maxTotalPerWindow: 0 } },
 		});
 		expect(() => readToolLimits(from({ toolMaxAmountPerCall: 'abc' }))).toThrow(/"toolMaxAmountPerCall" must be a number, got the text "abc"/);
 		expect(() => readToolLimits(from({ toolMaxTotalPerExecution: '' }))).toThrow(/"toolMaxTotalPerExecution" must be a number/);
@@ -164,7 +170,7 @@ describe('AI tool spending limits', () => {
 			let now = 1_000_000;
 			const windows = new WindowTotals(() => now);
 			const totals = new ExecutionTotals();
-			const limits: ToolLimits = { ...allowed, maxTotalPerWindow: 1500, windowMinutes: 10 };
+			const limits: SingleLimit = { ...allowed, maxTotalPerWindow: 1500, windowMinutes: 10 };
 			const first = await scoped(limits, { ...transfer, amount: 800, reference: 's1' }, totals, windows, mcp());
 			expect(first.out.refused).toBeUndefined();
 			// A second session (another MCP client) of the same tool: over the window total.
@@ -183,7 +189,7 @@ describe('AI tool spending limits', () => {
 
 		it('a window total also limits executions with ids, across executions', async () => {
 			const windows = new WindowTotals(() => 5);
-			const limits: ToolLimits = { ...allowed, maxTotalPerWindow: 1000 };
+			const limits: SingleLimit = { ...allowed, maxTotalPerWindow: 1000 };
 			const at = (executionId: string) => ({ executionId, workflowId: 'wf', nodeName: 'PayOnUs' });
 			expect((await scoped(limits, { ...transfer, amount: 600 }, new ExecutionTotals(), windows, at('e1'))).out.refused).toBeUndefined();
 			expect((await scoped(limits, { ...transfer, amount: 600 }, new ExecutionTotals(), windows, at('e2'))).out).toMatchObject({ refused: true, limit: 'maxTotalPerWindow' });
@@ -307,6 +313,7 @@ describe('the node as a tool', () => {
 			'toolMaxAmountPerCall',
 			'toolMaxTotalPerExecution',
 			'toolMaxTotalPerWindow',
+			'toolSpendingLimits',
 			'toolWindowMinutes',
 			'toolAllowedCurrencies',
 			'toolAllowedBeneficiaries',
