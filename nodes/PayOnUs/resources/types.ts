@@ -13,6 +13,8 @@ export interface OperationContext {
 	itemIndex: number;
 	/** Input item JSON (bulk transfers can build their CSV from items). */
 	item: IDataObject;
+	/** The node's version (typeVersion) when the handler's behaviour depends on it; undefined: version 1. */
+	nodeVersion?: number;
 	/** Reads a binary property of the current item. */
 	getBinary(propertyName: string): Promise<{ data: Buffer; fileName?: string; mimeType?: string }>;
 	/**

@@ -172,6 +172,7 @@ export function operationContext(
 		client,
 		itemIndex,
 		item: items[itemIndex].json,
+		nodeVersion: ctx.getNode().typeVersion,
 		...(aggregate ? { items: items.map((it) => it.json) } : {}),
 		getBinary: async (propertyName: string) => {
 			const meta = ctx.helpers.assertBinaryData(itemIndex, propertyName);

@@ -191,6 +191,15 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+/**
+ * The node version from which a repeat of the very same transfer (its
+ * reference already holds this amount, currency and beneficiary) is a
+ * success item marked `outcome: "alreadyDone"`, the existing transfer, as
+ * idempotency keys behave elsewhere. A reference held by a different
+ * request stays an error, in every version.
+ */
+export const ALREADY_DONE_SUCCESS_VERSION = 4;
+
 /** Mobile money number: digits, optionally with a leading +, 7 to 15 digits. */
 const momoNumber = () =>
 	z.preprocess(
@@ -320,20 +329,27 @@ export const createTransfer: PayOnUsOperation<typeof schema> = {
 			body.walletId = input.walletId;
 		}
 
+		// From node version 4 a reference already holding this very transfer (same amount, currency and
+		// beneficiary) is a success marked outcome "alreadyDone" (1-3: the "Already paid" error).
+		const returnsExisting = (ctx.nodeVersion ?? 1) >= ALREADY_DONE_SUCCESS_VERSION;
 		const result = await client.request<IDataObject>({
 			method: 'POST',
 			path: PATHS.bankTransfer,
 			body,
-			moneyMoving: moneyMoving(
-				client,
-				transfersOf(merchantId),
-				businessId,
-				input.reference,
-				{ amount: input.amount, currency: input.currency, beneficiaryAccount: input.beneficiaryAccountNumber },
-				'transfer',
-			),
+			moneyMoving: {
+				...moneyMoving(
+					client,
+					transfersOf(merchantId),
+					businessId,
+					input.reference,
+					{ amount: input.amount, currency: input.currency, beneficiaryAccount: input.beneficiaryAccountNumber },
+					'transfer',
+				),
+				onDuplicate: returnsExisting ? 'returnExisting' : 'error',
+			},
 		});
 		const transfer = toTransfer(result);
+		if (transfer.duplicateReference === true) transfer.outcome = 'alreadyDone';
 		return nameCheck ? { ...transfer, nameCheck } : transfer;
 	},
 };
