@@ -115,3 +115,46 @@ describe('canvas subtitle', () => {
 		expect(render({ resource: 'payout', operation: 'somethingNew' })).toBe('somethingNew');
 	});
 });
+
+describe('issue 31 point 1: every dropdown of a fresh node says what it waits for, never an error', () => {
+	/** Every loadOptions and listSearch method of the node, called as n8n does. */
+	const everyDropdown = async (context: ILoadOptionsFunctions) => {
+		const out: Record<string, Array<{ name: string; value: unknown }>> = {};
+		for (const [name, load] of Object.entries(loadOptions)) out[name] = await (load as (this: ILoadOptionsFunctions) => Promise<Array<{ name: string; value: unknown }>>).call(context);
+		out.searchBusinesses = (await listSearch.searchBusinesses.call(context)).results;
+		return out;
+	};
+
+	it('a fresh node whose credential is not set yet: "Choose a PayOnUs API credential first" (banks: "Pick a Currency first"); nothing sent', async () => {
+		const { context, calls } = ctx({}, WALLETS);
+		const noCredential = {
+			...context,
+			getCredentials: async () => {
+				throw new Error('Node does not have any credentials set for "payOnUsApi"');
+			},
+		} as unknown as ILoadOptionsFunctions;
+		const out = await everyDropdown(noCredential);
+		expect(Object.keys(out).sort()).toEqual(['getBanks', 'getCurrencies', 'getEftBanks', 'getFilterCurrencies', 'getMobileMoneyNetworks', 'searchBusinesses']);
+		for (const [name, options] of Object.entries(out)) {
+			expect([name, options.map((o) => [o.name, o.value])]).toEqual([name, [[name === 'getBanks' ? 'Pick a Currency first' : 'Choose a PayOnUs API credential first', '']]]);
+		}
+		expect(calls).toHaveLength(0);
+	});
+
+	it('Currency before a Business is picked, with a credential without defaults: "Pick a Business first", nothing sent', async () => {
+		const { context, calls } = ctx({ businessId: { __rl: true, mode: 'list', value: '' } }, WALLETS, { merchantId: '', businessId: '' });
+		await expect(loadOptions.getCurrencies.call(context)).resolves.toEqual([{ name: 'Pick a Business first', value: '' }]);
+		expect(calls).toHaveLength(0);
+	});
+
+	it('a fresh node (no parameter set) with a credential without defaults: no dropdown fails, each says what it waits for or lists', async () => {
+		const { context, calls } = ctx({}, [], { merchantId: '', businessId: '' });
+		const out = await everyDropdown(context);
+		expect(out.getCurrencies).toEqual([{ name: 'Pick a Business first', value: '' }]);
+		expect(out.getBanks).toEqual([{ name: 'Pick a Currency first', value: '' }]);
+		expect(out.getFilterCurrencies.map((o) => o.value)).toEqual(['GHS', 'KES', 'NGN', 'USD', 'ZAR']);
+		expect(out.searchBusinesses).toEqual([{ name: 'Set a Default Merchant ID in the PayOnUs credential to list businesses, or choose By ID', value: '' }]);
+		// Lists that need nothing but the credential ask the service (EFT banks, networks).
+		expect(calls.map((c) => String(c.url).replace(/^.*\/api/, '/api'))).toEqual(['/api/v1/eft-payment/banks', '/api/v1/mobile-money/networks']);
+	});
+});

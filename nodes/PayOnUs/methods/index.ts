@@ -4,8 +4,8 @@ import type {
 	INodeListSearchResult,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { createClient } from '../../shared/transport';
 import type { PayOnUsClient } from '../../shared/clientInterface';
+import { pickFirst, withClient } from './waiting';
 import { orCredentialDefault } from '../../shared/credential/defaults';
 import * as api from '../../shared/api';
 import { CURRENCIES } from '../../shared/validation';
@@ -29,10 +29,19 @@ import { CURRENCIES } from '../../shared/validation';
  * when there is one, else the credential's Default Merchant ID.
  *
  * A dropdown never shows a red error for something the user has not reached
- * yet: without a merchant the currency lists offer the documented
- * currencies, the business list offers the credential's Default Business ID,
- * and a list that needs another field first says so as its one entry. Errors
- * of the service itself (credential, network) still show.
+ * yet (issue 31 point 1; checked on a fresh node, and with a credential
+ * without defaults, by test/unit/methods.test.ts): a list that needs
+ * something first says what as its one entry, and sends nothing:
+ * - no usable credential yet (a fresh node whose credential is not set, or
+ *   one whose base address cannot be used): "Choose a PayOnUs API credential
+ *   first" (every list, ./waiting.ts withClient);
+ * - currency without a business (none picked, no Default Business ID):
+ *   "Pick a Business first"; banks without a currency: "Pick a Currency first";
+ * - without a merchant, the currency lists offer the documented currencies
+ *   and the business list the credential's Default Business ID, or says to
+ *   set a Default Merchant ID (or type the ID).
+ * Errors of the service itself (a refused secret, an unreachable service)
+ * still show: they are not something to wait for.
  */
 
 interface WalletRecord extends IDataObject {
@@ -85,11 +94,6 @@ function documentedCurrencies(): INodePropertyOptions[] {
 	}));
 }
 
-/** The one entry of a list that needs another field first. */
-function pickFirst(what: string): INodePropertyOptions[] {
-	return [{ name: `Pick ${what} first`, value: '' }];
-}
-
 function byName(a: INodePropertyOptions, b: INodePropertyOptions): number {
 	return a.name.localeCompare(b.name);
 }
@@ -104,14 +108,17 @@ function bankOptions(banks: CodeName[]): INodePropertyOptions[] {
 
 export const loadOptions = {
 	async getCurrencies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		const client = await createClient(this);
-		const businessId = orCredentialDefault(current(this, 'businessId'), client.defaults, 'businessId') ?? '';
-		const wallets = await merchantWallets(this, client);
-		if (!wallets) return documentedCurrencies();
-		const chosen = businessId ? wallets.filter((w) => w.entityId === businessId) : [];
-		const source = chosen.length > 0 ? chosen : wallets;
-		const codes = [...new Set(source.map((w) => w.currency).filter((c): c is string => !!c))].sort();
-		return codes.map((code) => ({ name: code, value: code }));
+		return await withClient(this, async (client) => {
+			const businessId = orCredentialDefault(current(this, 'businessId'), client.defaults, 'businessId') ?? '';
+			// Said in the dropdown, rather than a red error: the currencies are the business's.
+			if (!businessId) return pickFirst('a Business');
+			const wallets = await merchantWallets(this, client);
+			if (!wallets) return documentedCurrencies();
+			const chosen = wallets.filter((w) => w.entityId === businessId);
+			const source = chosen.length > 0 ? chosen : wallets;
+			const codes = [...new Set(source.map((w) => w.currency).filter((c): c is string => !!c))].sort();
+			return codes.map((code) => ({ name: code, value: code }));
+		});
 	},
 
 	/**
@@ -121,66 +128,68 @@ export const loadOptions = {
 	 * narrow it).
 	 */
 	async getFilterCurrencies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		const client = await createClient(this);
-		const businessId = current(this, 'filters.businessId');
-		const wallets = await merchantWallets(this, client);
-		if (!wallets) return documentedCurrencies();
-		const source = businessId ? wallets.filter((w) => w.entityId === businessId) : wallets;
-		const codes = [...new Set(source.map((w) => w.currency).filter((c): c is string => !!c))].sort();
-		return codes.map((code) => ({ name: code, value: code }));
+		return await withClient(this, async (client) => {
+			const businessId = current(this, 'filters.businessId');
+			const wallets = await merchantWallets(this, client);
+			if (!wallets) return documentedCurrencies();
+			const source = businessId ? wallets.filter((w) => w.entityId === businessId) : wallets;
+			const codes = [...new Set(source.map((w) => w.currency).filter((c): c is string => !!c))].sort();
+			return codes.map((code) => ({ name: code, value: code }));
+		});
 	},
 
 	async getBanks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const currency = current(this, 'currency');
 		// Said in the dropdown, rather than a red error or an empty "No data".
 		if (!currency) return pickFirst('a Currency');
-		const client = await createClient(this);
-		return bankOptions(await api.listBanks(client, currency));
+		return await withClient(this, async (client) => bankOptions(await api.listBanks(client, currency)));
 	},
 
 	async getEftBanks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		const client = await createClient(this);
-		return bankOptions(await api.listEftBanks(client));
+		return await withClient(this, async (client) => bankOptions(await api.listEftBanks(client)));
 	},
 
 	async getMobileMoneyNetworks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		const client = await createClient(this);
-		const currency = current(this, 'currency');
-		const networks = (await api.listMobileMoneyNetworks(client, { currency })) as NetworkRecord[];
-		return networks
-			.filter((n) => n.code)
-			.map((n) => {
-				const notes = [n.otpRequired ? 'OTP' : '', n.initiatingCodeRequired ? 'initiating code' : '']
-					.filter(Boolean)
-					.join(', ');
-				return {
-					name: `${n.name ?? n.code} (${[n.currency, n.countryCode].filter(Boolean).join(', ')})`,
-					value: n.code as string,
-					description: notes ? `Needs: ${notes}` : undefined,
-				};
-			})
-			.sort(byName);
+		return await withClient(this, async (client) => {
+			const currency = current(this, 'currency');
+			const networks = (await api.listMobileMoneyNetworks(client, { currency })) as NetworkRecord[];
+			return networks
+				.filter((n) => n.code)
+				.map((n) => {
+					const notes = [n.otpRequired ? 'OTP' : '', n.initiatingCodeRequired ? 'initiating code' : '']
+						.filter(Boolean)
+						.join(', ');
+					return {
+						name: `${n.name ?? n.code} (${[n.currency, n.countryCode].filter(Boolean).join(', ')})`,
+						value: n.code as string,
+						description: notes ? `Needs: ${notes}` : undefined,
+					};
+				})
+				.sort(byName);
+		});
 	},
 };
 
 export const listSearch = {
 	async searchBusinesses(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-		const client = await createClient(this);
-		const wallets = await merchantWallets(this, client);
-		if (!wallets) {
-			// No merchant to list businesses from: the credential's default business, when it has one.
-			const id = client.defaults.businessId;
-			return { results: id ? [{ name: `Default business of the credential (${id})`, value: id }] : [] };
-		}
-		const seen = new Map<string, string>();
-		for (const w of wallets) {
-			if (w.entityId && !seen.has(w.entityId)) seen.set(w.entityId, w.businessName ?? w.entityId);
-		}
-		const needle = (filter ?? '').toLowerCase();
-		const results = [...seen.entries()]
-			.map(([id, name]) => ({ name: `${name} (${id})`, value: id }))
-			.filter((r) => !needle || r.name.toLowerCase().includes(needle))
-			.sort((a, b) => a.name.localeCompare(b.name));
-		return { results };
+		const options = await withClient(this, async (client) => {
+			const wallets = await merchantWallets(this, client);
+			if (!wallets) {
+				// No merchant to list businesses from: the credential's default business, when it has one.
+				const id = client.defaults.businessId;
+				if (id) return [{ name: `Default business of the credential (${id})`, value: id }];
+				return [{ name: 'Set a Default Merchant ID in the PayOnUs credential to list businesses, or choose By ID', value: '' }];
+			}
+			const seen = new Map<string, string>();
+			for (const w of wallets) {
+				if (w.entityId && !seen.has(w.entityId)) seen.set(w.entityId, w.businessName ?? w.entityId);
+			}
+			const needle = (filter ?? '').toLowerCase();
+			return [...seen.entries()]
+				.map(([id, name]) => ({ name: `${name} (${id})`, value: id }))
+				.filter((r) => !needle || r.name.toLowerCase().includes(needle))
+				.sort(byName);
+		});
+		return { results: options.map((o) => ({ name: o.name, value: o.value as string })) };
 	},
 };

@@ -1,0 +1,34 @@
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { PayOnUsClient } from '../../shared/clientInterface';
+import { createClient } from '../../shared/transport';
+
+/**
+ * What a dropdown says while it cannot load yet (issue 31 point 1): one
+ * entry naming what it waits for, never n8n's red "Error fetching options".
+ */
+
+/** The one entry of a list that needs another field first ("Pick a Currency first"). */
+export function pickFirst(what: string): INodePropertyOptions[] {
+	return [{ name: `Pick ${what} first`, value: '' }];
+}
+
+/**
+ * Runs `load` with a client of the node's credential. A credential that
+ * cannot be used yet (a fresh node whose credential is not set: n8n loads
+ * the dropdowns before it assigns one; a base address that cannot be used)
+ * makes the list say so, and nothing is sent. What the service answers
+ * (a refused secret, an unreachable host) is `load`'s and still shows.
+ */
+export async function withClient(
+	ctx: ILoadOptionsFunctions,
+	load: (client: PayOnUsClient) => Promise<INodePropertyOptions[]>,
+): Promise<INodePropertyOptions[]> {
+	let client: PayOnUsClient;
+	try {
+		client = await createClient(ctx);
+	} catch (error) {
+		const why = error instanceof Error ? error.message : String(error);
+		return [{ name: 'Choose a PayOnUs API credential first', value: '', description: `The list loads once the node has a usable PayOnUs API credential (${why})` }];
+	}
+	return await load(client);
+}
