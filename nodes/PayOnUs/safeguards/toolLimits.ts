@@ -430,7 +430,8 @@ export interface Refusal {
 
 /** The refusal of a currency without limits, in the words of how the builder sets them. */
 function noLimitFor(cur: string, limits: ToolLimits): Refusal {
-	const set = Object.keys(limits.currencies).sort();
+	// Versions 1 to 3: the allowed currencies in the order chosen, as their message always said.
+	const set = limits.setBy === 'allowedCurrencies' ? Object.keys(limits.currencies) : Object.keys(limits.currencies).sort();
 	if (limits.setBy === 'allowedCurrencies') {
 		return { limit: 'allowedCurrencies', reason: `${cur} is not an allowed currency (allowed: ${set.length > 0 ? set.join(', ') : 'none'})` };
 	}

@@ -161,7 +161,7 @@ describe('versions 1 to 3 keep their meaning: one set of numbers, in each allowe
 		expect((await run(transfer(1001, 'KES', single), { typeVersion: 3 })).json).toMatchObject({ refused: true, limit: 'maxAmountPerCall' });
 		const ghs = await run(transfer(1, 'GHS', { ...single, countryCode: 'GH' }), { typeVersion: 2 });
 		expect(ghs.json).toMatchObject({ refused: true, limit: 'allowedCurrencies' });
-		expect(ghs.json.reason).toBe('Refused, nothing was sent: GHS is not an allowed currency (allowed: KES, NGN).');
+		expect(ghs.json.reason).toBe('Refused, nothing was sent: GHS is not an allowed currency (allowed: NGN, KES).');
 	});
 
 	it('Spending Limits rows saved on a version 3 node are not read (not its parameter)', async () => {
