@@ -153,7 +153,7 @@ describe('issue 31 point 1: every dropdown of a fresh node says what it waits fo
 		expect(out.getCurrencies).toEqual([{ name: 'Pick a Business first', value: '' }]);
 		expect(out.getBanks).toEqual([{ name: 'Pick a Currency first', value: '' }]);
 		expect(out.getFilterCurrencies.map((o) => o.value)).toEqual(['GHS', 'KES', 'NGN', 'USD', 'ZAR']);
-		expect(out.searchBusinesses).toEqual([{ name: 'Set a Default Merchant ID in the PayOnUs credential to list businesses, or choose By ID', value: '' }]);
+		expect(out.searchBusinesses).toEqual([{ name: 'Set a Default Merchant ID in the PayOnUs credential (or choose By ID) first', value: '' }]);
 		// Lists that need nothing but the credential ask the service (EFT banks, networks).
 		expect(calls.map((c) => String(c.url).replace(/^.*\/api/, '/api'))).toEqual(['/api/v1/eft-payment/banks', '/api/v1/mobile-money/networks']);
 	});

@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/clientInterface';
-import { pickFirst, withClient } from './waiting';
+import { pickFirst, waitFor, withClient } from './waiting';
 import { orCredentialDefault } from '../../shared/credential/defaults';
 import * as api from '../../shared/api';
 import { CURRENCIES } from '../../shared/validation';
@@ -178,7 +178,7 @@ export const listSearch = {
 				// No merchant to list businesses from: the credential's default business, when it has one.
 				const id = client.defaults.businessId;
 				if (id) return [{ name: `Default business of the credential (${id})`, value: id }];
-				return [{ name: 'Set a Default Merchant ID in the PayOnUs credential to list businesses, or choose By ID', value: '' }];
+				return waitFor('Set a Default Merchant ID in the PayOnUs credential (or choose By ID)', 'The businesses are listed from the wallets of the merchant');
 			}
 			const seen = new Map<string, string>();
 			for (const w of wallets) {

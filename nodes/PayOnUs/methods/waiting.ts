@@ -8,8 +8,13 @@ import { createClient } from '../../shared/transport';
  */
 
 /** The one entry of a list that needs another field first ("Pick a Currency first"). */
-export function pickFirst(what: string): INodePropertyOptions[] {
-	return [{ name: `Pick ${what} first`, value: '' }];
+export function pickFirst(what: string, description?: string): INodePropertyOptions[] {
+	return [{ name: `Pick ${what} first`, value: '', ...(description ? { description } : {}) }];
+}
+
+/** The one entry of a list that needs something else first ("Set a Default Merchant ID ... first"). */
+export function waitFor(what: string, description?: string): INodePropertyOptions[] {
+	return [{ name: `${what} first`, value: '', ...(description ? { description } : {}) }];
 }
 
 /**
@@ -28,7 +33,7 @@ export async function withClient(
 		client = await createClient(ctx);
 	} catch (error) {
 		const why = error instanceof Error ? error.message : String(error);
-		return [{ name: 'Choose a PayOnUs API credential first', value: '', description: `The list loads once the node has a usable PayOnUs API credential (${why})` }];
+		return waitFor('Choose a PayOnUs API credential', `The list loads once the node has a usable PayOnUs API credential (${why})`);
 	}
 	return await load(client);
 }
