@@ -205,12 +205,46 @@ export const paymentPageProperties: INodeProperties[] = [
 				description: 'How long a checkout can be paid, from the moment the page is opened',
 			},
 			{
-				displayName: 'Not Paid Output',
-				name: 'notPaidOutput',
-				type: 'boolean',
-				default: false,
+				displayName: 'Limit: Payment Attempts per Page per Minute',
+				name: 'attemptsPerPage',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
+				default: 30,
 				description:
-					'Whether to add a second output for failed attempts (declined card, refused mobile money or EFT) and expired checkouts, each once, as far as a request of the page sees them (a checkout nobody opens again is not looked at)',
+					'Payments all visitors together may start on this page per minute (rule 4: each is a mobile money prompt, a bank account, a card charge or an EFT payment in your name). Raise it for a busy sale.',
+			},
+			{
+				displayName: 'Limit: Payment Attempts per Phone or Email per Minute',
+				name: 'attemptsPerTarget',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
+				default: 2,
+				description:
+					'Payments one phone number or one email address may be sent per minute on this page, whoever asks (2 lets a buyer resend a mobile money prompt once)',
+			},
+			{
+				displayName: 'Limit: Payment Attempts per Visitor per Minute',
+				name: 'attemptsPerVisitor',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
+				default: 3,
+				description: 'Payments one visitor (one IP address; IPv6: one /64) may start on this page per minute',
+			},
+			{
+				displayName: 'Limit: Service Calls per Page per Minute',
+				name: 'callsPerPage',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
+				default: 600,
+				description: 'PayOnUs calls all visitors of this page together may cause per minute, status checks included',
+			},
+			{
+				displayName: 'Limit: Service Calls per Visitor per Minute',
+				name: 'callsPerVisitor',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
+				default: 120,
+				description: 'PayOnUs calls one visitor may cause per minute, status checks included (an open checkout checks its status about 20 times a minute)',
 			},
 			{
 				displayName: 'Narration',
@@ -219,7 +253,16 @@ export const paymentPageProperties: INodeProperties[] = [
 				default: '',
 				description: 'Text sent with each payment (defaults to the title)',
 			},
+			{
+				displayName: 'Not Paid Output',
+				name: 'notPaidOutput',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to add a second output for failed attempts (declined card, refused mobile money or EFT) and expired checkouts, each once, as far as a request of the page sees them (a checkout nobody opens again is not looked at)',
+			},
 		],
 	},
 	simplifyProperty('each payment'),
 ];
+

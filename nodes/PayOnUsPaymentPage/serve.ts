@@ -5,8 +5,9 @@ import { newCheckoutId, open, seal } from './checkout/sealedState';
 import type { CheckoutEnv } from './checkout/types';
 import { renderView, type RenderOptions } from './render/html';
 import { notices, pollAnswer, send, viewAnswer, type Answer, type PageResponse } from './request/answer';
+import { BoundedDoor, DOOR_BUCKETS, DoorClosed, visitorOf } from './request/bounds';
 import { PageSetupError } from './request/config';
-import { claimsFor, type CheckoutClaims } from './request/emittedCheckouts';
+import { claimsFor, PAGE_CLOCK, type CheckoutClaims } from './request/emittedCheckouts';
 import { formOf } from './request/http';
 import { emitting, PageOutputs } from './request/outputs';
 import { routeOf, type PageRequest, type Route } from './request/route';
@@ -22,6 +23,10 @@ import { setUpPage, type PageSetup } from './request/setup';
  *     the checkout's amount, currency, business and reference);
  *  5. claim once, emit (request/emittedCheckouts.ts, request/outputs.ts);
  *  6. answer (request/answer.ts).
+ * Every call the steps make to PayOnUs goes through the page's client
+ * bounded at this request's door (rule 4, request/bounds.ts: per visitor,
+ * page and phone/e-mail per minute); a call over a bound is not sent, and
+ * the request is answered 429 with Retry-After (`tooMany`).
  * Nothing is kept in process memory but caches and the emitted-checkout
  * memory, so any n8n process (regular, queue-mode main or webhook
  * processor) can serve any request of any checkout: PayOnUs holds the
@@ -37,13 +42,19 @@ export async function servePage(ctx: IWebhookFunctions): Promise<IWebhookRespons
 		nonce,
 		config: { title: String(ctx.getNodeParameter('title', 'Payment')), description: '' } as RenderOptions['config'],
 	};
+	let route: Route | undefined;
+	let door: BoundedDoor | undefined;
 	try {
 		const page = await setUpPage(ctx);
 		rendering = { nonce, config: page.config, testMode: page.testMode };
 		claims = claimsOf(ctx);
-		const checkout = new Checkout(checkoutEnv(ctx, page, emitting(outputs, claims, page.notPaidOutput)));
-		return answer(await run(routeOf(readRequest(ctx)), checkout, page.key, outputs, rendering));
+		door = doorOf(ctx, page);
+		const checkout = new Checkout(checkoutEnv(ctx, page, door, emitting(outputs, claims, page.notPaidOutput)));
+		route = routeOf(readRequest(ctx));
+		return answer(await run(route, checkout, page.key, outputs, rendering));
 	} catch (error) {
+		const closed = door?.closed ?? (error instanceof DoorClosed ? error : undefined);
+		if (closed && outputs.paid === undefined) return answer(notices.tooMany(rendering, closed, route, PAGE_CLOCK.now()));
 		if (error instanceof PageSetupError) {
 			ctx.logger.error(`PayOnUs Payment Page "${ctx.getNode().name}" is not usable: ${error.message}`);
 			return answer(notices.notSetUp(rendering));
@@ -81,13 +92,19 @@ function claimsOf(ctx: IWebhookFunctions): CheckoutClaims {
 	return claimsFor(scope, staticData, (message) => ctx.logger.warn(message));
 }
 
-function checkoutEnv(ctx: IWebhookFunctions, page: PageSetup, emit: ReturnType<typeof emitting>): CheckoutEnv {
+/** Rule 4: this request's door (request/bounds.ts): this page (workflow, node), the visitor's address as n8n gives it. */
+function doorOf(ctx: IWebhookFunctions, page: PageSetup): BoundedDoor {
+	const pageId = `${String(ctx.getWorkflow().id ?? '')}|${ctx.getNode().id}`;
+	return new BoundedDoor(DOOR_BUCKETS, { page: pageId, visitor: visitorOf(ctx.getRequestObject().ip), limits: page.limits });
+}
+
+function checkoutEnv(ctx: IWebhookFunctions, page: PageSetup, door: BoundedDoor, emit: ReturnType<typeof emitting>): CheckoutEnv {
 	const req = ctx.getRequestObject();
 	return {
-		client: page.client,
+		client: door.client(page.client),
 		node: ctx.getNode(),
 		config: page.config,
-		now: () => Date.now(),
+		now: () => PAGE_CLOCK.now(),
 		// Return address after 3-D Secure / EFT: the production URL, or in
 		// test mode the address this request came in on.
 		pageUrl:

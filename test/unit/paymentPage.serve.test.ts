@@ -3,112 +3,13 @@
  * node's webhook()), with a fake n8n and a fake PayOnUs: the answers, the
  * items handed to n8n, static data, the log.
  */
-import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
-import { encryptedCard, FakePayOnUs, PEM } from './paymentPage.fakes';
+import { encryptedCard, FakePayOnUs } from './paymentPage.fakes';
+import { page, request, sealedAt, sealedIn, type Page } from './paymentPage.requests';
 import { deriveKey, open } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 import { SIMPLIFIED_MAX_FIELDS } from '../../nodes/shared/triggerSimplify';
 
 let fake = new FakePayOnUs();
 jest.mock('../../nodes/shared/transport', () => ({ createClient: jest.fn(async () => fake) }));
-const { PayOnUsPaymentPage } = require('../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node') as typeof import('../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node');
-
-interface Page {
-	params: IDataObject;
-	mode: string;
-	staticData: IDataObject;
-	typeVersion: number;
-	secret: string;
-	nodeId: string;
-}
-
-let pages = 0;
-function page(params: IDataObject = {}, over: Partial<Page> = {}): Page {
-	return {
-		params: { title: 'Ticket', businessId: 'BUS-1', amount: 5000, methods: ['bank', 'card'], cardPublicKey: PEM, ...params },
-		mode: 'webhook',
-		staticData: {},
-		typeVersion: 1.1,
-		secret: 'secret-1',
-		nodeId: `node-${++pages}`,
-		...over,
-	};
-}
-
-interface Answer {
-	status?: number;
-	headers: IDataObject;
-	body?: string;
-	json?: unknown;
-	location?: string;
-	result: IWebhookResponseData;
-	logs: string[];
-	/** n8n finishing the answer with this status (a paid answer's release on 5xx). */
-	finish(status: number): void;
-}
-
-async function request(p: Page, method: 'GET' | 'POST', query: IDataObject = {}, form: IDataObject = {}): Promise<Answer> {
-	const answer = { headers: {}, logs: [] as string[] } as unknown as Answer;
-	let onFinish: () => void = () => undefined;
-	const res = {
-		statusCode: 200,
-		status(s: number) {
-			this.statusCode = answer.status = s;
-			return this;
-		},
-		set(h: IDataObject) {
-			Object.assign(answer.headers, h);
-			return this;
-		},
-		type() {
-			return this;
-		},
-		send(b: string) {
-			answer.body = b;
-			return this;
-		},
-		json(j: unknown) {
-			answer.json = j;
-			return this;
-		},
-		location(l: string) {
-			answer.location = l;
-			return this;
-		},
-		end() {
-			return this;
-		},
-		once(_e: string, fn: () => void) {
-			onFinish = fn;
-		},
-	};
-	answer.finish = (status) => {
-		res.statusCode = status;
-		onFinish();
-	};
-	const ctx = {
-		getRequestObject: () => ({ method, protocol: 'http', headers: { host: 'n8n.test' }, baseUrl: '', path: '/webhook-test/pay' }),
-		getResponseObject: () => res,
-		getQueryData: () => query,
-		getBodyData: () => form,
-		getNodeParameter: (name: string, fallback: unknown) => (name in p.params ? p.params[name] : fallback),
-		getNode: () => ({ id: p.nodeId, name: 'Pay', typeVersion: p.typeVersion, credentials: { payOnUsApi: { id: 'cred-1', name: 'c' } } }),
-		getWorkflow: () => ({ id: 'wf-1' }),
-		getCredentials: async () => ({ clientSecret: p.secret, environment: 'custom', baseUrl: 'http://localhost:9/' }),
-		getMode: () => p.mode,
-		getWorkflowStaticData: () => p.staticData,
-		getNodeWebhookUrl: () => 'https://n8n.test/webhook/pay',
-		helpers: { httpRequest: async () => ({}) },
-		logger: {
-			error: (m: string) => answer.logs.push(`error: ${m}`),
-			warn: (m: string) => answer.logs.push(`warn: ${m}`),
-		},
-	};
-	answer.result = await new PayOnUsPaymentPage().webhook.call(ctx as never);
-	return answer;
-}
-
-const sealedIn = (html?: string) => /name="c" value="([^"]+)"/.exec(html ?? '')![1];
-const sealedAt = (location?: string) => decodeURIComponent(/c=([^&]+)/.exec(location ?? '')![1]);
 
 /** A bank transfer checkout started on `p`: its sealed state. */
 async function bankCheckout(p: Page, email = 'ada@example.com'): Promise<string> {

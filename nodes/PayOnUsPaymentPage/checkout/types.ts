@@ -103,6 +103,8 @@ export interface View {
 export interface PollAnswer {
 	state: 'paid' | 'pending' | 'failed' | 'expired' | 'open';
 	message?: string;
+	/** Refused by a bound (429): seconds until the page may check again. */
+	retryAfter?: number;
 }
 
 /** An attempt with its payin as last read (record undefined: PayOnUs has none). */

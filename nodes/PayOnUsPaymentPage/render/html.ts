@@ -1,5 +1,5 @@
 import type { View, ViewKind } from '../checkout/types';
-import { esc, header, layout, money, simple, type Body, type RenderOptions } from './parts';
+import { esc, expiryText, header, layout, money, simple, type Body, type RenderOptions } from './parts';
 import { bankView, codeView, detailsView, paidView, startView, waitView } from './views';
 
 /**
@@ -73,6 +73,21 @@ export function renderView(o: RenderOptions, view: View): string {
 export function renderMessage(o: RenderOptions, title: string, text: string, again = true): string {
 	const body = simple(o, title, text, again);
 	return layout(o, title, body.html);
+}
+
+/**
+ * A request refused by a bound (rule 4, 429): what happened, that nothing
+ * was charged, when to try again (in seconds, counted down, and as a time in
+ * the buyer's zone) and the way back to the checkout as it was.
+ */
+export function renderWait(o: RenderOptions, title: string, why: string, seconds: number, at: number, back: string): string {
+	const iso = new Date(at).toISOString();
+	const body = `${header(o)}<section class="card" aria-labelledby="msg-h"><h2 id="msg-h">${esc(title)}</h2><div class="notice" role="status"><p>${esc(
+		why,
+	)} Nothing was charged by this request.</p></div><p>You can try again in <b><span id="retry-seconds" data-until="${esc(iso)}">${seconds}</span> seconds</b> (at <time datetime="${esc(
+		iso,
+	)}" data-local>${esc(expiryText(at))}</time>).</p><a class="button secondary" id="retry" href="${esc(back)}">Back to your payment</a></section>`;
+	return layout(o, title, body);
 }
 
 /** Paid, with "redirect to a URL" set: where the customer goes on (no script needed). */

@@ -1,6 +1,8 @@
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 import type { PollAnswer, View } from '../checkout/types';
-import { renderContinue, renderMessage, renderView, type RenderOptions } from '../render/html';
+import type { BoundKind, DoorClosed } from './bounds';
+import type { Route } from './route';
+import { renderContinue, renderMessage, renderView, renderWait, type RenderOptions } from '../render/html';
 import { NO_STORE, securityHeaders } from './http';
 import type { PageOutputs } from './outputs';
 
@@ -15,7 +17,9 @@ export type Answer =
 	/** The page's own status poll. */
 	| { kind: 'status'; body: PollAnswer }
 	/** The request that saw the payment: answered by n8n once it stored the execution (`send`). */
-	| { kind: 'paid'; body: string | IDataObject };
+	| { kind: 'paid'; body: string | IDataObject }
+	/** A call over a bound (./bounds.ts): 429, Retry-After, a page or (the page's poll) its status. */
+	| { kind: 'tooMany'; retryAfter: number; html?: string; status?: PollAnswer };
 
 /** A POST or GET that ran on a checkout: its view, as an answer. `paidNow`: this request emitted the Paid item. */
 export function viewAnswer(view: View, request: { post: boolean; step?: string }, paidNow: boolean, o: RenderOptions): Answer {
@@ -68,11 +72,35 @@ export const notices = {
 				false,
 			),
 		),
+	/**
+	 * A call over a bound: nothing was sent for it. The buyer learns which
+	 * bound, when to try again, and goes back to the checkout as it was.
+	 */
+	tooMany: (o: RenderOptions, closed: DoorClosed, route: Route | undefined, now: number): Answer => {
+		const retryAfter = closed.retryAfterSeconds;
+		if (route?.kind === 'poll') return { kind: 'tooMany', retryAfter, status: { state: 'pending', retryAfter } };
+		const back = route && 'sealed' in route ? `?c=${encodeURIComponent(route.sealed)}` : '?';
+		const [title, why] = TOO_MANY[closed.kind];
+		return { kind: 'tooMany', retryAfter, html: renderWait(o, title, why, retryAfter, now + retryAfter * 1000, back) };
+	},
 	/** The request saw the payment, then failed: the receipt is one reload away. */
 	received: (o: RenderOptions): Answer => ({
 		kind: 'paid',
 		body: renderMessage(o, 'Payment received', 'Your payment was received. Reload this page for the receipt.', false),
 	}),
+};
+
+/** What the buyer is told for each bound (title, why). */
+const TOO_MANY: Record<BoundKind, [string, string]> = {
+	visitor: [
+		'Please wait a moment',
+		'This page starts only a few payments a minute from one connection, to protect buyers from scripted payment requests.',
+	],
+	target: [
+		'Please wait a moment',
+		'This page sends only a few payment requests a minute to one phone number or email address. If a request already reached your phone, you can approve it now.',
+	],
+	page: ['This page is busy', 'Many payments are being started on this page right now.'],
 };
 
 function page(status: number, html: string): Answer {
@@ -115,6 +143,11 @@ export function send(res: PageResponse, nonce: string, answer: Answer, outputs: 
 			break;
 		case 'seeOther':
 			res.status(303).set(securityHeaders(nonce)).location(answer.location).end();
+			break;
+		case 'tooMany':
+			res.status(429).set({ ...securityHeaders(nonce), 'Retry-After': String(answer.retryAfter) });
+			if (answer.html !== undefined) res.type('html').send(answer.html);
+			else res.json(answer.status);
 			break;
 		case 'status':
 			res.status(200).set({ 'Cache-Control': NO_STORE, 'X-Content-Type-Options': 'nosniff' }).json(answer.body);

@@ -3,6 +3,8 @@ import type { PayOnUsClient } from '../../shared/clientInterface';
 import type { AskMode, PageConfig } from '../checkout/types';
 import { listEftBanks, listMobileMoneyNetworks, listWallets } from '../../shared/api';
 import { METHODS, type Method } from '../checkout/sealedState';
+import { BoundedMap } from '../../shared/boundedMap';
+import { PAGE_CLOCK } from './emittedCheckouts';
 
 /**
  * What the page can offer, per business and currency, read from PayOnUs and
@@ -17,16 +19,24 @@ import { METHODS, type Method } from '../checkout/sealedState';
  */
 
 const TTL_MS = 5 * 60 * 1000;
-const cache = new Map<string, { at: number; value: unknown }>();
+const cache = new BoundedMap<string, { at: number; value: Promise<unknown> }>(500);
 
+/**
+ * One load per key and TTL_MS, shared by the requests that ask while it
+ * runs (a burst of first visits makes one call, not one each); a load that
+ * fails is forgotten, so the next request tries again.
+ */
 async function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-	const now = Date.now();
+	const now = PAGE_CLOCK.now();
 	const hit = cache.get(key);
-	if (hit && now - hit.at < TTL_MS) return hit.value as T;
-	const value = await load();
-	if (cache.size > 500) cache.clear();
+	if (hit && now - hit.at < TTL_MS) return (await hit.value) as T;
+	const value = load();
+	cache.delete(key);
 	cache.set(key, { at: now, value });
-	return value;
+	value.catch(() => {
+		if (cache.get(key)?.value === value) cache.delete(key);
+	});
+	return await value;
 }
 
 /** Test hook. */

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { orCredentialDefault, type CredentialDefaults } from '../../shared/credential/defaults';
+import { limitsOf, type DoorLimits } from './bounds';
 import type { RawPageParameters } from './config';
 
 /** The node's parameters, as the page reads them for one request (the values config.ts checks). */
@@ -11,6 +12,8 @@ export interface PageSettings {
 	parameters: RawPageParameters;
 	/** Options > Not Paid Output. */
 	notPaidOutput: boolean;
+	/** Options > Limit: ... (rule 4, ./bounds.ts), or what is wrong with one. */
+	limits: DoorLimits | string;
 }
 
 /**
@@ -43,5 +46,5 @@ export function readSettings(param: ParameterReader, defaults: CredentialDefault
 		cardPublicKey: methods.includes('card') ? String(param('cardPublicKey', '')) : '',
 		narration: String(options.narration ?? '') || title,
 	};
-	return { parameters, notPaidOutput: Boolean(options.notPaidOutput) };
+	return { parameters, notPaidOutput: Boolean(options.notPaidOutput), limits: limitsOf(options) };
 }

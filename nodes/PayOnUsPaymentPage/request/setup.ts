@@ -3,6 +3,7 @@ import type { PayOnUsClient } from '../../shared/clientInterface';
 import { createClient } from '../../shared/transport';
 import type { PageConfig } from '../checkout/types';
 import { lazyClient, pageCredential, sandboxPublicKey, takesTestPayments } from '../credential';
+import type { DoorLimits } from './bounds';
 import { buildConfig, PageSetupError } from './config';
 import { readSettings } from './settings';
 
@@ -16,6 +17,8 @@ export interface PageSetup {
 	/** Created on its first call (a start page with its settings cached needs none). */
 	client: PayOnUsClient;
 	notPaidOutput: boolean;
+	/** What one visitor, this page and one target may make the credential do per minute (./bounds.ts). */
+	limits: DoorLimits;
 }
 
 /** Throws PageSetupError with what to fix when the page cannot take payments. */
@@ -28,6 +31,8 @@ export async function setUpPage(ctx: IWebhookFunctions): Promise<PageSetup> {
 	let clientPromise: Promise<PayOnUsClient> | undefined;
 	const getClient = async (): Promise<PayOnUsClient> => await (clientPromise ??= createClient(ctx));
 	const settings = readSettings((name, fallback, options) => ctx.getNodeParameter(name, fallback, options), info);
+	if (typeof settings.limits === 'string') throw new PageSetupError(settings.limits);
+	const limits = settings.limits;
 	const fetchSandboxKey = async (): Promise<string> =>
 		await sandboxPublicKey(info, async (options) => await ctx.helpers.httpRequest(options));
 	const config = await buildConfig(getClient, info.merchantId, settings.parameters, credentialId, fetchSandboxKey);
@@ -37,5 +42,6 @@ export async function setUpPage(ctx: IWebhookFunctions): Promise<PageSetup> {
 		testMode: takesTestPayments(info),
 		client: lazyClient(getClient, info),
 		notPaidOutput: settings.notPaidOutput,
+		limits,
 	};
 }
