@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 import { listSearch } from '../PayOnUs/methods';
 import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
-import { simplifyOn } from '../shared/triggerSimplify';
+import { shapeOf, simplifyOn } from '../shared/triggerSimplify';
 import { paymentPageProperties } from './properties';
 import { simplified } from './request/outputs';
 import { servePage } from './serve';
@@ -40,8 +40,9 @@ export class PayOnUsPaymentPage implements INodeType {
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['trigger'],
 		// 1.1: Simplify (on by default); version 1 keeps its full items.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: simplified items in shape 2 (businessId, the customer's phone; ../shared/triggerSimplify.ts).
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{$parameter["title"]}}',
 		description: 'Serves a payment page and starts the workflow once per confirmed payment',
 		defaults: { name: 'PayOnUs Payment Page' },
@@ -81,6 +82,7 @@ export class PayOnUsPaymentPage implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const result = await servePage(this);
-		return simplified(result, () => simplifyOn(this.getNode().typeVersion, this.getNodeParameter('simplify', true)));
+		const { typeVersion } = this.getNode();
+		return simplified(result, () => simplifyOn(typeVersion, this.getNodeParameter('simplify', true)), shapeOf(typeVersion, 1.2));
 	}
 }

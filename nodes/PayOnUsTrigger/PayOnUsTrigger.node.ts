@@ -7,7 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
-import { simplifyItems, simplifyOn } from '../shared/triggerSimplify';
+import { shapeOf, simplifyItems, simplifyOn } from '../shared/triggerSimplify';
 import { forgetTestEvent } from './claim';
 import { triggerProperties } from './properties';
 import { OUTPUT_NAMES } from './emit';
@@ -41,6 +41,9 @@ const SUBTITLE =
 
 export { OUTPUT_NAMES } from './emit';
 
+/** The first version whose simplified items have shape 2 (businessId, the customer's contact). */
+export const SHAPE_2_SINCE = 1.2;
+
 export class PayOnUsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'PayOnUs Trigger',
@@ -50,6 +53,7 @@ export class PayOnUsTrigger implements INodeType {
 		// 1.1: Simplify (on by default); version 1 keeps its full items.
 		// 1.2: Statuses on the panel, Successful only by default (filter.ts);
 		//      1 and 1.1 keep Options > Only Statuses, every status by default.
+		//      Simplified items in shape 2 (businessId, customer contact; ../shared/triggerSimplify.ts).
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: SUBTITLE,
@@ -103,8 +107,10 @@ export class PayOnUsTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const result = await receive(this);
-		const simplify = simplifyOn(this.getNode().typeVersion, this.getNodeParameter('simplify', true));
+		const { typeVersion } = this.getNode();
+		const simplify = simplifyOn(typeVersion, this.getNodeParameter('simplify', true));
 		if (!simplify || !result.workflowData) return result;
-		return { ...result, workflowData: result.workflowData.map((items) => simplifyItems(items)) };
+		const shape = shapeOf(typeVersion, SHAPE_2_SINCE);
+		return { ...result, workflowData: result.workflowData.map((items) => simplifyItems(items, undefined, shape)) };
 	}
 }

@@ -44,6 +44,39 @@ export const SIMPLE_TRANSFER_FIELDS = [
 	'createdDate',
 ] as const;
 
+/**
+ * The second simplified payin and transfer (the starting nodes' shape 2,
+ * nodes/shared/triggerSimplify.ts): what the next node maps first (status,
+ * amount, currency, business, references, the customer's or beneficiary's
+ * contact) before channel, fee and dates. The action node's versions 1 to 3
+ * keep the shapes above (a field dropped would empty saved expressions).
+ */
+export const BUILDER_PAYMENT_FIELDS = [
+	'paymentStatus',
+	'amount',
+	'currency',
+	'businessId',
+	'merchantReference',
+	'onusReference',
+	'email',
+	'mobileNumber',
+	'paymentChannel',
+	'createdDate',
+] as const;
+
+export const BUILDER_TRANSFER_FIELDS = [
+	'paymentStatus',
+	'amount',
+	'currency',
+	'businessId',
+	'merchantReference',
+	'onusReference',
+	'beneficiaryAccountName',
+	'beneficiaryAccountNumber',
+	'bankName',
+	'fee',
+] as const;
+
 /** A stored card (card token), simplified. */
 export const SIMPLE_CARD_TOKEN_FIELDS = [
 	'id',

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { SIMPLE_PAYMENT_FIELDS, SIMPLE_TRANSFER_FIELDS } from './simplify';
+import { BUILDER_PAYMENT_FIELDS, BUILDER_TRANSFER_FIELDS, SIMPLE_PAYMENT_FIELDS, SIMPLE_TRANSFER_FIELDS } from './simplify';
 
 /**
  * "Simplify" for the three starting nodes (PayOnUs Trigger, PayOnUs Poll
@@ -23,7 +23,19 @@ export type SimplifiedKind = 'payin' | 'payout' | 'tokenization' | 'pagePaid' | 
 /** What the trigger (event, confirmation) or the poll trigger (resource, change) adds to a payment record. */
 const EMITTER_FIELDS = ['event', 'confirmed', 'confirmation', 'resource', 'change'] as const;
 
-/** The fields of each kind of item, in the order a builder reads them. */
+/**
+ * The simplified shapes, numbered in the order they came. A node version
+ * keeps the shape it was released with: a field dropped from a shape would
+ * leave the expressions of saved workflows empty, so a new shape comes with a
+ * new node version (an added field alone would not need one, but within 10
+ * fields an added one pushes another out).
+ *   1: the first (PayOnUs Trigger, Poll Trigger and Payment Page 1.1).
+ *   2: the business and the customer's contact before channel, fee and
+ *      dates: what the next node maps (PayOnUs Trigger 1.2, Payment Page 1.2).
+ */
+export type SimplifiedShape = 1 | 2;
+
+/** The fields of each kind of item in shape 1, in the order a builder reads them. */
 export const SIMPLIFIED_FIELDS: Record<SimplifiedKind, readonly string[]> = {
 	// A payin (webhook COLLECTION, poll trigger payin) and a transfer (webhook PAYOUT or
 	// REFUND, poll trigger payout): the action node's simplified record (./simplify), so a
@@ -70,6 +82,41 @@ export const SIMPLIFIED_FIELDS: Record<SimplifiedKind, readonly string[]> = {
 	],
 };
 
+/** Shape 2: business first after amount and currency, then references and the customer's contact. */
+export const SIMPLIFIED_FIELDS_2: Record<SimplifiedKind, readonly string[]> = {
+	payin: [...BUILDER_PAYMENT_FIELDS, ...EMITTER_FIELDS],
+	payout: [...BUILDER_TRANSFER_FIELDS, ...EMITTER_FIELDS],
+	tokenization: SIMPLIFIED_FIELDS.tokenization,
+	pagePaid: [
+		'paymentStatus',
+		'amount',
+		'currency',
+		'businessId',
+		'merchantCheckoutReference',
+		'onusReference',
+		'customerEmail',
+		'customerName',
+		'customerPhone',
+		'paymentMethod',
+	],
+	pageNotPaid: [
+		'outcome',
+		'amount',
+		'currency',
+		'businessId',
+		'merchantCheckoutReference',
+		'customerEmail',
+		'customerName',
+		'customerPhone',
+		'paymentMethod',
+		'reason',
+		'expiredAt',
+		'observedAt',
+	],
+};
+
+export const SHAPES: Record<SimplifiedShape, Record<SimplifiedKind, readonly string[]>> = { 1: SIMPLIFIED_FIELDS, 2: SIMPLIFIED_FIELDS_2 };
+
 /** Fields the emitting node adds (event, confirmation...): always kept when present, after the record's. */
 const NODE_CONTEXT = new Set(['event', 'confirmed', 'confirmation', 'resource', 'change', 'cardTokenIdChecked', 'outcome', 'reason']);
 
@@ -78,8 +125,8 @@ const NODE_CONTEXT = new Set(['event', 'confirmed', 'confirmation', 'resource', 
  * kind's order, at most 10. What the node adds (Unconfirmed's reason, the
  * poll's change) is never the field left out: record fields make room.
  */
-export function simplifyRecord(kind: SimplifiedKind, item: IDataObject): IDataObject {
-	const names = SIMPLIFIED_FIELDS[kind].filter((name) => item[name] !== undefined);
+export function simplifyRecord(kind: SimplifiedKind, item: IDataObject, shape: SimplifiedShape = 1): IDataObject {
+	const names = SHAPES[shape][kind].filter((name) => item[name] !== undefined);
 	const context = names.filter((name) => NODE_CONTEXT.has(name));
 	let room = SIMPLIFIED_MAX_FIELDS - context.length;
 	const out: IDataObject = {};
@@ -105,9 +152,14 @@ export function kindOf(item: IDataObject): SimplifiedKind {
 	return 'payin';
 }
 
-/** Items of one output, simplified with the kind of each item (or the one given). */
-export function simplifyItems(items: INodeExecutionData[], kind?: SimplifiedKind): INodeExecutionData[] {
-	return items.map((item) => ({ ...item, json: simplifyRecord(kind ?? kindOf(item.json), item.json) }));
+/** Items of one output, simplified with the kind of each item (or the one given), in the node version's shape. */
+export function simplifyItems(items: INodeExecutionData[], kind?: SimplifiedKind, shape: SimplifiedShape = 1): INodeExecutionData[] {
+	return items.map((item) => ({ ...item, json: simplifyRecord(kind ?? kindOf(item.json), item.json, shape) }));
+}
+
+/** The shape of a node version: 2 from `since` (the node's first version with shape 2), else 1. */
+export function shapeOf(typeVersion: number, since: number | undefined): SimplifiedShape {
+	return since !== undefined && typeVersion >= since ? 2 : 1;
 }
 
 /** The first node version with the Simplify option. */

@@ -8,7 +8,8 @@ import { OUTPUT_NAMES, PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUs
 import { PayOnUsPollTrigger, POLL_CLOCK } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
 import { PayOnUsPaymentPage } from '../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node';
 import { resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
-import { SIMPLIFIED_MAX_FIELDS, simplifyItems, simplifyRecord } from '../../nodes/shared/triggerSimplify';
+import { shapeOf, SIMPLIFIED_MAX_FIELDS, simplifyItems, simplifyRecord } from '../../nodes/shared/triggerSimplify';
+import { simplified } from '../../nodes/PayOnUsPaymentPage/request/outputs';
 import { findSample, newestRecord, SAMPLE_TIMING, sampleNotification } from '../../nodes/PayOnUsTrigger/sample';
 import { paidItem } from '../../nodes/PayOnUsPaymentPage/checkout/items';
 
@@ -191,6 +192,64 @@ describe('PayOnUs Trigger output', () => {
 		const full = await deliver(body, sign(body), { typeVersion: 1 });
 		expect(full.confirmed[0]).toMatchObject({ verified: true, verifiedBy: 'signature', confirmedBy: 'api' });
 		expect(full.confirmed[0].verifiedFields).toEqual(['accountNumber', 'onusReference', 'paymentStatus']);
+	});
+
+	it('1.2 gives the next node what it maps (business, references, customer contact); 1.1 keeps its fields exactly', async () => {
+		const record = serviceRecord({ mobileNumber: '+2348012345678' });
+		serveRecords([record]);
+		const body = sampleNotification('COLLECTION', record);
+		const v12 = await deliver(body, sign(body), { typeVersion: 1.2, params: { events: ['COLLECTION'], statuses: ['SUCCESSFUL'], options: {} } });
+		expect(v12.confirmed[0]).toEqual({
+			paymentStatus: 'SUCCESSFUL',
+			amount: 5000,
+			currency: 'NGN',
+			businessId: 'BUS-2001',
+			merchantReference: 'inv-42',
+			onusReference: record.onusReference,
+			email: 'ada@example.com',
+			mobileNumber: '+2348012345678',
+			event: 'COLLECTION',
+			confirmed: true,
+		});
+		resetSeenKeys();
+		const v11 = await deliver(body, sign(body), { typeVersion: 1.1 });
+		expect(Object.keys(v11.confirmed[0])).toEqual([
+			'paymentStatus', 'amount', 'currency', 'merchantReference', 'onusReference', 'paymentChannel', 'email', 'createdDate', 'event', 'confirmed',
+		]);
+	});
+
+	it('1.2: an Unconfirmed item keeps its reason and still names the business', async () => {
+		serveRecords([]);
+		const record = serviceRecord({ onusReference: 'ONUS-UNKNOWN' });
+		const body = sampleNotification('COLLECTION', record);
+		const out = await deliver(body, sign(body), { typeVersion: 1.2, params: { events: ['COLLECTION'], statuses: ['SUCCESSFUL'], options: {} } });
+		expect(out.notConfirmed).toHaveLength(1);
+		expect(out.notConfirmed[0]).toMatchObject({ businessId: 'BUS-2001', amount: 5000, currency: 'NGN', confirmed: false });
+		expect((out.notConfirmed[0].confirmation as IDataObject).reason).toEqual(expect.any(String));
+		expect(Object.keys(out.notConfirmed[0]).length).toBeLessThanOrEqual(SIMPLIFIED_MAX_FIELDS);
+	});
+
+	it("Payment Page 1.2: the Paid item names the business and the customer's phone; 1.1 keeps its fields exactly", () => {
+		const state = { id: 'abc', amt: 5000, cur: 'NGN', exp: 0, em: 'ada@example.com', nm: 'Ada', ph: '+2348012345678' } as never;
+		const item = paidItem(state, { n: 1, m: 'bank' } as never, serviceRecord(), Date.parse('2026-01-15T10:06:00Z'));
+		const [v12] = simplified({ workflowData: [[{ json: item }]] }, () => true, shapeOf(1.2, 1.2)).workflowData![0];
+		expect(v12.json).toEqual({
+			paymentStatus: 'SUCCESSFUL',
+			amount: 5000,
+			currency: 'NGN',
+			businessId: 'BUS-2001',
+			merchantCheckoutReference: item.merchantCheckoutReference,
+			onusReference: 'ONUS-NUB-1000000000042-15012026-100000',
+			customerEmail: 'ada@example.com',
+			customerName: 'Ada',
+			customerPhone: '+2348012345678',
+			paymentMethod: 'bank',
+		});
+		const [v11] = simplified({ workflowData: [[{ json: item }]] }, () => true, shapeOf(1.1, 1.2)).workflowData![0];
+		expect(Object.keys(v11.json)).toEqual([
+			'paymentStatus', 'amount', 'currency', 'merchantCheckoutReference', 'onusReference', 'customerEmail', 'customerName', 'customerPhone', 'paymentMethod', 'confirmedAt',
+		]);
+		expect(new PayOnUsPaymentPage().description.version).toEqual([1, 1.1, 1.2]);
 	});
 
 	it('canvas: output names read as a pair and the subtitle names events as the Events list does', () => {
