@@ -7,6 +7,8 @@
  * answers as text come out as numbers, payout statuses the spec does not
  * list pass through as not final, and Reconcile reports references held
  * twice on either side, and across businesses, in categories of their own.
+ * Rule 5: Business (or Country Code) from an expression that gives nothing
+ * is an error naming the field and the result, never the default.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { itemsNode, manualWorkflow, business, NODE, PAYONUS } from '../../dev/workflows';
@@ -122,6 +124,46 @@ describe('PayOnUs parameters from expressions in n8n', () => {
 		expect(nodeError(execution, NODE)).toContain('"allowDuplicateRows" differs between items: false here, true on item 0');
 		expect(nodeErrorItem(execution, NODE)).toBe(1);
 		expect(await moneyCalls()).toBe(0);
+	});
+
+	describe('rule 5: a value an expression left empty is never filled by a default', () => {
+		const mapped = { __rl: true, mode: 'id', value: '={{ $json.businessId }}' };
+
+		it.each([3, 4])('version %i: Business {{ $json.businessId }} on an item lacking the field stops the item, naming field and result; nothing sent', async (typeVersion) => {
+			const execution = await run(transfer({ businessId: mapped, dryRun: false }), [{ reference: ref('nobiz'), businessId: 'BUS-2001' }, { reference: ref('nobiz') }], typeVersion);
+			expect(nodeError(execution, NODE)).toBe('"Business" came out empty: {{ $json.businessId }} gave nothing (undefined: the expression gave no value)');
+			expect(nodeErrorItem(execution, NODE)).toBe(1);
+			expect(await moneyCalls()).toBe(0);
+		});
+
+		it('with Continue On Fail, the item lacking the field is an error item and the others are paid from their own business', async () => {
+			const workflow = manualWorkflow(`params rule 5 ${Date.now()}`, [
+				itemsNode([{ json: { reference: ref('cof-a'), businessId: 'BUS-2002' } }, { json: { reference: ref('cof-b'), businessId: '' } }]),
+				{
+					name: NODE,
+					type: PAYONUS,
+					typeVersion: 4,
+					parameters: transfer({ businessId: mapped, dryRun: false }),
+					credentials: { payOnUsApi: { id: e2e.credentialId, name: 'PayOnUs e2e' } },
+					onError: 'continueRegularOutput',
+				},
+			]);
+			const out = nodeItems(await e2e.runWorkflow(workflow), NODE);
+			expect(String(out[1].error)).toBe('"Business" came out empty: {{ $json.businessId }} gave empty text "" [item 1]');
+			const sent = (await e2e.sb.requests()).filter((r) => r.method === 'POST' && MONEY.test(String(r.path)));
+			expect(sent.map((r) => (r.body as IDataObject).businessId)).toEqual(['BUS-2002']);
+		});
+
+		it("left empty in the editor, Business is the credential's Default Business ID; Country Code empty is the currency's, from an expression giving nothing an error", async () => {
+			const empty = await run(transfer({ businessId: { __rl: true, mode: 'list', value: '' }, countryCode: '', dryRun: false }), [{ reference: ref('default') }], 4);
+			expect(nodeError(empty, NODE)).toBeUndefined();
+			const [sent] = (await e2e.sb.requests()).filter((r) => r.method === 'POST' && MONEY.test(String(r.path)));
+			expect(sent.body).toMatchObject({ businessId: 'BUS-2001', countryCode: 'NG' });
+			await e2e.sb.clearRequests();
+			const country = await run(transfer({ countryCode: '={{ $json.country }}', dryRun: false }), [{ reference: ref('nocountry') }], 4);
+			expect(nodeError(country, NODE)).toBe('"Country Code" came out empty: {{ $json.country }} gave nothing (undefined: the expression gave no value)');
+			expect(await moneyCalls()).toBe(0);
+		});
 	});
 
 	describe('statuses and amounts the spec does not list', () => {

@@ -2,13 +2,16 @@
  * Issue 23 in a real n8n (both versions): Simplify from node version 3 (the
  * raw record on version 2, as saved workflows expect), a duplicate transfer
  * named in the user's terms with the existing record visible, and a failed
- * Dry Run shown as a warning hint above the output.
+ * Dry Run shown as a warning hint above the output. Issue 31: the same
+ * transfer sent again is a success marked "alreadyDone" on node version 4
+ * (point 5); a fresh node's dropdowns say what they wait for (point 1).
  */
 import type { IDataObject } from 'n8n-workflow';
 import { itemsNode, manualWorkflow, business, NODE, PAYONUS } from '../../dev/workflows';
 import { executionData, nodeError, nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
 import { SIMPLE_PAYMENT_FIELDS } from '../../nodes/shared/simplify';
+import { sandboxCredentialData } from '../../dev/sandboxCredential';
 
 describe('issue 23: outputs and errors for people, in n8n', () => {
 	const e2e = useSandboxAndN8n('ux');
@@ -87,6 +90,62 @@ describe('issue 23: outputs and errors for people, in n8n', () => {
 		expect(String(continued[0].error)).toMatch(/^Already paid: .* \[item 0\]$/);
 		const ledger = await e2e.sb.ledger();
 		expect((ledger.transfers as IDataObject[]).filter((t) => t.merchantReference === `ux-dup-${stamp}`)).toHaveLength(1);
+	});
+
+	it('node version 4: the very same transfer sent again is a success item marked outcome "alreadyDone" (issue 31 point 5); a different one stays an error', async () => {
+		const v4 = { ...transfer, reference: `ux-again-v4-${stamp}` };
+		const first = nodeItems(await e2e.runWorkflow(workflow('ux: v4 transfer', 4, v4, [{}])), NODE);
+		expect(String(first[0].onusReference)).toMatch(/^ONUS-TRNF-/);
+		const againRun = await e2e.runWorkflow(workflow('ux: v4 transfer again', 4, v4, [{}]));
+		expect(nodeError(againRun, NODE)).toBeUndefined();
+		const again = nodeItems(againRun, NODE);
+		expect(again).toHaveLength(1);
+		expect(again[0]).toMatchObject({ outcome: 'alreadyDone', onusReference: first[0].onusReference, merchantReference: v4.reference, amount: 1500, currency: 'NGN' });
+		expect(again[0].error).toBeUndefined();
+		const different = await e2e.runWorkflow(workflow('ux: v4 different transfer, same reference', 4, { ...v4, amount: 1400 }, [{}]));
+		expect(nodeError(different, NODE) ?? '').toMatch(new RegExp(`^Reference "${v4.reference}" is already used by a different transfer`));
+		const ledger = await e2e.sb.ledger();
+		expect((ledger.transfers as IDataObject[]).filter((t) => t.merchantReference === v4.reference)).toHaveLength(1);
+	});
+
+	it('a fresh node: no dropdown shows an error before its prerequisites (issue 31 point 1), with no credential yet and with a credential without defaults', async () => {
+		const { id: bare } = await e2e.n8n.createCredential({
+			name: `PayOnUs ux no defaults ${Date.now()}`,
+			type: 'payOnUsApi',
+			data: sandboxCredentialData(e2e.handle.url, { merchantId: '', businessId: '' }),
+		});
+		const load = async (methodName: string, credentialId: string | undefined, typeVersion: number) =>
+			await e2e.n8n.rest<Array<{ name: string; value: string }>>('POST', '/dynamic-node-parameters/options', {
+				nodeTypeAndVersion: { name: PAYONUS, version: typeVersion },
+				methodName,
+				path: 'parameters.currency',
+				// What the editor sends for a fresh Create Transfer: the defaults, nothing picked.
+				currentNodeParameters: { resource: 'payout', operation: 'createTransfer', transferType: 'WALLET_TO_BANK_ACCOUNT', businessId: { __rl: true, mode: 'list', value: '' }, currency: '' },
+				...(credentialId ? { credentials: { payOnUsApi: { id: credentialId, name: 'PayOnUs' } } } : {}),
+			});
+		const search = async (credentialId: string | undefined) =>
+			await e2e.n8n.rest<{ results: Array<{ name: string; value: string }> }>('POST', '/dynamic-node-parameters/resource-locator-results', {
+				nodeTypeAndVersion: { name: PAYONUS, version: 4 },
+				methodName: 'searchBusinesses',
+				path: 'parameters.businessId',
+				currentNodeParameters: { resource: 'payout', operation: 'createTransfer' },
+				...(credentialId ? { credentials: { payOnUsApi: { id: credentialId, name: 'PayOnUs' } } } : {}),
+			});
+		await e2e.sb.clearRequests();
+		for (const typeVersion of [3, 4]) {
+			for (const method of ['getCurrencies', 'getEftBanks', 'getMobileMoneyNetworks', 'getFilterCurrencies']) {
+				expect([method, await load(method, undefined, typeVersion)]).toEqual([method, [expect.objectContaining({ name: 'Choose a PayOnUs API credential first', value: '' })]]);
+			}
+			expect(await load('getBanks', undefined, typeVersion)).toEqual([{ name: 'Pick a Currency first', value: '' }]);
+			expect(await load('getCurrencies', bare, typeVersion)).toEqual([{ name: 'Pick a Business first', value: '' }]);
+		}
+		expect((await search(undefined)).results).toEqual([{ name: 'Choose a PayOnUs API credential first', value: '' }]);
+		expect((await search(bare)).results).toEqual([{ name: 'Set a Default Merchant ID in the PayOnUs credential (or choose By ID) first', value: '' }]);
+		expect(await e2e.sb.requests()).toEqual([]);
+		// With the credential's defaults, Currency lists the default business's wallets.
+		const listed = (await load('getCurrencies', e2e.credentialId, 4)).map((o) => o.value);
+		expect(listed.length).toBeGreaterThan(0);
+		expect(listed).toContain('NGN');
 	});
 
 	it('a failed Dry Run: a warning hint above the output naming the item and the problem', async () => {
