@@ -3,7 +3,9 @@
  * a real MCP client (official SDK, streamable HTTP). n8n runs an MCP tool
  * call without an execution id of its own: a total per execution cannot be
  * counted, so such calls are refused unless the builder sets a window total;
- * with one, every session of the tool in this workflow shares it.
+ * with one, every session of the tool in this workflow shares it. From node
+ * version 4 the limits are per currency (rule 6): a currency without a row
+ * is refused, saying so.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
@@ -26,16 +28,16 @@ afterAll(async () => {
 
 const transfersSent = () => sb.state.requestLog.filter((r) => r.method === 'POST' && r.path === '/api/v1/transfer-requests/bank-transfer').length;
 
-async function served(path: string, limits: IDataObject): Promise<string> {
-	const wf = await n8n.createWorkflow(mcpPayoutWorkflow(`mcp limits ${path}`, path, credentialId, limits));
+async function served(path: string, limits: IDataObject, typeVersion = 2): Promise<string> {
+	const wf = await n8n.createWorkflow(mcpPayoutWorkflow(`mcp limits ${path}`, path, credentialId, limits, typeVersion));
 	await n8n.activate(wf.id);
 	return `${n8n.baseUrl}/mcp/${path}`;
 }
 
-async function pay(url: string, amount: number, reference: string): Promise<IDataObject> {
+async function pay(url: string, amount: number, reference: string, more: IDataObject = {}): Promise<IDataObject> {
 	const client = await mcpSession(url); // a new MCP session for every call
 	try {
-		const result = await client.callTool({ name: 'pay_supplier', arguments: { amount, reference } });
+		const result = await client.callTool({ name: 'pay_supplier', arguments: { amount, reference, ...more } });
 		const out = toolOutput(result);
 		return (Array.isArray(out) ? out[0] : out) as IDataObject;
 	} finally {
@@ -68,4 +70,24 @@ it('with a window total: two sessions share it; one over is refused; another wor
 	const elsewhere = await pay(other, 800, `mcp-o1-${stamp}`);
 	expect(elsewhere.refused).toBeUndefined();
 	expect(transfersSent() - before).toBe(3);
+});
+
+it('node version 4: limits per currency; a currency without a row is refused saying so; each row keeps its own window', async () => {
+	const perCurrency = {
+		currency: "={{ $fromAI('currency', 'Currency code, e.g. NGN', 'string') }}",
+		countryCode: '',
+		verifyBeneficiaryName: false,
+		toolSpendingLimits: { limit: [{ currency: 'NGN', maxAmountPerCall: 1000, maxTotalPerExecution: 1500, maxTotalPerWindow: 1500 }] },
+		toolWindowMinutes: 60,
+	};
+	const url = await served(`payonus-mcp-v4-${stamp}`, perCurrency, 4);
+	const before = transfersSent();
+	const kes = await pay(url, 100, `mcp4-kes-${stamp}`, { currency: 'KES' });
+	expect(kes).toMatchObject({ refused: true, nothingSent: true, limit: 'spendingLimits', asked: { currency: 'KES', amount: 100 } });
+	expect(String(kes.reason)).toContain('no spending limit is set for KES on this tool (limits are set for: NGN)');
+	const first = await pay(url, 800, `mcp4-n1-${stamp}`, { currency: 'NGN' });
+	expect(first.refused).toBeUndefined();
+	const over = await pay(url, 800, `mcp4-n2-${stamp}`, { currency: 'NGN' });
+	expect(over).toMatchObject({ refused: true, limit: 'maxTotalPerWindow' });
+	expect(transfersSent() - before).toBe(1);
 });
