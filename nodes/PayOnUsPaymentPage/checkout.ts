@@ -1,3 +1,4 @@
+import { simulatePaid } from './checkout/bank';
 import { card, completeCard } from './checkout/card';
 import { eft } from './checkout/eft';
 import { CheckoutInputError, safeValues } from './checkout/input';
@@ -98,6 +99,8 @@ async function dispatch(
 			return await momoOtp(env, s, form, latest);
 		case 'eft':
 			return await eft(env, s, form);
+		case 'simulate':
+			return await simulatePaid(env, s, latest);
 		case 'check':
 			return nextView(env, s, latest, notYet(latest));
 		default:

@@ -46,7 +46,7 @@ export async function servePage(ctx: IWebhookFunctions): Promise<IWebhookRespons
 	let door: BoundedDoor | undefined;
 	try {
 		const page = await setUpPage(ctx);
-		rendering = { nonce, config: page.config, testMode: page.testMode };
+		rendering = { nonce, config: page.config, testMode: page.testMode, now: PAGE_CLOCK.now() };
 		claims = claimsOf(ctx);
 		door = doorOf(ctx, page);
 		const checkout = new Checkout(checkoutEnv(ctx, page, door, emitting(outputs, claims, page.notPaidOutput)));
@@ -112,6 +112,7 @@ function checkoutEnv(ctx: IWebhookFunctions, page: PageSetup, door: BoundedDoor,
 				? (ctx.getNodeWebhookUrl('default') ?? '')
 				: `${req.protocol}://${String(req.headers.host ?? '')}${req.baseUrl ?? ''}${req.path}`,
 		seal: (state) => seal(state, page.key),
+		testMode: page.testMode,
 		...emit,
 		warn: (message) => ctx.logger.warn(message),
 	};

@@ -95,6 +95,11 @@ export async function createBankTransferPayin(caller: PayOnUsCaller, input: IDat
 	return await run(caller, 'payin:createDynamicAccount', input);
 }
 
+/** TEST MODE only: the sandbox pretends the customer paid a dynamic account (the PayOnUs node's Simulate Payment). */
+export async function simulateBankTransferPaid(caller: PayOnUsCaller, input: IDataObject): Promise<IDataObject> {
+	return await run(caller, 'payin:simulatePayment', input);
+}
+
 /** Card: the encrypted card data charged (Charge Card). */
 export async function createCardPayin(caller: PayOnUsCaller, input: IDataObject): Promise<IDataObject> {
 	return await run(caller, 'payin:chargeCard', input);

@@ -39,6 +39,13 @@ export class FakePayOnUs implements PayOnUsClient {
 			if (body.otp === '0000') throw httpError(400, 'wrong otp');
 			return {} as T;
 		}
+		if (opts.path === '/api/v1/fund-ngn-account') {
+			// The sandbox's simulate endpoint: the dynamic account paid.
+			const p = this.payins.get(String(body.onusReference));
+			if (!p) throw httpError(404, 'not found');
+			Object.assign(p, { paymentStatus: body.paymentStatus, amountPaid: body.amount });
+			return null as T;
+		}
 		return this.create(opts.path, body) as T;
 	}
 

@@ -33,13 +33,26 @@ describe('nextView', () => {
 		expect(nextView(env, filled, { attempt: bankAttempt, record: { paymentStatus: 'REVERSED' } }).kind).toBe('processing');
 	});
 
-	it('a failed attempt: try again with the reason; after the most attempts, closed', () => {
+	it('a failed attempt: full sentences that do not blame the buyer, the try-again; after the most attempts, closed (issue 31 point 7)', () => {
 		const { env } = checkoutSetup();
-		const failed = { attempt: { n: 1, m: 'card' as const, r: 'ONUS-1' }, record: { paymentStatus: 'FAILED', providerResponse: 'Declined' } };
-		expect(nextView(env, filled, failed)).toMatchObject({ kind: 'details', message: 'Declined You can try again.', state: { m: 'card' } });
-		expect(nextView(env, filled, { attempt: failed.attempt })).toMatchObject({ kind: 'details', message: 'The payment did not go through. You can try again.' });
+		const failed = { attempt: { n: 1, m: 'card' as const, r: 'ONUS-1' }, record: { paymentStatus: 'FAILED', providerResponse: 'Insufficient funds' } };
+		expect(nextView(env, filled, failed)).toMatchObject({
+			kind: 'details',
+			message: 'The card payment was not approved. Reason given: Insufficient funds. No money was taken. You can try again, or choose another way to pay.',
+			state: { m: 'card' },
+		});
+		const declined = { attempt: { n: 1, m: 'momo' as const, r: 'ONUS-2' }, record: { paymentStatus: 'FAILED', providerResponse: 'Declined by customer' } };
+		const message = nextView(env, filled, declined).message!;
+		expect(message).toBe('The payment request was not approved on the phone. No money was taken. You can try again, or choose another way to pay.');
+		expect(message).not.toMatch(/customer/i);
+		// Every sentence ends with a full stop.
+		expect(message.split(/(?<=\.) /).every((sentence) => /^[A-Z].*\.$/.test(sentence))).toBe(true);
+		expect(nextView(env, filled, { attempt: failed.attempt })).toMatchObject({
+			kind: 'details',
+			message: 'The card payment was not approved. No money was taken. You can try again, or choose another way to pay.',
+		});
 		const five = { ...filled, a: [1, 2, 3, 4, 5].map((n) => ({ n, m: 'card' as const })) };
-		expect(nextView(env, five, failed)).toMatchObject({ kind: 'closed', message: 'Declined' });
+		expect(nextView(env, five, failed)).toMatchObject({ kind: 'closed', message: 'The card payment was not approved. Reason given: Insufficient funds. No money was taken.' });
 	});
 });
 

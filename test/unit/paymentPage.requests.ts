@@ -15,6 +15,8 @@ export interface Page {
 	typeVersion: number;
 	secret: string;
 	nodeId: string;
+	/** The credential's environment ('custom' with a local base URL: the sandbox, TEST MODE). */
+	environment?: string;
 }
 
 let pages = 0;
@@ -95,7 +97,7 @@ export async function request(
 		getNodeParameter: (name: string, fallback: unknown) => (name in p.params ? p.params[name] : fallback),
 		getNode: () => ({ id: p.nodeId, name: 'Pay', typeVersion: p.typeVersion, credentials: { payOnUsApi: { id: 'cred-1', name: 'c' } } }),
 		getWorkflow: () => ({ id: 'wf-1' }),
-		getCredentials: async () => ({ clientSecret: p.secret, environment: 'custom', baseUrl: 'http://localhost:9/' }),
+		getCredentials: async () => ({ clientSecret: p.secret, environment: p.environment ?? 'custom', baseUrl: 'http://localhost:9/' }),
 		getMode: () => p.mode,
 		getWorkflowStaticData: () => p.staticData,
 		getNodeWebhookUrl: () => 'https://n8n.test/webhook/pay',

@@ -1,9 +1,10 @@
-import { createBankTransferPayin } from '../service';
+import { createBankTransferPayin, simulateBankTransferPaid } from '../service';
+import { nextView } from './nextView';
 import { createOnce } from './adopt';
-import { customerName, nextAttempt, withAttempt } from './input';
+import { customerName, nextAttempt, PENDING, withAttempt } from './input';
 import { current } from './refresh';
 import { attemptReference, type Attempt, type CheckoutState } from './sealedState';
-import type { CheckoutEnv, View } from './types';
+import type { CheckoutEnv, Latest, View } from './types';
 
 /** Bank transfer: a one-time account to pay into (Create Dynamic Account); the page then waits for the transfer. */
 export async function bank(env: CheckoutEnv, state: CheckoutState): Promise<View> {
@@ -27,4 +28,24 @@ export async function bank(env: CheckoutEnv, state: CheckoutState): Promise<View
 		name: String(data.accountName ?? ''),
 	};
 	return await current(env, withAttempt(state, attempt));
+}
+
+/**
+ * TEST MODE only: "Simulate the customer paying" the open bank transfer
+ * (the spec's sandbox simulate endpoint, through the PayOnUs node's Simulate
+ * Payment operation); the payin's status, read next, says what happened.
+ * Outside the sandbox, or without an open bank transfer: the page as it is.
+ */
+export async function simulatePaid(env: CheckoutEnv, state: CheckoutState, latest: Latest | undefined): Promise<View> {
+	const attempt = latest?.attempt;
+	const open = attempt?.m === 'bank' && attempt.r && PENDING.has(String(latest?.record?.paymentStatus));
+	if (!env.testMode || !open) return nextView(env, state, latest);
+	await simulateBankTransferPaid(env, {
+		onusReference: attempt.r,
+		accountNumber: attempt.acct?.no ?? String(latest?.record?.accountNumber ?? ''),
+		amount: state.amt,
+		paymentStatus: 'SUCCESSFUL',
+		forDynamicAccount: true,
+	});
+	return await current(env, state);
 }

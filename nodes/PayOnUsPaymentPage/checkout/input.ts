@@ -1,3 +1,4 @@
+import { internationalPhone, phoneError } from './phone';
 import type { AskMode, PageConfig } from './types';
 import { MAX_ATTEMPTS, METHODS, type Attempt, type CheckoutState, type Method } from './sealedState';
 
@@ -145,12 +146,10 @@ export function withCustomer(
 		if (name) next.nm = name;
 	});
 	check('phone', () => {
-		const phone = askValue(form.phone, cfg.askPhone, 'Phone', 20)?.replace(/[\s()-]/g, '');
-		if (phone) {
-			if (!/^\+[1-9]\d{6,14}$/.test(phone))
-				throw new CheckoutInputError(
-					'Phone: international format, + and 7 to 15 digits, e.g. +2348012345678',
-				);
+		const raw = askValue(form.phone, cfg.askPhone, 'Phone', 24);
+		if (raw) {
+			const phone = internationalPhone(raw, cfg.currency);
+			if (!phone) throw new CheckoutInputError(phoneError('Phone', cfg.currency));
 			next.ph = phone;
 		}
 	});

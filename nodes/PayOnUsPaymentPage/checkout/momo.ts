@@ -2,6 +2,7 @@ import { createMobileMoneyPayin, settle, verifyMobileMoneyOtp } from '../service
 import { statusOf } from '../../shared/errors';
 import { createOnce } from './adopt';
 import { CheckoutInputError, customerName, nextAttempt, withAttempt } from './input';
+import { internationalPhone, phoneError } from './phone';
 import { nextView } from './nextView';
 import { current } from './refresh';
 import { attemptReference, type Attempt, type CheckoutState } from './sealedState';
@@ -13,11 +14,11 @@ export async function momo(env: CheckoutEnv, state: CheckoutState, form: Record<
 	if (!env.config.methods.includes('momo')) throw new CheckoutInputError('Mobile money is not offered on this page');
 	const network = env.config.networks.find((x) => x.code === form.network);
 	if (!network) throw new CheckoutInputError('Network: choose your mobile money network');
-	const phone = String(form.phone ?? state.ph ?? '').replace(/[\s()-]/g, '');
-	if (!/^\+[1-9]\d{6,14}$/.test(phone))
-		throw new CheckoutInputError('Mobile money number: international format, + and 7 to 15 digits');
+	const phone = internationalPhone(form.phone ?? state.ph, env.config.currency);
+	if (!phone) throw new CheckoutInputError(phoneError('Mobile money number', env.config.currency), { phone: phoneError('Mobile money number', env.config.currency) });
 	const n = nextAttempt(state);
-	const attempt: Attempt = { n, m: 'momo' };
+	// The number and network prompted, shown while the page waits (and for a resend).
+	const attempt: Attempt = { n, m: 'momo', ph: phone, net: network.code };
 	const result = await createOnce(env, state, attempt, async () =>
 		await createMobileMoneyPayin(env, {
 			businessId: env.config.businessId,

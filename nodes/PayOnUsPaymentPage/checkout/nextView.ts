@@ -32,15 +32,13 @@ export function nextView(
 	if (state.m && state.m !== attempt.m) return view(env, 'details', state, { message, status });
 	const payinStatus = String(record?.paymentStatus ?? '');
 	if (!record || payinStatus === 'FAILED') {
-		const why = record
-			? String(record.providerResponse ?? record.message ?? 'The payment did not go through.')
-			: 'The payment did not go through.';
+		const why = notCompleted(attempt, record);
 		if ((state.a?.length ?? 0) >= MAX_ATTEMPTS) return view(env, 'closed', state, { message: why });
 		return view(
 			env,
 			'details',
 			{ ...state, m: state.m ?? attempt.m },
-			{ message: message ?? `${why} You can try again.`, attempt, status },
+			{ message: message ?? `${why} You can try again, or choose another way to pay.`, attempt, status },
 		);
 	}
 	if (PENDING.has(payinStatus) || payinStatus === 'SUCCESSFUL') {
@@ -94,4 +92,22 @@ export function notYet(latest: Latest | undefined): string | undefined {
 	return PENDING.has(status)
 		? 'We have not received the payment yet. It can take a minute; this page checks again by itself.'
 		: undefined;
+}
+
+/**
+ * Why an attempt did not complete, in full sentences that do not blame the
+ * buyer: no money was taken; the provider's reason is quoted only when it
+ * says something the buyer can act on (not "Declined by customer", which
+ * reads as an accusation, and may be a timeout).
+ */
+export function notCompleted(attempt: Attempt, record: IDataObject | undefined): string {
+	const what =
+		attempt.m === 'momo'
+			? 'The payment request was not approved on the phone.'
+			: attempt.m === 'card'
+				? 'The card payment was not approved.'
+				: 'The payment did not go through.';
+	const reason = String(record?.providerResponse ?? record?.message ?? '').trim();
+	const quoted = reason && !/customer|user|cancel|declined$/i.test(reason) ? ` Reason given: ${reason.replace(/[.\s]+$/, '')}.` : '';
+	return `${what}${quoted} No money was taken.`;
 }

@@ -41,6 +41,9 @@ export interface Attempt {
 	acct?: { no: string; bank: string; name: string };
 	/** 3-D Secure or EFT: the bank page the customer is sent to. */
 	u?: string;
+	/** Mobile money: the number (international) and the network code prompted. */
+	ph?: string;
+	net?: string;
 }
 
 export interface CheckoutState {

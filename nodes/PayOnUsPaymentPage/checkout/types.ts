@@ -50,6 +50,8 @@ export interface CheckoutEnv {
 	pageUrl: string;
 	/** Seals a state for the page (./sealedState.ts). */
 	seal(state: CheckoutState): string;
+	/** Sandbox payments (the page says TEST MODE): the "simulate the customer paying" step is allowed. */
+	testMode?: boolean;
 	/**
 	 * Starts the workflow for a confirmed payment unless this checkout was
 	 * already emitted. Returns true when this call emitted it.

@@ -30,6 +30,9 @@ button[disabled]{opacity:.7;cursor:wait}
 .success{border-left:4px solid var(--ok);background:#e7f4ea;color:var(--ok);padding:.75rem;border-radius:.25rem}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.375rem 1rem;margin:.75rem 0}
 dt{color:var(--muted)}dd{margin:0;font-weight:600;word-break:break-all}
+dd.words{word-break:normal;overflow-wrap:break-word;hyphens:none}
+.deadline{margin:.75rem 0}
+.testonly{border:2px dashed #8a5a00;background:#fff4d6;color:#4d3100;border-radius:.5rem;padding:.75rem;margin-top:1.25rem}.testonly h3{margin:0;font-size:1rem}
 .big{font-size:1.375rem;letter-spacing:.05em}
 .foot{font-size:.875rem;color:var(--muted);text-align:center;margin:1.5rem 0}
 .copy{width:auto;margin:0 0 0 .5rem;padding:.375rem .875rem;font-size:1rem;letter-spacing:normal;vertical-align:middle}
@@ -48,6 +51,8 @@ export const COMMON_JS = `
 document.querySelectorAll('form').forEach(function(f){f.addEventListener('submit',function(){if(f.dataset.sent){return}f.dataset.sent='1';var b=f.querySelector('button[type=submit]');if(b){setTimeout(function(){b.disabled=true;b.textContent='Please wait\\u2026'},0)}})});
 document.querySelectorAll('time[data-local]').forEach(function(t){try{var d=new Date(t.getAttribute('datetime'));if(isNaN(d.getTime()))return;t.textContent=d.toLocaleString(undefined,{weekday:'short',day:'numeric',month:'short',hour:'2-digit',minute:'2-digit',timeZoneName:'short'})}catch(e){}});
 document.querySelectorAll('button[data-copy]').forEach(function(b){var src=document.getElementById(b.getAttribute('data-copy'));if(!src)return;b.hidden=false;var status=document.getElementById('copy-status');var done=function(){if(status)status.textContent='Account number copied.'};var fallback=function(){var r=document.createRange();r.selectNodeContents(src);var sel=window.getSelection();sel.removeAllRanges();sel.addRange(r);try{if(document.execCommand('copy'))done()}catch(e){}};b.addEventListener('click',function(){var text=src.textContent.trim();if(navigator.clipboard&&navigator.clipboard.writeText){navigator.clipboard.writeText(text).then(done,fallback)}else{fallback()}})});
+var tl=document.getElementById('time-left');
+if(tl){var due=Date.parse(tl.getAttribute('data-until'));var show=function(){var left=Math.max(0,Math.floor((due-Date.now())/1000));tl.textContent=Math.floor(left/60)+':'+('0'+left%60).slice(-2);if(left>0)setTimeout(show,1000)};show()}
 var rs=document.getElementById('retry-seconds');
 if(rs){var until=Date.parse(rs.getAttribute('data-until'));var cd=function(){var left=Math.max(0,Math.ceil((until-Date.now())/1000));rs.textContent=String(left);if(left>0)setTimeout(cd,1000)};cd()}
 var poll=document.getElementById('poll');

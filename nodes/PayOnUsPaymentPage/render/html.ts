@@ -1,6 +1,6 @@
 import type { View, ViewKind } from '../checkout/types';
-import { esc, expiryText, header, layout, money, simple, type Body, type RenderOptions } from './parts';
-import { bankView, codeView, detailsView, paidView, startView, waitView } from './views';
+import { esc, expiryText, header, layout, simple, type Body, type RenderOptions } from './parts';
+import { bankView, codeView, detailsView, momoWaitView, paidView, startView, waitView } from './views';
 
 /**
  * The page's HTML: one self-contained document per answer (inline CSS and
@@ -39,13 +39,7 @@ const BODIES: Record<ViewKind, (o: RenderOptions, view: View) => Body> = {
 		waitView(o, view, 'Verify with your bank', 'Your bank needs to confirm this payment (3-D Secure).', toTheBank(view)),
 	eft: (o, view) =>
 		waitView(o, view, 'Authorise at your bank', "Authorise the payment on your bank's page, then come back here.", toTheBank(view)),
-	momoWait: (o, view) =>
-		waitView(
-			o,
-			view,
-			'Approve on your phone',
-			`A payment prompt for ${money(view.state.amt, view.state.cur)} was sent to your phone. Approve it with your mobile money PIN.`,
-		),
+	momoWait: momoWaitView,
 	processing: (o, view) =>
 		waitView(o, view, 'Payment in progress', 'We are waiting for the payment to be confirmed.'),
 	paid: paidView,

@@ -42,6 +42,8 @@ export interface RenderOptions {
 	config: PageConfig;
 	/** The page takes sandbox payments: every page says TEST MODE (no real money). */
 	testMode?: boolean;
+	/** The request's time (the page's clock), for what the page counts down. */
+	now?: number;
 }
 
 export function layout(o: RenderOptions, title: string, body: string, scripts: string[] = []): string {

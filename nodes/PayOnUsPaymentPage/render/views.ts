@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { View } from '../checkout/types';
 import { CARD_JS } from './assets';
+import { phoneHint } from '../checkout/phone';
 import {
 	alertBox,
 	checkForm,
@@ -34,7 +35,7 @@ ${hidden(view.sealed, 'start')}
 ${c.amountMode === 'customer' ? amountField(o, view, marks) : ''}
 <label for="email">Email</label>${marks.error('email')}<input id="email" name="email" type="email" autocomplete="email" required value="${esc(v.email ?? s.em ?? '')}"${marks.aria('email')}>
 ${customerField(view, marks, 'name', c.askName, 'Full name', 'text', 'name')}
-${customerField(view, marks, 'phone', c.askPhone, 'Phone', 'tel', 'tel', 'International format, e.g. +2348012345678')}
+${customerField(view, marks, 'phone', c.askPhone, 'Phone', 'tel', 'tel', phoneHint(c.currency))}
 ${methodChoice(o, view)}
 <button type="submit">Continue</button>
 </form></section>`;
@@ -83,7 +84,7 @@ function customerField(
 	const s = view.state;
 	return `<label for="${name}">${label}${mode === 'optional' ? ' <span class="opt">(optional)</span>' : ''}</label>${marks.error(name)}<input id="${name}" name="${name}" type="${type}" autocomplete="${auto}"${
 		mode === 'required' ? ' required' : ''
-	} value="${esc(view.values?.[name] ?? (name === 'name' ? s.nm : s.ph) ?? '')}"${marks.aria(name, hint !== '')}>${hint ? `<p id="${name}-hint" class="muted">${hint}</p>` : ''}`;
+	} value="${esc(view.values?.[name] ?? (name === 'name' ? s.nm : s.ph) ?? '')}"${marks.aria(name, hint !== '')}>${hint ? `<p id="${name}-hint" class="muted">${esc(hint)}</p>` : ''}`;
 }
 
 /** The methods to choose from (one method: named, and sent as a hidden field). */
@@ -162,7 +163,7 @@ ${hidden(view.sealed, 'momo')}
 		.join('')}</select>
 <label for="momo-phone">Mobile money number</label><input id="momo-phone" name="phone" type="tel" autocomplete="tel" required value="${esc(
 		v.phone ?? view.state.ph ?? '',
-	)}" aria-describedby="momo-hint"><p id="momo-hint" class="muted">International format, e.g. +254712345678</p>
+	)}" aria-describedby="momo-hint"><p id="momo-hint" class="muted">${esc(phoneHint(o.config.currency))}</p>
 <button type="submit">Send the payment prompt</button>
 </form>`;
 }
@@ -202,12 +203,14 @@ export function bankView(o: RenderOptions, view: View): Body {
 		money(s.amt, s.cur),
 		`<section class="card" aria-labelledby="bank-h"><h2 id="bank-h">Transfer exactly ${esc(money(s.amt, s.cur))}</h2>
 ${view.message ? `<div class="notice" role="status">${esc(view.message)}</div>` : ''}
-<p>Send this exact amount from your banking app to the account below. It is for this payment only.</p>
-<dl><dt>Account number</dt><dd class="big"><span id="account-number">${esc(acct.no)}</span> <button type="button" class="copy secondary" data-copy="account-number" hidden>Copy<span class="sr"> account number</span></button></dd><dt>Bank</dt><dd id="bank-name">${esc(acct.bank)}</dd><dt>Account name</dt><dd>${esc(
-			acct.name,
-		)}</dd><dt>Amount</dt><dd>${esc(money(s.amt, s.cur))}</dd><dt>Pay before</dt><dd><time datetime="${new Date(s.exp).toISOString()}" data-local>${esc(expiryText(s.exp))}</time></dd></dl><p id="copy-status" class="muted" aria-live="polite"></p>
+<p>Send this exact amount from your banking app to the account below. It is for this payment only${
+			view.record?.businessName ? `, to <b id="seller">${esc(view.record.businessName)}</b>` : ''
+		}.</p>
+${deadline(s.exp, now(o))}
+<dl><dt>Account number</dt><dd class="big"><span id="account-number">${esc(acct.no)}</span> <button type="button" class="copy secondary" data-copy="account-number" hidden>Copy<span class="sr"> account number</span></button></dd><dt>Bank</dt><dd id="bank-name">${esc(acct.bank)}</dd><dt>Account name</dt><dd class="words" id="account-name">${esc(acct.name)}</dd><dt>Amount</dt><dd>${esc(money(s.amt, s.cur))}</dd><dt>Pay before</dt><dd><time datetime="${new Date(s.exp).toISOString()}" data-local>${esc(expiryText(s.exp))}</time></dd></dl><p id="copy-status" class="muted" aria-live="polite"></p>
 ${pollBlock(view.sealed)}
 ${checkForm(view.sealed, 'I have paid')}
+${o.testMode ? simulateForm(view.sealed) : ''}
 ${otherMethods(o, view, 'bank')}
 </section>`,
 	);
@@ -280,4 +283,53 @@ function breakable(reference: string): string {
 		.split('-')
 		.map((part) => `<span class="nowrap">${esc(part)}</span>`)
 		.join('-<wbr>');
+}
+
+/** The clock the page was rendered by (the request's; falls back to the wall clock). */
+function now(o: RenderOptions): number {
+	return o.now ?? Date.now();
+}
+
+/** Time left to pay, counted down by the page's script (minutes and seconds; static without JavaScript). */
+function deadline(exp: number, at: number): string {
+	const left = Math.max(0, Math.floor((exp - at) / 1000));
+	const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+	return `<p class="deadline">Time left to pay: <b><span id="time-left" data-until="${esc(new Date(exp).toISOString())}">${text}</span></b> <span class="muted">(minutes:seconds)</span></p>`;
+}
+
+/**
+ * TEST MODE only (a sandbox credential; never rendered in production): the
+ * builder finishes a test checkout by having the sandbox pretend the
+ * customer paid (the spec's simulate endpoint, through the node's operation).
+ */
+function simulateForm(sealed: string): string {
+	return `<form method="post" action="?c=${esc(sealed)}" class="testonly" aria-labelledby="simulate-h"><h3 id="simulate-h">TEST MODE</h3><p>No real money moves here. Pretend the customer paid this account in full, as a test of your workflow.</p>${hidden(
+		sealed,
+		'simulate',
+	)}<button type="submit" class="secondary" id="simulate">Simulate the customer paying</button></form>`;
+}
+
+/** The mobile money wait: the number and network prompted, how long a prompt lasts, and a resend (bounded per phone). */
+export function momoWaitView(o: RenderOptions, view: View): Body {
+	const s = view.state;
+	const a = view.attempt;
+	const network = o.config.networks.find((n) => n.code === a?.net)?.name ?? a?.net ?? 'your network';
+	const number = a?.ph ?? s.ph ?? '';
+	return layoutBody(
+		o,
+		money(s.amt, s.cur),
+		`<section class="card" aria-labelledby="wait-h"><h2 id="wait-h">Approve on your phone</h2>
+${view.message ? `<div class="notice" role="status">${esc(view.message)}</div>` : ''}
+<p>We sent a payment request for <b>${esc(money(s.amt, s.cur))}</b> to <b id="momo-number" class="nowrap">${esc(number)}</b> (<span id="momo-network">${esc(network)}</span>). Approve it on that phone with your mobile money PIN.</p>
+<p class="muted">A request stays on the phone for a short time only (the network decides, often about a minute). If it did not arrive or has gone, send it again.</p>
+${pollBlock(view.sealed)}
+${checkForm(view.sealed, 'Check the payment')}
+${
+	a?.ph && a.net
+		? `<form method="post" action="?c=${esc(view.sealed)}">${hidden(view.sealed, 'momo')}<input type="hidden" name="network" value="${esc(a.net)}"><input type="hidden" name="phone" value="${esc(a.ph)}"><button type="submit" class="secondary" id="resend">Send the request again</button></form>`
+		: ''
+}
+<form method="post" action="?c=${esc(view.sealed)}">${hidden(view.sealed, 'method')}<button type="submit" name="method" value="momo" class="secondary">Use another number</button></form>
+</section>`,
+	);
 }
