@@ -30,6 +30,8 @@ let sb: SandboxHandle;
 let bankToken: string;
 let flow: Flow;
 let workflowId: string;
+let kesWorkflowId: string;
+let kesUrl: string;
 
 beforeAll(async () => {
 	browser = await launchChromium();
@@ -51,6 +53,16 @@ beforeAll(async () => {
 	workflowId = (await n8n.createWorkflow(workflow)).id;
 	await n8n.activate(workflowId);
 	flow = { id: workflowId, url: n8n.webhookUrl(`pay-ux-${RUN}`), nodeName: 'Page', nodeId: 'page' };
+	// KES mobile money, one prompt per phone a minute (rule 4), to see the refusal page.
+	const kes = pageWorkflow(`page ux KES ${RUN}`, `pay-ux-kes-${RUN}`, { currency: 'KES', amount: 250, methods: ['momo'], askPhone: 'optional', options: { attemptsPerTarget: 1 } });
+	const kesNode = kes.nodes[0] as Record<string, unknown>;
+	kesNode.typeVersion = 1.1;
+	kesNode.credentials = { payOnUsApi: { id: credential.id, name: credName } };
+	kesWorkflowId = (await n8n.createWorkflow(kes)).id;
+	await n8n.activate(kesWorkflowId);
+	kesUrl = n8n.webhookUrl(`pay-ux-kes-${RUN}`);
+	const kesDeadline = Date.now() + 20_000;
+	while ((await fetch(kesUrl)).status === 404 && Date.now() < kesDeadline) await sleep(200);
 	const deadline = Date.now() + 20_000;
 	while ((await fetch(flow.url)).status === 404 && Date.now() < deadline) await sleep(200);
 });
@@ -58,6 +70,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await browser?.close();
 	if (workflowId) await n8n.deactivate(workflowId).catch(() => undefined);
+	if (kesWorkflowId) await n8n.deactivate(kesWorkflowId).catch(() => undefined);
 	await sb?.stop();
 });
 
@@ -69,8 +82,18 @@ async function axe(page: Page): Promise<string[]> {
 		const w = window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } };
 		return await w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
 	});
-	return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+	const violations = result.violations as Array<{ id: string; impact?: string; nodes: Array<{ target: string[] }> }>;
+	const state = `${page.viewportSize()?.width === SIZES.phone.width ? 'phone' : 'desktop'} ${await page.title()} #${++axeRuns}`;
+	axeTally.push({ state, all: violations.length, serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').length });
+	return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+/** Every axe run of this file: the page state, its violations and the serious or critical ones (printed at the end). */
+const axeTally: Array<{ state: string; all: number; serious: number }> = [];
+let axeRuns = 0;
+afterAll(() => {
+	console.log(`axe-core (WCAG 2.1 A/AA) on ${axeTally.length} page states: ${axeTally.reduce((t, r) => t + r.all, 0)} violations, ${axeTally.reduce((t, r) => t + r.serious, 0)} serious or critical\n${axeTally.map((r) => `${r.state}: ${r.all} (${r.serious} serious)`).join('\n')}`);
+});
 
 async function newPage(size: keyof typeof SIZES): Promise<Page> {
 	const context = await browser.newContext({
@@ -161,6 +184,82 @@ describe.each(Object.keys(SIZES) as Array<keyof typeof SIZES>)('Payment Page for
 		expect(Object.keys(item).slice(0, 3)).toEqual(['paymentStatus', 'amount', 'currency']);
 		expect(Object.keys(item).length).toBeLessThanOrEqual(10);
 		expect(item).toMatchObject({ paymentStatus: 'SUCCESSFUL', amount: 5000, merchantCheckoutReference: ref, customerEmail: 'ada@example.com', customerName: 'Ada Obi' });
+	});
+
+	it('issue 31 point 7, mobile money on a phone: a local number on a KES page, a Kenyan example shown once, the wait names number and network, a resend refused by rule 4 says when to try again, a decline in full sentences', async () => {
+		const page = await newPage(size);
+		await page.goto(kesUrl);
+		const start = await page.content();
+		expect(start).toContain('e.g. 0712 345 678 or +254 712 345 678');
+		expect(start.split('0712 345 678').length - 1).toBe(1);
+		expect(start).not.toContain('+234');
+		expect(await axe(page)).toEqual([]);
+		const local = size === 'phone' ? '0722 000 111' : '0722 000 222';
+		const international = size === 'phone' ? '+254722000111' : '+254722000222';
+		await page.fill('#email', `momo-${size}@example.com`);
+		await page.fill('#phone', local);
+		await submit(page, 'form button[type="submit"]');
+		expect(await page.inputValue('#momo-phone')).toBe(international);
+		expect((await page.content()).split('0712 345 678').length - 1).toBe(1);
+		expect(await axe(page)).toEqual([]);
+		await page.selectOption('#network', 'MPESA_KE');
+		await submit(page, 'form button[type="submit"]');
+		expect(await page.textContent('#momo-number')).toBe(international);
+		expect(await page.textContent('#momo-network')).toBe('M-Pesa Kenya');
+		expect(await page.textContent('main')).toContain('A request stays on the phone for a short time only');
+		expect(await axe(page)).toEqual([]);
+
+		// Resend: the phone's bound (1 a minute on this page) refuses it, before the service.
+		await submit(page, '#resend');
+		expect(await page.textContent('h2')).toBe('Please wait a moment');
+		expect(Number(await page.textContent('#retry-seconds'))).toBeGreaterThan(0);
+		expect(await axe(page)).toEqual([]);
+		await submit(page, '#retry');
+		expect(await page.textContent('h2')).toBe('Approve on your phone');
+
+		// Declined on the phone: said in full sentences that do not blame the buyer.
+		const ref = checkoutRef({ ...flow, id: kesWorkflowId }, page.url());
+		const payin = (await sbPayins()).find((p) => p.reference === `${ref}-1`)!;
+		await new SandboxClient(sb.url).declinePayin(String(payin.onusReference));
+		await page.reload();
+		const message = (await page.textContent('[role="alert"]'))!.trim();
+		expect(message).toBe('The payment request was not approved on the phone. No money was taken. You can try again, or choose another way to pay.');
+		expect(await axe(page)).toEqual([]);
+		await page.context().close();
+	});
+
+	it('issue 31 point 7, bank transfer on a phone: the account name whole, a countdown, the seller; TEST MODE: simulate the customer paying to the receipt', async () => {
+		const page = await newPage(size);
+		await page.goto(flow.url);
+		await page.fill('#email', `bank-${size}@example.com`);
+		await page.fill('#name', 'Chukwuemeka Adaeze-Okonkwo');
+		await submit(page, 'form button[type="submit"]');
+		await page.waitForSelector('#account-number');
+		expect(await page.textContent('#seller')).toBeTruthy();
+		expect(await page.textContent('#time-left')).toMatch(/^\d+:\d\d$/);
+		// No word of the account name is split across lines.
+		const split = await page.$eval('#account-name', (dd) => {
+			const text = dd.textContent ?? '';
+			const node = dd.firstChild!;
+			const words: boolean[] = [];
+			let at = 0;
+			for (const word of text.split(' ')) {
+				const range = document.createRange();
+				range.setStart(node, at);
+				range.setEnd(node, at + word.length);
+				words.push(new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size > 1);
+				at += word.length + 1;
+			}
+			return words.some((x) => x);
+		});
+		expect(split).toBe(false);
+		expect(await page.isVisible('#simulate')).toBe(true);
+		expect(await page.textContent('.testonly h3')).toBe('TEST MODE');
+		expect(await axe(page)).toEqual([]);
+		await submit(page, '#simulate');
+		await page.waitForSelector('#payment-reference', { timeout: 30_000 });
+		expect(await axe(page)).toEqual([]);
+		await page.context().close();
 	});
 });
 
