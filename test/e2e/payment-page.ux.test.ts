@@ -238,20 +238,13 @@ describe.each(Object.keys(SIZES) as Array<keyof typeof SIZES>)('Payment Page for
 		expect(await page.textContent('#seller')).toBeTruthy();
 		expect(await page.textContent('#time-left')).toMatch(/^\d+:\d\d$/);
 		// No word of the account name is split across lines.
-		const split = await page.$eval('#account-name', (dd) => {
-			const text = dd.textContent ?? '';
-			const node = dd.firstChild!;
-			const words: boolean[] = [];
-			let at = 0;
-			for (const word of text.split(' ')) {
+		const split = await page.$$eval('#account-name .nowrap', (spans) =>
+			spans.some((span) => {
 				const range = document.createRange();
-				range.setStart(node, at);
-				range.setEnd(node, at + word.length);
-				words.push(new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size > 1);
-				at += word.length + 1;
-			}
-			return words.some((x) => x);
-		});
+				range.selectNodeContents(span);
+				return new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size > 1;
+			}),
+		);
 		expect(split).toBe(false);
 		expect(await page.isVisible('#simulate')).toBe(true);
 		expect(await page.textContent('.testonly h3')).toBe('TEST MODE');

@@ -56,7 +56,9 @@ describe('bank transfer', () => {
 
 	it('keeps the account name whole, counts down to the deadline and names the seller', () => {
 		const html = renderView({ nonce: 'n', config: pageConfig(), now: at }, view);
-		expect(html).toContain('<dd class="words" id="account-name">Adaeze Okonkwo-Stores / Chukwuemeka</dd>');
+		expect(html).toContain(
+			'<dd class="words" id="account-name"><span class="nowrap">Adaeze</span> <span class="nowrap">Okonkwo-Stores</span> <span class="nowrap">/</span> <span class="nowrap">Chukwuemeka</span></dd>',
+		);
 		expect(html).toMatch(/dd\.words\{word-break:normal;overflow-wrap:break-word/);
 		expect(html).toContain('Time left to pay: <b><span id="time-left" data-until="2026-01-01T12:30:00.000Z">24:30</span></b>');
 		expect(html).toContain('to <b id="seller">Adaeze Stores</b>');

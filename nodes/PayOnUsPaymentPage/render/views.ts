@@ -207,7 +207,7 @@ ${view.message ? `<div class="notice" role="status">${esc(view.message)}</div>` 
 			view.record?.businessName ? `, to <b id="seller">${esc(view.record.businessName)}</b>` : ''
 		}.</p>
 ${deadline(s.exp, now(o))}
-<dl><dt>Account number</dt><dd class="big"><span id="account-number">${esc(acct.no)}</span> <button type="button" class="copy secondary" data-copy="account-number" hidden>Copy<span class="sr"> account number</span></button></dd><dt>Bank</dt><dd id="bank-name">${esc(acct.bank)}</dd><dt>Account name</dt><dd class="words" id="account-name">${esc(acct.name)}</dd><dt>Amount</dt><dd>${esc(money(s.amt, s.cur))}</dd><dt>Pay before</dt><dd><time datetime="${new Date(s.exp).toISOString()}" data-local>${esc(expiryText(s.exp))}</time></dd></dl><p id="copy-status" class="muted" aria-live="polite"></p>
+<dl><dt>Account number</dt><dd class="big"><span id="account-number">${esc(acct.no)}</span> <button type="button" class="copy secondary" data-copy="account-number" hidden>Copy<span class="sr"> account number</span></button></dd><dt>Bank</dt><dd id="bank-name">${esc(acct.bank)}</dd><dt>Account name</dt><dd class="words" id="account-name">${wholeWords(acct.name)}</dd><dt>Amount</dt><dd>${esc(money(s.amt, s.cur))}</dd><dt>Pay before</dt><dd><time datetime="${new Date(s.exp).toISOString()}" data-local>${esc(expiryText(s.exp))}</time></dd></dl><p id="copy-status" class="muted" aria-live="polite"></p>
 ${pollBlock(view.sealed)}
 ${checkForm(view.sealed, 'I have paid')}
 ${o.testMode ? simulateForm(view.sealed) : ''}
@@ -332,4 +332,13 @@ ${
 <form method="post" action="?c=${esc(view.sealed)}">${hidden(view.sealed, 'method')}<button type="submit" name="method" value="momo" class="secondary">Use another number</button></form>
 </section>`,
 	);
+}
+
+/** A name that may wrap only between its words, never inside one (each word kept on one line). */
+function wholeWords(name: string): string {
+	return name
+		.split(/\s+/)
+		.filter((w) => w !== '')
+		.map((w) => `<span class="nowrap">${esc(w)}</span>`)
+		.join(' ');
 }
