@@ -55,7 +55,11 @@ function errorEntryText(entry: unknown): string | undefined {
 
 /**
  * The service's own words from an error body: the envelope's `message` plus
- * the `errors` list (at the top or inside `data`, per public-facts.md).
+ * the `errors` list (at the top or inside `data`, per public-facts.md), and
+ * the other shapes an error body may take where the spec shows none
+ * (transport/envelope.ts, statedError): `error` as text or object,
+ * `errors` as an object of field -> words, `responseMessage`,
+ * `errorMessage`, `error_description`, `detail`, and the stated code.
  */
 export function serviceMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') {
@@ -67,28 +71,127 @@ export function serviceMessage(body: unknown): string | undefined {
 			return t.length > 300 ? `${t.slice(0, 300)}...` : t;
 		}
 	}
-	if (!body || typeof body !== 'object') return undefined;
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
 	const b = body as IDataObject;
 	const parts: string[] = [];
+	const add = (t: string | undefined) => {
+		if (t !== undefined && t.trim() !== '' && !parts.includes(t.trim())) parts.push(t.trim());
+	};
 	const data = b.data && typeof b.data === 'object' && !Array.isArray(b.data) ? (b.data as IDataObject) : undefined;
-	for (const m of [b.message, data?.message, b.error, data?.error]) {
-		if (typeof m === 'string' && m.trim() !== '' && !parts.includes(m.trim())) parts.push(m.trim());
+	for (const m of [b.message, data?.message, b.error, data?.error, b.responseMessage, b.errorMessage, b.error_description, b.detail]) {
+		if (typeof m === 'string') add(m);
+		else if (m && typeof m === 'object' && !Array.isArray(m)) add(errorEntryText(m));
 	}
-	const lists = [b.errors, data?.errors].filter(Array.isArray) as unknown[][];
-	for (const list of lists) {
-		for (const entry of list) {
-			const t = errorEntryText(entry);
-			if (t && !parts.includes(t)) parts.push(t);
+	for (const list of [b.errors, data?.errors]) {
+		if (Array.isArray(list)) for (const entry of list) add(errorEntryText(entry));
+		else if (list && typeof list === 'object') {
+			for (const [field, words] of Object.entries(list as IDataObject)) {
+				const w = Array.isArray(words) ? words.filter((x) => typeof x === 'string').join(', ') : typeof words === 'string' ? words : undefined;
+				if (w) add(`${field}: ${w}`);
+			}
 		}
 	}
-	return parts.length > 0 ? parts.join('; ') : undefined;
+	const code = [b.responseCode, b.code, (b.error as IDataObject | undefined)?.code].find((c) => typeof c === 'string' || typeof c === 'number');
+	const said = parts.join('; ');
+	if (code !== undefined && !said.includes(String(code))) return said ? `${said} (code ${String(code)})` : `code ${String(code)}`;
+	return said !== '' ? said : undefined;
 }
 
-/** What to do next, for the statuses where there is a useful hint. */
-export function statusHint(status: number, moneyMoving: boolean): string | undefined {
+/**
+ * Issue 31: an error of the service reads as the builder's thing, not our
+ * internals: a short title (at most 12 words) naming the thing and the
+ * field (`Business "BUS-9999" not found`), then one line on what to do,
+ * then the details (the service's words). The field comes from the
+ * service's words (an `errors` entry `field: ...` or a field it names), its
+ * value from the request; test/unit/errors.titles.test.ts walks every
+ * operation x documented status.
+ */
+
+/** Request fields a service error may name, in the builder's words (values shown come from the request; card data never). */
+const FIELD_LABELS: Record<string, string> = {
+	businessId: 'Business',
+	merchantId: 'Merchant',
+	reference: 'Reference',
+	merchantReference: 'Reference',
+	cardTokenId: 'Stored card',
+	walletId: 'Wallet',
+	beneficiaryAccountNumber: 'Beneficiary account',
+	beneficiaryAccountName: 'Beneficiary name',
+	beneficiaryBankCode: 'Bank code',
+	institutionCode: 'Bank code',
+	accountNumber: 'Account number',
+	currency: 'Currency',
+	amount: 'Amount',
+	onusReference: 'PayOnUs reference',
+	momoNetwork: 'Mobile money network',
+	eftBank: 'EFT bank',
+	bank: 'Bank',
+	countryCode: 'Country',
+	transferType: 'Transfer type',
+	narration: 'Narration',
+	expiryMinutes: 'Expiry minutes',
+	initiatingCode: 'Initiating code',
+	'customer.phone': 'Customer phone',
+	'customer.email': 'Customer email',
+	'customer.name': 'Customer name',
+	id: 'ID',
+};
+
+/** Words of the service that name a field without its key (checked in this order). */
+const FIELD_WORDS: Array<[RegExp, string]> = [
+	[/\bcard token\b|\bstored card\b/i, 'cardTokenId'],
+	[/\bwallet\b/i, 'currency'],
+	[/\bbusiness\b/i, 'businessId'],
+	[/\bmerchant\b/i, 'merchantId'],
+	[/\bbeneficiary\b/i, 'beneficiaryAccountNumber'],
+	[/\breference\b/i, 'reference'],
+	[/\bcurrency\b/i, 'currency'],
+	[/\bamount\b/i, 'amount'],
+];
+
+/** A field an error names, with its label and the value the request sent (when it sent one). */
+export interface NamedField {
+	field: string;
+	label: string;
+	value?: string;
+}
+
+function valueAt(params: IDataObject | undefined, field: string): string | undefined {
+	let v: unknown = params;
+	for (const key of field.split('.')) v = v && typeof v === 'object' ? (v as IDataObject)[key] : undefined;
+	if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+	if (typeof v !== 'string' || v.trim() === '') return undefined;
+	const t = v.trim();
+	return t.length > 40 ? `${t.slice(0, 37)}...` : t;
+}
+
+/** The field the service's words name (`errors` entries `field: ...` first, then the words), with the request's value. */
+export function namedField(said: string | undefined, params?: IDataObject): NamedField | undefined {
+	if (!said) return undefined;
+	const pick = (field: string): NamedField => ({ field, label: FIELD_LABELS[field], value: valueAt(params, field) });
+	const keys = Object.keys(FIELD_LABELS);
+	for (const part of said.split('; ')) {
+		const m = /^([A-Za-z][\w.]*)\s*:/.exec(part);
+		if (m && keys.includes(m[1])) return pick(m[1]);
+	}
+	for (const key of keys) if (key.length > 2 && new RegExp(`\\b${key.replace('.', '\\.')}\\b`).test(said)) return pick(key);
+	for (const [words, key] of FIELD_WORDS) if (words.test(said)) return pick(key);
+	return undefined;
+}
+
+/** The thing in a title: `Business "BUS-9999"`, `The NGN wallet`, or the label alone. */
+function thing(named: NamedField): string {
+	if (named.field === 'currency' && named.value) return `The ${named.value} wallet`;
+	return named.value !== undefined ? `${named.label} "${named.value}"` : named.label;
+}
+
+/** What to do next: one line, for every status (and for an error stated without one: `undefined` status). */
+export function statusHint(status: number | undefined, moneyMoving: boolean, named?: NamedField): string {
+	const field = named ? `${named.label}${named.value !== undefined ? ` ("${named.value}")` : ''}` : 'the field PayOnUs names below';
+	if (status === undefined) return `Correct ${field} as PayOnUs says below, then run the item again.`;
 	switch (status) {
 		case 400:
-			return 'Correct the field PayOnUs names below, then run the item again.';
+			return `Correct ${field}, then run the item again.`;
 		case 401:
 			return 'Check the Client ID, Client Secret and Environment of the PayOnUs API credential.';
 		case 403:
@@ -96,7 +199,11 @@ export function statusHint(status: number, moneyMoving: boolean): string | undef
 				? "Check that the API client may do this and that this n8n server's outbound IP address is whitelisted on the PayOnUs dashboard for this environment."
 				: 'Check that the API client may do this for this merchant and business.';
 		case 404:
-			return 'Check the reference or ID, and that it belongs to this business and to this environment (sandbox or production).';
+			return named?.field === 'currency'
+				? 'Enable that currency\'s wallet for the business on the PayOnUs dashboard, or pay in a currency it has.'
+				: named
+					? `Check ${named.label}: it must exist in this environment (sandbox or production) and belong to this merchant.`
+					: 'Check the reference or ID, and that it belongs to this business and to this environment (sandbox or production).';
 		case 409:
 			return moneyMoving
 				? 'Nothing was sent again. Check the transaction that holds this reference (Get Transfer, Get Payment or the PayOnUs dashboard) before doing anything else.'
@@ -108,7 +215,9 @@ export function statusHint(status: number, moneyMoving: boolean): string | undef
 		case 429:
 			return 'Wait a minute before trying again.';
 		default:
-			return status >= 500 ? 'Try again later; check the transaction status before resending a payment.' : undefined;
+			if (status >= 500) return 'Try again later; check the transaction status before resending a payment.';
+			if (status >= 300 && status < 400) return 'Set the Base URL of the credential to the final https address.';
+			return 'Check the item against what PayOnUs says below, then run it again.';
 	}
 }
 
@@ -117,31 +226,39 @@ function capitalized(text: string): string {
 }
 
 /**
- * The title of an HTTP error: what happened in a builder's words, short, with
- * no service path (the path and the service's words go under details).
+ * The title of a service error: what happened in a builder's words, at most
+ * 12 words, naming the thing (and the field, when the service names one),
+ * no service path. `status` undefined: an error the service stated without
+ * a status (transport/envelope.ts).
  */
-export function statusTitle(status: number, subject: string, method = 'GET'): string {
+export function statusTitle(status: number | undefined, subject: string, method = 'GET', named?: NamedField): string {
+	if (status === undefined) return named ? `PayOnUs refused the ${subject}: ${thing(named)}` : `PayOnUs refused the ${subject}`;
 	switch (status) {
 		case 400:
-			return `PayOnUs refused the ${subject}: a field is missing or invalid`;
+			return named ? `PayOnUs refused the ${subject}: ${thing(named)} is invalid` : `PayOnUs refused the ${subject}: a field is missing or invalid`;
 		case 401:
 			return "PayOnUs did not accept the credential's access token";
 		case 403:
-			return `PayOnUs refused permission for this ${subject}`;
+			return named ? `No permission for ${thing(named)} on this ${subject}` : `PayOnUs refused permission for this ${subject}`;
 		case 404:
+			if (named) return `${thing(named)} not found`;
 			// A read: the thing itself is missing; a write: something it refers to (a wallet, a business...).
-			return method === 'GET' ? `${capitalized(subject)} not found in PayOnUs` : `PayOnUs refused the ${subject}: something it refers to was not found`;
+			return method === 'GET' ? `${capitalized(subject)} not found in PayOnUs` : `Something the ${subject} refers to was not found`;
 		case 409:
-			return 'Reference already used for this business';
+			return named?.field === 'reference' && named.value !== undefined
+				? `Reference "${named.value}" already used for this business`
+				: 'Reference already used for this business';
 		case 410:
-			return 'The card token was deleted';
+			return named?.field === 'cardTokenId' && named.value !== undefined ? `Stored card "${named.value}" was deleted` : 'The card token was deleted';
 		case 422:
-			return 'The card token expired, or the business cannot take card payments';
+			return named?.field === 'cardTokenId' && named.value !== undefined
+				? `Stored card "${named.value}" expired, or cards are not enabled`
+				: 'The card token expired, or the business cannot take card payments';
 		case 429:
 			return 'Too many requests to PayOnUs: wait a minute';
 		default:
 			if (status >= 500) return `PayOnUs failed to process the ${subject} (server error ${status})`;
-			if (status >= 300 && status < 400) return 'PayOnUs answered with a redirect, which is not followed: set the Base URL to the final https address';
+			if (status >= 300 && status < 400) return 'PayOnUs answered with a redirect, which is not followed';
 			return `PayOnUs refused the ${subject} (HTTP ${status})`;
 	}
 }
@@ -157,27 +274,33 @@ export interface ServiceErrorSummary {
 }
 
 /**
- * Builds the title and description for an HTTP error from the service: the
- * title says what happened (no path), the description what to do (with the
- * service's words for a 400, where they name what is wrong).
+ * Builds the title and description for an error of the service: the title
+ * names the thing (no path), the description says what to do in one line,
+ * then the service's words. `status` undefined: an error the service
+ * stated in a 2xx answer without a status.
  */
 export function summarizeHttpError(
-	status: number,
+	status: number | undefined,
 	body: unknown,
-	context: { method: string; path: string; moneyMoving?: boolean; secrets?: Array<string | undefined> },
+	context: { method: string; path: string; moneyMoving?: boolean; secrets?: Array<string | undefined>; params?: IDataObject },
 ): ServiceErrorSummary {
 	const secrets = context.secrets ?? [];
 	const said = serviceMessage(body);
-	const message = statusTitle(status, subjectOfPath(context.path), context.method);
-	const descriptionParts: string[] = [];
+	// 409: the reference of the request is the thing, whatever the words name.
+	const named =
+		status === 409
+			? { field: 'reference', label: 'Reference', value: valueAt(context.params, 'reference') ?? valueAt(context.params, 'merchantReference') }
+			: status === 401 || status === 429 || (status !== undefined && status >= 500)
+				? undefined
+				: namedField(said, context.params);
+	const message = statusTitle(status, subjectOfPath(context.path), context.method, named);
+	const descriptionParts: string[] = [statusHint(status, context.moneyMoving === true, named)];
 	// The service's words say what is wrong (a field, a missing wallet...); a 409's own description says it instead.
-	const hint = statusHint(status, context.moneyMoving === true);
-	if (hint) descriptionParts.push(hint);
 	if (said && status !== 409) descriptionParts.push(`PayOnUs said: ${redactText(said, secrets).replace(/\.$/, '')}.`);
 	return {
 		status,
 		message: redactText(message, secrets),
-		description: descriptionParts.length > 0 ? descriptionParts.join(' ') : undefined,
+		description: redactText(descriptionParts.join(' '), secrets),
 		said: said ? redactText(said, secrets) : undefined,
 		body: sanitizeBody(body, secrets),
 	};
@@ -217,6 +340,8 @@ export interface Failure {
 	body?: unknown;
 	code?: string;
 	message?: string;
+	/** The error was stated in the body of a 2xx answer (transport/envelope.ts); `status` is the stated one, if any. */
+	stated?: boolean;
 }
 
 
@@ -291,6 +416,8 @@ export interface FailedCall {
 	reference?: string;
 	/** Strings never to show (client secret, verification key, token). */
 	secrets: string[];
+	/** The request's fields (body, query or form fields), for naming the field an error is about. */
+	params?: IDataObject;
 }
 
 /**
@@ -310,8 +437,14 @@ export function requestError(
 	let status: number | undefined;
 	let said: string | undefined;
 	let body: unknown;
-	if ((f.kind === 'http' || f.kind === 'auth') && f.status !== undefined) {
-		const s = summarizeHttpError(f.status, f.body, { method: call.method, path: call.path, moneyMoving: call.reference !== undefined, secrets });
+	if ((f.kind === 'http' || f.kind === 'auth') && (f.status !== undefined || f.stated)) {
+		const s = summarizeHttpError(f.status, f.body, {
+			method: call.method,
+			path: call.path,
+			moneyMoving: call.reference !== undefined,
+			secrets,
+			params: call.params,
+		});
 		message = s.message;
 		description = s.description;
 		status = f.status;

@@ -53,9 +53,9 @@ export class FakePayOnUs implements PayOnUsClient {
 		return [];
 	}
 
-	/** The payin `ONUS-X-<n>` paid in full (or as `over` says). */
+	/** The payin `ONUS-<TYPE>-<n>` paid in full (or as `over` says). */
 	pay(n: number, over: IDataObject = {}): IDataObject {
-		const p = this.payins.get(`ONUS-X-${n}`)!;
+		const p = [...this.payins.values()].find((r) => String(r.onusReference).endsWith(`-${n}`))!;
 		Object.assign(p, { paymentStatus: 'SUCCESSFUL' }, over);
 		if (over.amountPaid === undefined) p.amountPaid = p.amount;
 		return p;
@@ -94,8 +94,9 @@ export class FakePayOnUs implements PayOnUsClient {
 		if (this.byRef.has(ref)) {
 			throw httpError(409, 'duplicate', { existingRecord: { ...this.payins.get(this.byRef.get(ref)!) } });
 		}
-		const onusReference = `ONUS-X-${++this.seq}`;
 		const channel = channelOf(path);
+		// A service reference of the channel's kind (the spec's TYPE codes: NUB, CARD, MMO, EFT).
+		const onusReference = `ONUS-${SERVICE_TYPE[channel]}-${++this.seq}`;
 		const record: IDataObject = {
 			onusReference,
 			reference: ref,
@@ -119,6 +120,8 @@ export class FakePayOnUs implements PayOnUsClient {
 		return answer;
 	}
 }
+
+const SERVICE_TYPE: Record<string, string> = { BANK_TRANSFER: 'NUB', CARD: 'CARD', MOBILE_MONEY: 'MMO', EFT: 'EFT' };
 
 function channelOf(path: string): string {
 	if (path.includes('virtual-accounts')) return 'BANK_TRANSFER';

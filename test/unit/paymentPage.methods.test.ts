@@ -39,9 +39,9 @@ describe('bank transfer', () => {
 	it('one account per attempt reference; the account is kept in the sealed state', async () => {
 		const { env, fake } = checkoutSetup();
 		const view = await bank(env, filled);
-		expect(fake.payins.get('ONUS-X-1')).toMatchObject({ reference: `PP-${id}-1`, amount: 5000 });
+		expect(fake.payins.get('ONUS-NUB-1')).toMatchObject({ reference: `PP-${id}-1`, amount: 5000 });
 		expect(open(view.sealed, KEY)?.a).toEqual([
-			{ n: 1, m: 'bank', s: 'bank', r: 'ONUS-X-1', acct: { no: '0123456789', bank: 'Test Bank', name: 'Shop / Ada' } },
+			{ n: 1, m: 'bank', s: 'bank', r: 'ONUS-NUB-1', acct: { no: '0123456789', bank: 'Test Bank', name: 'Shop / Ada' } },
 		]);
 	});
 });
@@ -75,8 +75,8 @@ describe('card', () => {
 		const { env, fake } = checkoutSetup();
 		fake.cardAuth = 'THREE_DS';
 		const view = await card(env, { ...filled, m: 'card' }, { cardData: encryptedCard() });
-		expect(view).toMatchObject({ kind: 'threeDs', redirect: 'https://bank.test/3ds/ONUS-X-1', attempt: { s: '3ds', u: 'https://bank.test/3ds/ONUS-X-1' } });
-		const sent = fake.payins.get('ONUS-X-1')!;
+		expect(view).toMatchObject({ kind: 'threeDs', redirect: 'https://bank.test/3ds/ONUS-CARD-1', attempt: { s: '3ds', u: 'https://bank.test/3ds/ONUS-CARD-1' } });
+		const sent = fake.payins.get('ONUS-CARD-1')!;
 		expect(sent.currency).toBe('NGN');
 	});
 
@@ -125,7 +125,7 @@ describe('EFT', () => {
 		const za: CheckoutState = { ...filled, cur: 'ZAR', m: 'eft' };
 		await expect(eft(env, za, { bank: 'NOPE' })).rejects.toThrow('Bank: choose your bank');
 		const view = await eft(env, za, { bank: 'ABSA' });
-		expect(view).toMatchObject({ kind: 'eft', redirect: 'https://bank.test/eft/ONUS-X-1', attempt: { n: 1, m: 'eft', s: 'eft' } });
+		expect(view).toMatchObject({ kind: 'eft', redirect: 'https://bank.test/eft/ONUS-EFT-1', attempt: { n: 1, m: 'eft', s: 'eft' } });
 		expect(fake.calls).toContain('POST /api/v1/eft-payment');
 	});
 });

@@ -56,7 +56,7 @@ describe('a checkout, request by request', () => {
 		const p = page();
 		const sealed = await bankCheckout(p);
 		const state = open(sealed, deriveKey('secret-1', `wf-1|${p.nodeId}`));
-		expect(state).toMatchObject({ amt: 5000, em: 'ada@example.com', a: [{ n: 1, m: 'bank', r: 'ONUS-X-1' }] });
+		expect(state).toMatchObject({ amt: 5000, em: 'ada@example.com', a: [{ n: 1, m: 'bank', r: 'ONUS-NUB-1' }] });
 		expect(open(sealed, deriveKey('secret-1', 'wf-1|other'))).toBeUndefined();
 	});
 

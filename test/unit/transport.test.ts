@@ -135,7 +135,7 @@ describe('errors', () => {
 			(e: Error) => e,
 		)) as Error & { description?: string; httpCode?: string };
 		// The title says what happened, without the service path (kept under details for support).
-		expect(error.message).toBe('PayOnUs refused the payment: a field is missing or invalid');
+		expect(error.message).toBe('PayOnUs refused the payment: Amount "0" is invalid');
 		expect(error.message).not.toContain('/api/');
 		expect(error.description).toContain('PayOnUs said: Validation failed; amount: must be at least 1');
 		expect((error as unknown as { context: IDataObject }).context.request).toBe('POST /api/v1/card-payments/with-token');

@@ -1,11 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
+import { PAYIN_PROOFS, unproven } from '../../shared/moneyMoving/proof';
 import { attemptReference, checkoutReference, type Attempt, type CheckoutState } from './sealedState';
 
 /**
  * When a checkout is paid (pure): only when Get Payment answers SUCCESSFUL
- * for one of its attempts, with the checkout's reference, business, amount
- * (the full amount paid) and currency. The browser's word (a return URL's
- * `status=`, a click on "I have paid") is never taken.
+ * for one of its attempts and the record proves it is that attempt's payin
+ * (rule 1, "a success is proven", shared/moneyMoving/proof.ts: a service
+ * reference of the method's kind, and the checkout's reference, business,
+ * amount and currency shown, an absent field never agreeing), with the full
+ * amount paid. The browser's word (a return URL's `status=`, a click on
+ * "I have paid") is never taken.
  */
 
 /** Paid, or not (with the warning to log when a SUCCESSFUL payin does not match the checkout). */
@@ -29,12 +33,14 @@ export function mismatches(
 	businessId: string,
 ): string[] {
 	const reference = attemptReference(state, attempt.n);
-	const problems: string[] = [];
-	const recordRef = record.merchantReference ?? record.reference;
-	if (recordRef !== undefined && recordRef !== reference) problems.push(`reference ${String(recordRef)}`);
+	// What the record must show to be this attempt's payin (an absent field is never agreement).
+	const problems: string[] = unproven(PAYIN_PROOFS[attempt.m], record, {
+		reference,
+		expected: { businessId, ...(state.amt !== undefined ? { amount: state.amt } : {}), ...(state.cur ? { currency: state.cur } : {}) },
+	}, 'record');
 	if (record.businessId !== undefined && record.businessId !== businessId)
 		problems.push(`business ${String(record.businessId)}`);
-	if (Number(record.amount) !== state.amt) problems.push(`amount ${String(record.amount)}`);
+	if (record.amount !== undefined && Number(record.amount) !== state.amt) problems.push(`amount ${String(record.amount)}`);
 	// SUCCESSFUL is not enough: the service must say the full amount was paid
 	// (the spec lets a payin's amountPaid differ from its amount and says
 	// nothing of a partial payment's status). No amountPaid: not decided.

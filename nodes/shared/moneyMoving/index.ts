@@ -5,9 +5,15 @@
  * 1. options.ts  what a call declares (`moneyMoving` on a request: its
  *                merchant reference, how to look it up, how to check a
  *                record against the request) and what it can end in.
- * 2. send.ts     sending it: once; after a lost answer (timeout, dropped
- *                connection, 5xx, 429) the reference is looked up BEFORE any
- *                resend; a 409 is resolved by lookup; every answer is checked.
+ * 2. send.ts     sending it, and what every answer means (rules 1 and 2 of
+ *                docs/reliability.md): only a record that proves the
+ *                movement is a success; a documented refusal is an error;
+ *                anything else (a lost answer, 5xx, 429, an error stated in
+ *                any shape, an answer that proves nothing) is looked up by
+ *                reference BEFORE any resend; a 409 is resolved by lookup.
+ * 2b. proof.ts   what proves a record is the movement (rule 1): a service
+ *                reference of the operation's kind and the request's fields
+ *                the record carries, per operation (PROOFS).
  * 3. lookup.ts   the lookup by merchant reference (payins, transfers): the
  *                whole list, bounded, never trusting a filter; moneyMoving()
  *                builds a call's options from it.
@@ -20,7 +26,8 @@
  * set to sendMoneyMoving; operations build the options with moneyMoving().
  */
 export type { MoneyMovingOptions, MoneyOutcome, RecoveryNote } from './options';
-export { type MoneyCaller, sendMoneyMoving } from './send';
+export { type MoneyCaller, REFUSAL_STATUSES, sendMoneyMoving } from './send';
+export { isServiceReference, PAYIN_PROOFS, type Proof, PROOFS, unproven } from './proof';
 export * from './lookup';
 export { compare, describeExpected, describeRecord, type Expected, REFERENCE_KEYS, samePhone } from './match';
 export { outcomeError, type OutcomeText } from './errors';

@@ -235,6 +235,7 @@ export function moneyMoving(
 	const check = full ? (record: IDataObject) => compare(full, record, 'record') : undefined;
 	return {
 		reference,
+		expected: { ...expected, businessId },
 		lookup: async () => await findByReference(client, source, businessId, reference, { check }),
 		...(full ? { check: (record: IDataObject, mode: 'answer' | 'record') => compare(full, record, mode), describe: describeExpected(full) } : {}),
 		...(noun ? { noun } : {}),

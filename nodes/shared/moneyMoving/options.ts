@@ -1,4 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
+import type { Expected } from './match';
+import type { Proof } from './proof';
 
 /**
  * 1. What a money-moving call declares (`moneyMoving` on a request, see
@@ -25,6 +27,19 @@ export interface MoneyMovingOptions {
 	 * holding the reference counts as this request.
 	 */
 	check?: (record: IDataObject, mode: 'answer' | 'record') => string[];
+	/**
+	 * What the record must show (business, amount, currency, beneficiary
+	 * account or customer phone): with `proof`, the fields a record must
+	 * carry to prove this movement (./proof.ts; an absent field is never
+	 * agreement).
+	 */
+	expected?: Partial<Omit<Expected, 'reference'>>;
+	/**
+	 * What proves a record is this movement (./proof.ts). Default: the proof
+	 * of the call's path (PROOFS); a path without one proves nothing (every
+	 * answer is looked up).
+	 */
+	proof?: Proof;
 	/** This request in words, for messages (e.g. "NGN 100 to account 0123456789"). */
 	describe?: string;
 	/** What a record is called in messages (default "transaction"). */
@@ -50,6 +65,8 @@ export interface MoneyMovingOptions {
 export interface RecoveryNote {
 	recoveredByLookup?: boolean;
 	duplicateReference?: boolean;
+	/** The words of an error the service stated for the call whose record the lookup then found (rule 2). */
+	serviceMessage?: string;
 }
 
 /**

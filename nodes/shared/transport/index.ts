@@ -10,7 +10,7 @@ import { baseUrlOf, type PayOnUsCredential, readCredential } from '../credential
 import type { CredentialDefaults } from '../credential/defaults';
 import { type MoneyCaller, type MoneyOutcome, outcomeError, type OutcomeText, sendMoneyMoving } from '../moneyMoving';
 import type { PayOnUsContext } from './context';
-import { envelopeFailure, isEnvelope, parseBody } from './envelope';
+import { isEnvelope, parseBody, statedFailure } from './envelope';
 import { classifyFailure, isPushBack, isTransient, retryAfterOf } from './failure';
 import { AdaptiveLimiter } from './limiter';
 import { buildMultipart } from './multipart';
@@ -156,6 +156,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 			timeoutMs: this.limits.timeoutMs,
 			reference: opts.moneyMoving?.reference,
 			secrets: this.secrets(),
+			params: requestParams(opts),
 		};
 	}
 
@@ -171,9 +172,10 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		const parsed = parseBody(body);
 		if (parsed.failure) throw this.error(parsed.failure, opts);
 		const value = parsed.value;
+		// Rule 2: an error the body states is an error, whatever the 2xx status (./envelope.ts).
+		const stated = statedFailure(value);
+		if (stated) throw this.error(stated, opts);
 		if (!isEnvelope(value)) return value as T;
-		const inside = envelopeFailure(value);
-		if (inside) throw this.error(inside, opts);
 		// `envelope: true` (../clientInterface.ts): the caller needs the message too.
 		return (opts.envelope ? value : value.data) as T;
 	}
@@ -250,6 +252,13 @@ class Transport implements PayOnUsClient, MoneyCaller {
 			parallel: this.limiter.ceiling,
 		})) as T[];
 	}
+}
+
+/** The fields of a request (JSON body, form fields or query), for naming the field an error is about. */
+function requestParams(opts: RequestOptions): IDataObject | undefined {
+	if (opts.body && typeof opts.body === 'object' && !Array.isArray(opts.body)) return opts.body as IDataObject;
+	if (opts.form) return opts.form.fields as IDataObject;
+	return opts.qs;
 }
 
 /** The token fingerprint of the client a credential makes (its base address, client id and secret). */
