@@ -7,7 +7,7 @@
  * TEST_PROFILES) x every fault:
  *   drop-after-20 / drop-after-50  the POST is processed (money moves), then
  *                                  its answer is dropped, at that rate
- *   503-before                     the POST answers 503 before processing, half the time
+ *   503-before                     the POST answers 503 before processing, every second call
  *   reused-reference               each reference is first used by an EARLIER,
  *                                  different movement (other amount/account),
  *                                  then the POST 503s half the time

@@ -17,6 +17,7 @@ import { bulkTransfer as bulkTransferOperation } from '../nodes/PayOnUs/resource
 import { chargeCard } from '../nodes/PayOnUs/resources/payin/chargeCard';
 import { chargeTokenizedCard } from '../nodes/PayOnUs/resources/payin/chargeTokenizedCard';
 import { mobileMoneyCollection } from '../nodes/PayOnUs/resources/payin/mobileMoneyCollection';
+import { eftPayment } from '../nodes/PayOnUs/resources/payin/eftPayment';
 import { PayOnUsApi } from '../credentials/PayOnUsApi.credentials';
 import { CredentialStore, FakeN8n, sandboxCredential } from './inProcessN8n';
 import { SandboxClient } from '../sandbox/client';
@@ -174,6 +175,18 @@ export const MONEY_OPS: MoneyOp[] = [
 			};
 		},
 	},
+	{
+		name: 'EFT payin',
+		path: '/api/v1/eft-payment',
+		op: eftPayment as PayOnUsOperation,
+		params: (reference, i, variant) => {
+			const amount = 60 + i + (variant ? 4 : 0);
+			return {
+				raw: { businessId: BUSINESS, bank: '250655', amount, reference, customerName: 'Ada Obi', customerEmail: 'ada@example.com', additionalFields: {} },
+				intent: { reference, kind: 'payin', amount },
+			};
+		},
+	},
 ];
 
 export interface OpResult {
@@ -255,6 +268,8 @@ export function successMatchesLedger(json: IDataObject, movements: IDataObject[]
 
 export type Fault = 'none' | 'drop-after-20' | 'drop-after-50' | '503-before' | 'reused-reference';
 export const FAULTS: Fault[] = ['drop-after-20', 'drop-after-50', '503-before', 'reused-reference'];
+/** The faults of the answer-shapes drill (each under every answer-shape profile, sandbox/answerShapes.ts). */
+export const SHAPE_FAULTS: Fault[] = ['none', 'drop-after-20', '503-before', 'reused-reference'];
 
 export interface CellResult {
 	op: string;
@@ -264,6 +279,8 @@ export interface CellResult {
 	movements: number;
 	exact: number;
 	extraMovements: number;
+	/** Intended movements that moved more than once (a bulk: more transfers than rows). */
+	doubleMovements: number;
 	successes: number;
 	falseSuccesses: number;
 	unknown: number;
@@ -312,7 +329,8 @@ export async function runCell(url: string, op: MoneyOp, profile: string, fault: 
 	if (fault === 'drop-after-20' || fault === 'drop-after-50') {
 		await sandbox.addFault({ method: 'POST', path: op.path, rate: fault === 'drop-after-20' ? 0.2 : 0.5, seed: 7, dropAfterProcessing: true });
 	} else if (fault === '503-before' || fault === 'reused-reference') {
-		await sandbox.addFault({ method: 'POST', path: op.path, status: 503, message: 'Service unavailable', rate: 0.5, seed: 11 });
+		// Every second call (deterministic: a seeded rate let the first calls of a small cell all pass).
+		await sandbox.addFault({ method: 'POST', path: op.path, status: 503, message: 'Service unavailable', every: 2 });
 	}
 	const results: Array<{ intent: Intent; result: OpResult }> = [];
 	for (let i = 0; i < count; i++) {
@@ -330,6 +348,7 @@ export async function runCell(url: string, op: MoneyOp, profile: string, fault: 
 		movements: 0,
 		exact: 0,
 		extraMovements: 0,
+		doubleMovements: 0,
 		successes: 0,
 		falseSuccesses: 0,
 		unknown: 0,
@@ -343,6 +362,7 @@ export async function runCell(url: string, op: MoneyOp, profile: string, fault: 
 		const before = earlier.get(intent.reference) ?? [];
 		const mine = all.filter((m) => !before.some((b) => b.onusReference === m.onusReference));
 		const movementUnits = intent.kind === 'bulk' ? (mine.length > 0 ? mine.length / (intent.rows?.length ?? 1) : 0) : mine.length;
+		if (mine.length > (intent.kind === 'bulk' ? (intent.rows?.length ?? 1) : 1)) cell.doubleMovements++;
 		if (fault === 'reused-reference') cell.extraMovements += movementUnits;
 		else {
 			cell.movements += movementUnits;

@@ -25,6 +25,11 @@ export const PROFILE_NAMES = [
 	'text-amounts',
 	'rate-limited',
 	'slows-under-load',
+	'errors-in-200-unstated-status',
+	'errors-in-200-response-code',
+	'errors-in-200-status-text',
+	'empty-success',
+	'success-without-reference',
 ] as const;
 
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -55,6 +60,16 @@ export const PROFILE_DESCRIPTIONS: Record<ProfileName, string> = {
 		'Every authenticated API call counts against a limit of RATE_LIMIT_PER_SECOND (50) calls per wall-clock second per API client; a call over it is answered 429 "Too many requests" with Retry-After (seconds to the next second, at least 1), before anything is processed. The spec names no limit for calls other than the token call.',
 	'slows-under-load':
 		'Each authenticated API call waits SLOW_MS_PER_CALL (4) ms for every call already in flight beyond SLOW_FREE_CALLS (16); with OVERLOAD_CALLS (96) or more in flight a call is answered 503 "Service overloaded" with Retry-After: 1, before anything is processed.',
+	'errors-in-200-unstated-status':
+		'Every API error is answered HTTP 200 with no status number anywhere: {"status":"error","success":false,"message":...,"error":{"code":"E<status>","message":...},"data":null} (sandbox/answerShapes.ts). The spec: "Shape of an error response body: not shown".',
+	'errors-in-200-response-code':
+		'Every API error is answered HTTP 200 as {"responseCode":"96" (26 for a duplicate),"responseMessage":...,"data":null}, no status (sandbox/answerShapes.ts).',
+	'errors-in-200-status-text':
+		'Every API error is answered HTTP 200 with its status as text: {"status":"400","message":...,"data":{"statusCode":"400","errors":[...]}} (sandbox/answerShapes.ts).',
+	'empty-success':
+		'Money-moving calls (transfers, bulk, card and stored-card charges, mobile money, EFT, dynamic accounts) are processed as usual, then answered {"status":200,"message":"Successful","data":null} (sandbox/answerShapes.ts).',
+	'success-without-reference':
+		'Money-moving calls are processed as usual, then answered without onusReference, merchantReference and reference in data (bulk rows without onusReference) (sandbox/answerShapes.ts).',
 };
 
 /** `rate-limited`: calls a second per API client. */
@@ -105,6 +120,21 @@ export class Profiles {
 		return PROFILE_NAMES.filter((n) => this.active.has(n));
 	}
 }
+
+/**
+ * The answer shapes the money tests and the answer-shapes bench run under
+ * (sandbox/answerShapes.ts): the default and each reading of an answer's
+ * shape the spec leaves open.
+ */
+export const ANSWER_SHAPE_TEST_PROFILES: Array<{ name: string; profiles: ProfileName[] }> = [
+	{ name: 'default', profiles: [] },
+	{ name: 'errors-in-200-unstated-status', profiles: ['errors-in-200-unstated-status'] },
+	{ name: 'errors-in-200-response-code', profiles: ['errors-in-200-response-code'] },
+	{ name: 'errors-in-200-status-text', profiles: ['errors-in-200-status-text'] },
+	{ name: 'empty-success', profiles: ['empty-success'] },
+	{ name: 'success-without-reference', profiles: ['success-without-reference'] },
+	{ name: 'duplicate-returns-existing', profiles: ['duplicate-returns-existing'] },
+];
 
 /** Page size cap of `strict-paging`. */
 export const STRICT_PAGE_SIZE = 20;

@@ -25,6 +25,7 @@ import { registerControl } from './areas/control';
 import { attachLink, makeTlsMaterial, registerLink, startLink, type LinkHandle, type LinkSettings } from './link';
 import { OVERLOAD_CALLS, parseProfiles, RATE_LIMIT_PER_SECOND, SLOW_FREE_CALLS, SLOW_MS_PER_CALL } from './profiles';
 import type { Timers } from './timers';
+import { shapeAnswer } from './answerShapes';
 
 export type { SeedConfig, SandboxConfig } from './config';
 
@@ -262,7 +263,9 @@ export class SandboxServer {
 		const body = reply.extra
 			? { status, message: reply.message ?? 'Successful', data: reply.data ?? null, ...reply.extra }
 			: { status, message: reply.message ?? 'Successful', data: reply.data ?? null };
-		this.send(res, status, body, retryAfter);
+		// Answer-shape profiles (answerShapes.ts): the same outcome in another shape.
+		const shaped = isApi && ctx?.auth !== null ? shapeAnswer(sb.profiles, method, path, { status, body }) : { status, body };
+		this.send(res, shaped.status, shaped.body, retryAfter);
 	}
 
 	private drain(req: IncomingMessage): Promise<Buffer> {

@@ -168,7 +168,11 @@ function valueAt(params: IDataObject | undefined, field: string): string | undef
 /** The field the service's words name (`errors` entries `field: ...` first, then the words), with the request's value. */
 export function namedField(said: string | undefined, params?: IDataObject): NamedField | undefined {
 	if (!said) return undefined;
-	const pick = (field: string): NamedField => ({ field, label: FIELD_LABELS[field], value: valueAt(params, field) });
+	const pick = (field: string): NamedField => {
+		// A currency the request does not carry (a mobile money payin): the code the words name.
+		const value = valueAt(params, field) ?? (field === 'currency' ? /\b(?!API\b)([A-Z]{3})\b/.exec(said)?.[1] : undefined);
+		return { field, label: FIELD_LABELS[field], value };
+	};
 	const keys = Object.keys(FIELD_LABELS);
 	for (const part of said.split('; ')) {
 		const m = /^([A-Za-z][\w.]*)\s*:/.exec(part);
@@ -179,16 +183,15 @@ export function namedField(said: string | undefined, params?: IDataObject): Name
 	return undefined;
 }
 
-/** The thing in a title: `Business "BUS-9999"`, `The NGN wallet`, or the label alone. */
+/** The thing in a title: `Business "BUS-9999"`, or the label alone. */
 function thing(named: NamedField): string {
-	if (named.field === 'currency' && named.value) return `The ${named.value} wallet`;
 	return named.value !== undefined ? `${named.label} "${named.value}"` : named.label;
 }
 
 /** What to do next: one line, for every status (and for an error stated without one: `undefined` status). */
 export function statusHint(status: number | undefined, moneyMoving: boolean, named?: NamedField): string {
 	const field = named ? `${named.label}${named.value !== undefined ? ` ("${named.value}")` : ''}` : 'the field PayOnUs names below';
-	if (status === undefined) return `Correct ${field} as PayOnUs says below, then run the item again.`;
+	if (status === undefined) return named ? `Correct ${field} as PayOnUs says below, then run the item again.` : 'Check the item against what PayOnUs says below, then run it again.';
 	switch (status) {
 		case 400:
 			return `Correct ${field}, then run the item again.`;
@@ -241,6 +244,8 @@ export function statusTitle(status: number | undefined, subject: string, method 
 		case 403:
 			return named ? `No permission for ${thing(named)} on this ${subject}` : `PayOnUs refused permission for this ${subject}`;
 		case 404:
+			// A currency not found is its wallet (the spec's wallet-not-found error).
+			if (named?.field === 'currency') return named.value ? `${named.value} wallet not found for this business` : 'Wallet not found for this currency';
 			if (named) return `${thing(named)} not found`;
 			// A read: the thing itself is missing; a write: something it refers to (a wallet, a business...).
 			return method === 'GET' ? `${capitalized(subject)} not found in PayOnUs` : `Something the ${subject} refers to was not found`;
@@ -255,7 +260,7 @@ export function statusTitle(status: number | undefined, subject: string, method 
 				? `Stored card "${named.value}" expired, or cards are not enabled`
 				: 'The card token expired, or the business cannot take card payments';
 		case 429:
-			return 'Too many requests to PayOnUs: wait a minute';
+			return `Too many ${subject} requests to PayOnUs: wait a minute`;
 		default:
 			if (status >= 500) return `PayOnUs failed to process the ${subject} (server error ${status})`;
 			if (status >= 300 && status < 400) return 'PayOnUs answered with a redirect, which is not followed';
@@ -548,16 +553,30 @@ export function retitle(error: unknown, status: number, title: string, descripti
 	return error;
 }
 
+/** The most words an error title has (issue 31): longer explanations go to the description. */
+export const MAX_TITLE_WORDS = 12;
+
+export function wordCount(text: string): number {
+	return text.split(/\s+/).filter((w) => w !== '').length;
+}
+
 /**
- * Rewrites the message of a service error with what it means for this
- * call (the error keeps its type, status and description, so n8n still shows
- * the service's own words). Errors of other statuses pass unchanged.
+ * Gives a service error what it means for this call (the error keeps its
+ * type, status and details, so n8n still shows the service's own words):
+ * a meaning of at most MAX_TITLE_WORDS words becomes the title; a longer
+ * one is added to the description, after the line on what to do, and the
+ * title stays the transport's (naming the thing and the field). Errors of
+ * other statuses pass unchanged.
  */
 export function explain(error: unknown, meanings: Partial<Record<number, string>>): unknown {
 	const status = statusOf(error);
 	const meaning = status === undefined ? undefined : meanings[status];
-	if (meaning && error instanceof Error) {
-		error.message = `${meaning} (PayOnUs answered ${status})`;
+	if (meaning && error instanceof PayOnUsApiError) {
+		if (wordCount(meaning) <= MAX_TITLE_WORDS) error.message = meaning;
+		else {
+			const sentence = `${capitalized(meaning.trim()).replace(/\.$/, '')}.`;
+			error.description = error.description ? `${error.description} ${sentence}` : sentence;
+		}
 	}
 	return error;
 }

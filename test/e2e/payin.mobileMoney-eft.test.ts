@@ -46,7 +46,7 @@ describe('payin in real n8n', () => {
 		const { ok, errors } = outcome(execution);
 		// Item 3 is valid but BUS-2001 has no GHS wallet (seed): the service's 404 is an error item.
 		expect(errors).toEqual([
-			'PayOnUs refused the payment: something it refers to was not found [item 2]',
+			'GHS wallet not found for this business [item 2]',
 			'"Customer Phone" must be in international format: + followed by 7 to 15 digits, e.g. +2348012345678 [item 3]',
 			'"Network" is required [item 4]',
 			'"Country Code" must be a 2-letter country code such as NG, KE or ZA [item 5]',

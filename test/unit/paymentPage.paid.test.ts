@@ -1,4 +1,5 @@
 /** Payment Page, step "decide paid" (checkout/paid.ts): only Get Payment's SUCCESSFUL, for the checkout's own terms. */
+import type { IDataObject } from 'n8n-workflow';
 import { decidePaid } from '../../nodes/PayOnUsPaymentPage/checkout/paid';
 import type { Attempt, CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 
@@ -27,7 +28,7 @@ describe('decidePaid', () => {
 		['merchantReference', 'merchant reference not shown'],
 		['onusReference', 'no ONUS-NUB-... service reference'],
 	])('a SUCCESSFUL payin that does not show its %s is not paid', (field, why) => {
-		const { [field]: _gone, ...rest } = record as Record<string, unknown>;
+		const { [field]: _gone, ...rest } = record as IDataObject;
 		const decision = decidePaid(state, attempt, rest, 'BUS-1');
 		expect(decision).toEqual({ paid: false, warning: expect.stringContaining(why) });
 	});
