@@ -254,7 +254,7 @@ export function statusTitle(status: number | undefined, subject: string, method 
 				? `Reference "${named.value}" already used for this business`
 				: 'Reference already used for this business';
 		case 410:
-			return named?.field === 'cardTokenId' && named.value !== undefined ? `Stored card "${named.value}" was deleted` : 'The card token was deleted';
+			return named?.field === 'cardTokenId' && named.value !== undefined ? `Stored card "${named.value}" was deleted` : `The stored card of this ${subject} was deleted`;
 		case 422:
 			return named?.field === 'cardTokenId' && named.value !== undefined
 				? `Stored card "${named.value}" expired, or cards are not enabled`
@@ -295,7 +295,9 @@ export function summarizeHttpError(
 	const named =
 		status === 409
 			? { field: 'reference', label: 'Reference', value: valueAt(context.params, 'reference') ?? valueAt(context.params, 'merchantReference') }
-			: status === 401 || status === 429 || (status !== undefined && status >= 500)
+			: (status === 410 || status === 422) && valueAt(context.params, 'cardTokenId') !== undefined
+				? { field: 'cardTokenId', label: FIELD_LABELS.cardTokenId, value: valueAt(context.params, 'cardTokenId') }
+				: status === 401 || status === 429 || (status !== undefined && status >= 500)
 				? undefined
 				: namedField(said, context.params);
 	const message = statusTitle(status, subjectOfPath(context.path), context.method, named);

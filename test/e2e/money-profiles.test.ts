@@ -8,7 +8,7 @@
  * batch whose answer is lost (sent once, "outcome unknown" or recovered).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { TEST_PROFILES } from '../../sandbox/profiles';
+import { ANSWER_SHAPE_TEST_PROFILES, TEST_PROFILES } from '../../sandbox/profiles';
 import { nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
 import { business, NODE, payOnUsWorkflow } from '../../dev/workflows';
@@ -122,4 +122,57 @@ describe('money-moving operations in n8n under each sandbox profile', () => {
 			}
 		});
 	});
+	/**
+	 * Rules 1 and 2 of docs/reliability.md (issue 29) under each answer shape
+	 * the spec leaves open (sandbox/answerShapes.ts): a movement is reported
+	 * done only as the ledger's own record, an error the service states
+	 * reaches the item with its words, and nothing moves twice.
+	 */
+	describe.each(ANSWER_SHAPE_TEST_PROFILES.filter((p) => p.name !== 'default' && !TEST_PROFILES.some((t) => t.name === p.name)).map((p) => p.name))(
+		'answer shape %s',
+		(name) => {
+			const profiles = ANSWER_SHAPE_TEST_PROFILES.find((p) => p.name === name)!.profiles;
+			const tag = `e2e-shape-${name}-${Date.now().toString(36)}`;
+
+			beforeAll(async () => {
+				await e2e.sb.setProfiles(profiles);
+				await e2e.sb.clearFaults();
+			});
+			afterEach(async () => {
+				await e2e.sb.clearFaults();
+			});
+
+			test('Create Transfer: every success item is the ledger\'s one transfer; none moved twice', async () => {
+				await e2e.sb.addFault({ method: 'POST', path: TRANSFER, status: 503, every: 3 });
+				const items = Array.from({ length: 4 }, (_, i) => ({ json: { reference: `${tag}-t${i}`, amount: 200 + i, account: '9999991112' } }));
+				const out = await run(`shape ${name}: transfers`, { ...transferParams, verifyBeneficiaryName: false }, items);
+				const ledger = (await e2e.sb.ledger()).transfers as IDataObject[];
+				expect(out).toHaveLength(4);
+				out.forEach((o, i) => {
+					const held = ledger.filter((t) => t.merchantReference === `${tag}-t${i}`);
+					expect(held.length).toBeLessThanOrEqual(1);
+					if (o.error === undefined) {
+						expect(held).toHaveLength(1);
+						expect(o.onusReference).toBe(held[0].onusReference);
+						expect(held[0].amount).toBe(200 + i);
+					} else {
+						// Refused (nothing moved) or outcome unknown naming the reference: never a success.
+						expect(String(o.error)).toMatch(new RegExp(`${tag}-t${i}|PayOnUs`));
+					}
+				});
+				expect(out.filter((o) => o.error === undefined).length).toBeGreaterThan(0);
+			});
+
+			test('an error the service states reaches the item with its words; nothing moves', async () => {
+				const reference = `${tag}-nobiz`;
+				const out = await run(`shape ${name}: stated error`, { ...transferParams, businessId: business('BUS-9999'), verifyBeneficiaryName: false }, [
+					{ json: { reference, amount: 100, account: '9999991112' } },
+				]);
+				// Refused, or (where the lookup by reference cannot tell) outcome unknown: an error either way, with the service's words.
+				expect(out[0].error).toBeDefined();
+				expect(JSON.stringify(out[0])).toMatch(/Business BUS-9999 not found|business BUS-9999 not found/);
+				expect(((await e2e.sb.ledger()).transfers as IDataObject[]).filter((t) => t.merchantReference === reference)).toHaveLength(0);
+			});
+		},
+	);
 });

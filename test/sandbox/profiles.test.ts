@@ -193,3 +193,43 @@ describe.each(TEST_PROFILES.map((p) => p.name))('spec invariants under profile %
 		expect(new Set(payins.map((p) => p.onusReference)).size).toBe(payins.length);
 	});
 });
+
+describe('answer shapes (sandbox/answerShapes.ts): the same outcome in another shape', () => {
+	const search = async (reference: string) =>
+		(await c.get(`/api/v1/transfer-requests?merchantId=MER-1001&pageNo=1&pageSize=100`)).body.data.content.filter((t: any) => t.merchantReference === reference);
+
+	test.each([
+		['errors-in-200-unstated-status', (b: any) => expect(b).toMatchObject({ status: 'error', success: false, error: { code: 'E409' }, data: null })],
+		['errors-in-200-response-code', (b: any) => expect(b).toMatchObject({ responseCode: '26', data: null })],
+		['errors-in-200-status-text', (b: any) => expect(b).toMatchObject({ status: '409', data: { statusCode: '409' } })],
+	])('%s: an error is answered HTTP 200 in that shape, words kept', async (profile, shape) => {
+		const reference = ref('shape');
+		expect((await transfer(reference)).status).toBe(200);
+		await setProfiles([profile]);
+		const again = await transfer(reference);
+		expect(again.status).toBe(200);
+		shape(again.body);
+		expect(JSON.stringify(again.body)).toContain(reference);
+	});
+
+	test('empty-success: processed as usual, answered with data null', async () => {
+		await setProfiles(['empty-success']);
+		const reference = ref('empty');
+		const r = await transfer(reference);
+		expect(r.status).toBe(200);
+		expect(r.body).toEqual({ status: 200, message: 'Successful', data: null });
+		expect(await search(reference)).toHaveLength(1);
+	});
+
+	test('success-without-reference: processed, answered without the references (bulk rows too)', async () => {
+		await setProfiles(['success-without-reference']);
+		const reference = ref('noref');
+		const r = await transfer(reference);
+		expect(r.body.data).toMatchObject({ amount: 100, currency: 'NGN' });
+		expect(r.body.data.onusReference).toBeUndefined();
+		expect(r.body.data.merchantReference).toBeUndefined();
+		expect(await search(reference)).toHaveLength(1);
+		const b = await bulk(ref('nobatch'), 2);
+		expect(b.body.data.transfers.map((t: any) => t.onusReference)).toEqual([undefined, undefined]);
+	});
+});

@@ -206,10 +206,12 @@ export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, m
 		if (reading.is === 'conflict') return await onConflict<T>(t, opts, mm, proof, reading.failure, lost);
 
 		// Anything else: looked up by reference before anything else happens.
-		lost.how = lost.how ? `${lost.how}, ${reading.how}` : reading.how;
 		const failure = reading.is === 'unproven' ? undefined : reading.failure;
 		const httpCode = failure?.status !== undefined ? String(failure.status) : undefined;
-		const said = reading.is === 'stated' ? serviceMessage(reading.failure.body) : undefined;
+		// Rule 2: the words of an error the service stated reach every message that follows.
+		const said = failure && reading.is !== 'lost' ? serviceMessage(failure.body) : undefined;
+		const how = said ? `${reading.how}: PayOnUs said "${redactText(said, t.secrets())}"` : reading.how;
+		lost.how = lost.how ? `${lost.how}, ${how}` : how;
 		const { record, error } = await runLookup(t, mm, t.limits.lookupAttempts);
 		if (error !== undefined) {
 			throw unknown(
