@@ -31,6 +31,7 @@ it('pictures the canvas, each panel and both test events', async () => {
 	expect(byName.canvas.text).not.toContain('card_tokenization_link');
 	expect(byName['webhook-panel'].text).toContain('Test Event');
 	expect(byName['webhook-panel'].text).toContain('Simplify');
+	expect(byName['webhook-panel'].text).toMatch(/\bStatuses\b[\s\S]*Successful/);
 	expect(byName['webhook-test-event'].text).toContain('paymentStatus');
 	expect(byName['webhook-test-event'].text).toContain('4200');
 	expect(byName['poll-test-event'].text).toContain('paymentStatus');
