@@ -153,7 +153,7 @@ describe("rule 5 for the operation's own default: Create Transfer's Country Code
 	});
 });
 
-describe('rule 5 for read-only operations: from node version 4 (saved workflows of 1 to 3 keep reading the default business)', () => {
+describe('rule 5 for operations that move no money: from node version 4 (saved workflows of 1 to 3 keep taking the default)', () => {
 	const getPayment = (businessId: unknown): Params => ({ resource: 'payin', operation: 'getPayment', businessId, onusReference: 'ONUS-1' });
 
 	beforeEach(() => {
@@ -163,6 +163,16 @@ describe('rule 5 for read-only operations: from node version 4 (saved workflows 
 	it('version 3: Get Payment reads the default business, as before', async () => {
 		await node.execute.call(context([{}], getPayment(rl('={{ $json.businessId }}')), () => ({ businessId: rl('') }), { typeVersion: 3 }));
 		expect(client.requests[0].path).toBe('/api/v1/payment-requests/businesses/BUS-2001');
+	});
+
+	it('version 3: Create Dynamic Account (a write that moves no money) takes the default business, as before', async () => {
+		const account = { resource: 'payin', operation: 'createDynamicAccount', businessId: rl('={{ $json.businessId }}'), amount: 100, currency: 'NGN', reference: 'dyn-1', customerName: 'Ada Obi', customerEmail: 'ada@example.com', additionalFields: {} };
+		client = new FakeClient().respondAll((o) => ({ onusReference: 'ONUS-DYN-1', merchantReference: 'dyn-1', amount: 100, currency: 'NGN', accountNumber: '9900000001', businessId: (o.body as IDataObject | undefined)?.businessId }));
+		await node.execute.call(context([{}], account, () => ({ businessId: rl('') }), { typeVersion: 3 }));
+		expect(client.requests.filter((r) => r.method === 'POST').map((r) => (r.body as IDataObject).businessId)).toEqual(['BUS-2001']);
+		client = new FakeClient();
+		await expect(node.execute.call(context([{}], account, () => ({ businessId: rl('') }), { typeVersion: 4 }))).rejects.toThrow('"Business" came out empty');
+		expect(client.requests).toHaveLength(0);
 	});
 
 	it('version 4: Get Payment and Get Many Wallets (Merchant ID) fail instead; nothing is read', async () => {

@@ -82,17 +82,17 @@ function strictParameter(props: INodeProperties[], value: unknown, stored: unkno
 /**
  * Node versions from which a value an expression left empty is never filled
  * by a default, for every operation (../../shared/credential/defaults.ts,
- * rule 5). Before it, for every operation that is not read only: a
- * money-moving call, an account or a link made for the default business
- * instead of the one the expression named is the harm the rule prevents;
- * read-only operations of saved workflows (versions 1 to 3) keep reading
- * the default business, as they always did.
+ * rule 5). Before it, for the money-moving operations only (the rule is
+ * about where money moves, and a payout from the default business instead
+ * of the one the expression named is the harm it prevents: a safety fix for
+ * saved workflows too); the other operations of saved workflows (versions 1
+ * to 3) keep taking the default, as they always did.
  */
 export const EMPTY_NEVER_FILLED_FROM_VERSION = 4;
 
 /** Whether rule 5 applies to this operation at this node version (see EMPTY_NEVER_FILLED_FROM_VERSION). */
 export function emptyNeverFilled(op: Pick<PayOnUsOperation, 'effect'>, typeVersion: number): boolean {
-	return op.effect !== 'read' || typeVersion >= EMPTY_NEVER_FILLED_FROM_VERSION;
+	return op.effect === 'movesMoney' || typeVersion >= EMPTY_NEVER_FILLED_FROM_VERSION;
 }
 
 /**

@@ -112,8 +112,8 @@ export interface DefaultsOf {
  * defaults put in the empty top-level `merchantId` / `businessId` fields it
  * has (filters inside a collection are not filled). `stored` is the node's
  * parameters as saved (`getNode().parameters`); without it (undefined) only
- * rule 1 applies (read-only operations of node versions 1 to 3, kept as
- * they were). The node runs this before validation, so a missing business is
+ * rule 1 applies (operations that move no money, on node versions 1 to 3,
+ * kept as they were). The node runs this before validation, so a missing business is
  * reported with the other input problems, before anything is sent.
  */
 export function withDefaults(raw: IDataObject, stored: IDataObject | undefined, of: DefaultsOf): IDataObject {
