@@ -18,7 +18,7 @@ import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { DEDUPE_WINDOW, PERSISTED_KEYS, resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
 import { CONFIRM_TIMING } from '../../nodes/PayOnUsTrigger/confirm';
 import { TRIGGER_CLOCK } from '../../nodes/PayOnUsTrigger/receive';
-import { SeenKeys } from '../../nodes/shared/claim';
+import { claimsFor, PAGE_CLOCK } from '../../nodes/PayOnUsPaymentPage/request/emittedCheckouts';
 import { advance, MAX_SEEN, type StreamState } from '../../nodes/PayOnUsPollTrigger/cursor';
 import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
 import { deriveKey, newCheckoutId, seal } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
@@ -297,22 +297,22 @@ async function pageRows(sb: SandboxHandle): Promise<SafetyRow[]> {
 		),
 	];
 
-	// The emitted memory as the page wires it (claim -> date -> horizon), past its 7-day window.
+	// The emitted memory as the page wires it (claimsFor: claim -> judge -> keep), past its 7-day window.
 	const DAY = 86_400_000;
-	const memory = new SeenKeys({ ttlMs: 7 * DAY, maxEntries: 20_000 });
 	Object.assign(payin, { amountPaid: 5000 });
 	const paid = await checkout.show(view.state);
 	const record = paid.record ?? {};
+	const where = { workflowId: `se-page-${Date.now()}`, nodeId: 'page', mode: 'webhook' };
+	const staticData: IDataObject = {};
 	let starts = 0;
-	const claim = (ref: string, date: unknown, now: number) => {
-		if (memory.has(ref, now) || memory.decide(date).known || !memory.checkAndAdd(ref, now)) return;
-		memory.setDate(ref, date);
-		if (ref === 'PP-this') starts++;
+	const claim = (ref: string, now: number) => {
+		PAGE_CLOCK.now = () => now;
+		if (claimsFor(where, staticData, () => undefined).claim(ref, record) && ref === 'PP-this') starts++;
 	};
-	claim('PP-this', record.createdDate, 0);
-	claim('PP-other', record.createdDate, 1); // another checkout, same second
-	memory.prune(8 * DAY);
-	claim('PP-this', record.createdDate, 8 * DAY);
+	claim('PP-this', 0);
+	claim('PP-other', 1); // another checkout, same second
+	claim('PP-this', 8 * DAY);
+	PAGE_CLOCK.now = () => Date.now();
 	rows.push(
 		row(
 			PAGE,

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { ClaimRegistry, type Claims, type ClaimScope, type Decision, type SeenWindow } from '../shared/claim';
+import { Claims, type ClaimScope, type ClaimWindow, type Judgement } from '../shared/claim';
 import { signedFieldText } from '../shared/signature';
 import type { Verdict } from './emit';
 import { eventReference, eventStatus, isSigned, SIGNED_FIELDS, type EventName, type Notification } from './notification';
@@ -31,17 +31,19 @@ import { eventReference, eventStatus, isSigned, SIGNED_FIELDS, type EventName, t
  * now confirms it (a legitimate retry), it goes to Confirmed. A tokenization
  * event (sent once) is never swallowed by an earlier forged copy.
  *
- * Past the memory's bounds (docs/reliability.md#bounds-of-what-the-nodes-remember):
- * every remembered key carries the service record's createdDate; a key let go
- * (24 h, 10,000 events, or left out of static data over a restart) raises the
- * memory's horizon to that date (nodes/shared/claim/memory.ts). A confirmed
- * event the memory does not hold whose record was created on or before the
+ * Past the memory's bounds (docs/reliability.md#rule-3): every remembered
+ * key carries the date of its record's last change; a key let go (24 h,
+ * 10,000 events, or left out of static data over a restart) raises the
+ * memory's horizon to that date (nodes/shared/claim/index.ts). A confirmed
+ * event the memory does not hold whose record last changed on or before the
  * horizon may have been handled already: it goes to Unconfirmed with that
- * reason instead of Confirmed (`decide`, used by confirm.ts).
+ * reason instead of Confirmed (`judgeEvent`, used by confirm.ts). A record
+ * that changed after the horizon (a payment made days after its account was
+ * opened, a payout settled after a weekend) is Confirmed.
  */
 
-/** Repeats of one event (type, reference, status) are suppressed for a day, up to 10,000 events per trigger. */
-export const DEDUPE_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
+/** Repeats of one event (signed fields) are suppressed for a day, up to 10,000 events per trigger. */
+export const DEDUPE_WINDOW: ClaimWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
 /**
  * Keys also written to the workflow's static data. n8n reads the whole static
  * data with the workflow on every webhook request and writes it back after
@@ -55,15 +57,21 @@ export const PERSISTED_KEYS = 50;
  * handled already): remembered for a day, up to 10,000 per trigger, so that
  * one such event starts ONE Unconfirmed execution, not one per copy.
  */
-export const HELD_WINDOW: SeenWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
+export const HELD_WINDOW: ClaimWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
 
-/** Events seen (static data fields `seenEvents`, `seenHorizon`: saved workflows carry them). */
-const seenEvents = new ClaimRegistry({
-	window: DEDUPE_WINDOW,
-	keptIn: { keys: 'seenEvents', horizon: 'seenHorizon', newest: PERSISTED_KEYS },
+/**
+ * Events handled, in static data as `seenChanges` / `seenChangesHorizon`
+ * (saved workflows carry them; `seenEvents` / `seenHorizon` of versions that
+ * dated events by their record's creation are read once and folded in).
+ */
+const seenEvents = new Claims(DEDUPE_WINDOW, {
+	keys: 'seenChanges',
+	horizon: 'seenChangesHorizon',
+	newest: PERSISTED_KEYS,
+	legacy: { keys: 'seenEvents', horizon: 'seenHorizon' },
 });
 /** Events held back (in process only). */
-const heldEvents = new ClaimRegistry({ window: HELD_WINDOW });
+const heldEvents = new Claims(HELD_WINDOW);
 
 /** Test hook: forget every scope of the webhook trigger (a restart). */
 export function resetSeenKeys(): void {
@@ -73,13 +81,13 @@ export function resetSeenKeys(): void {
 
 /**
  * Identity of an event for suppressing repeats. For a signed event: the
- * SIGNED fields only (accountNumber, onusReference, paymentStatus), so a
- * captured notification resent with another `type`, amount or business
- * (none of them signed) is the same event and starts nothing new. For a
- * tokenization notification (not signed): the link id and status. A 96-bit
- * digest (16 base64url characters) rather than the text, so the list kept in
- * static data, which n8n reads and parses on every webhook request, stays a
- * few kilobytes.
+ * SIGNED fields only (accountNumber, onusReference, paymentStatus: the record
+ * and its status), so a captured notification resent with another `type`,
+ * amount or business (none of them signed) is the same event and starts
+ * nothing new. For a tokenization notification (not signed): the link id and
+ * status. A 96-bit digest (16 base64url characters) rather than the text, so
+ * the list kept in static data, which n8n reads and parses on every webhook
+ * request, stays a few kilobytes.
  */
 export function dedupeKey(event: EventName, body: IDataObject): string {
 	const identity = isSigned(event)
@@ -88,68 +96,52 @@ export function dedupeKey(event: EventName, body: IDataObject): string {
 	return createHash('sha256').update(JSON.stringify(identity), 'utf8').digest().subarray(0, 12).toString('base64url');
 }
 
-/** The trigger's two memories as one request sees them. */
-export interface EventMemory {
-	seen: Claims;
-	held: Claims;
-}
-
-/** Opens both memories of a (workflow, node, mode); the seen one merges what static data carried. */
-export function openMemory(scope: ClaimScope, now: number, staticData: () => IDataObject): EventMemory {
-	return { seen: seenEvents.open(scope, now, staticData), held: heldEvents.open(scope, now) };
-}
-
-/** One event's claim, from the claim step until its confirmation settles it. */
-export class EventClaim {
-	constructor(
-		private readonly memory: EventMemory,
-		readonly key: string,
-		/** Held back before: this copy only re-checks (one read) and starts nothing new if still not confirmed. */
-		readonly recheck: boolean,
-	) {}
-
-	/** For the record the service returned: may it have been handled already (past the memory's bounds)? */
-	decide(date: unknown): Decision {
-		return this.memory.seen.decide(date);
-	}
-
-	/** After the confirmation: keep, release or hold the key by the verdict. */
-	settle(verdict: Verdict, now: number): void {
-		const { seen, held } = this.memory;
-		switch (verdict.kind) {
-			case 'confirmed':
-				held.release(this.key);
-				seen.keep(this.key, verdict.recordDate);
-				return;
-			case 'notConfirmed':
-				// Released, so a later redelivery may still be confirmed (re-checked),
-				// and held back, so no copy starts a second Unconfirmed execution.
-				seen.release(this.key);
-				held.reclaim(this.key, now);
-				return;
-			case 'otherBusiness':
-				// Like any filtered event, not remembered.
-				held.release(this.key);
-				seen.release(this.key);
-				return;
-			case 'forged':
-				seen.release(this.key);
-				return;
-		}
-	}
-}
-
 /**
  * Claims the event: undefined for a repeat (answered `duplicate`). An event
- * to confirm is claimed now and kept once confirmed (EventClaim.settle); any
- * other is claimed and kept at once.
+ * to confirm is claimed now and kept once confirmed (settleEvent); any other
+ * is claimed and kept at once. `recheck`: held back before, so this copy only
+ * re-checks (one read) and starts nothing new if still not confirmed.
  */
-export function claimEvent(memory: EventMemory, notification: Notification, confirming: boolean, now: number): EventClaim | undefined {
+export function claimEvent(
+	scope: ClaimScope,
+	notification: Notification,
+	confirming: boolean,
+	now: number,
+): { key: string; recheck: boolean } | undefined {
 	const key = dedupeKey(notification.event, notification.body);
-	if (memory.seen.has(key, now)) return undefined;
-	const recheck = confirming && memory.held.has(key, now);
-	const claimed = confirming ? memory.seen.claim(key, now) : memory.seen.claimAndKeep(key, now).claimed;
-	return claimed ? new EventClaim(memory, key, recheck) : undefined;
+	if (!seenEvents.claim(scope, key, now)) return undefined;
+	if (!confirming) seenEvents.keep(scope, key);
+	return { key, recheck: confirming && heldEvents.has(scope, key, now) };
+}
+
+/** For the record the service returned: may this change have been handled already (past the memory's bounds)? */
+export function judgeEvent(scope: ClaimScope, record: IDataObject): Judgement {
+	return seenEvents.judge(scope, record);
+}
+
+/** After the confirmation: keep, release or hold the key by the verdict. */
+export function settleEvent(scope: ClaimScope, key: string, verdict: Verdict, now: number): void {
+	switch (verdict.kind) {
+		case 'confirmed':
+			heldEvents.release(scope, key);
+			seenEvents.keep(scope, key, verdict.record);
+			return;
+		case 'notConfirmed':
+			// Released, so a later redelivery may still be confirmed (re-checked),
+			// and held back afresh, so no copy starts a second Unconfirmed execution.
+			seenEvents.release(scope, key);
+			heldEvents.release(scope, key);
+			heldEvents.claim(scope, key, now);
+			return;
+		case 'otherBusiness':
+			// Like any filtered event, not remembered.
+			heldEvents.release(scope, key);
+			seenEvents.release(scope, key);
+			return;
+		case 'forged':
+			seenEvents.release(scope, key);
+			return;
+	}
 }
 
 /**

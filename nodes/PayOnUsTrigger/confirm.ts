@@ -1,6 +1,6 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/clientInterface';
-import type { Decision } from '../shared/claim';
+import type { Judgement } from '../shared/claim';
 import { toPayin, toTransfer } from '../shared/records';
 import type { Verdict } from './emit';
 import type { Route } from './filter';
@@ -116,14 +116,14 @@ export async function confirmSigned(
 
 /**
  * What the service's answer means for the event (pure). In this order: not
- * confirmed; confirmed, but created on or before the memory's horizon
- * (`decide`, claim.ts: it may have been handled already); for a business the
+ * confirmed; confirmed, but last changed on or before the memory's horizon
+ * (`judge`, claim.ts: it may have been handled already); for a business the
  * filter cannot check or does not select; else Confirmed.
  */
 export function judgeRecord(
 	notification: Notification,
 	confirmation: Confirmation,
-	decide: (date: unknown) => Decision,
+	judge: (record: IDataObject) => Judgement,
 	businessIds: string[],
 ): Verdict {
 	const { event, body } = notification;
@@ -133,9 +133,8 @@ export function judgeRecord(
 		const item = record ? { ...received, serviceRecord: record } : received;
 		return { kind: 'notConfirmed', item, reason: confirmation.reason ?? 'not confirmed' };
 	}
-	// The memory cannot vouch for events created before its horizon (keys let
-	// go past its bounds): the service's date decides.
-	const decision = decide(record.createdDate);
+	// Past the memory's bounds, the date of the record's last change decides (claim.ts).
+	const decision = judge(record);
 	if (decision.known) {
 		return {
 			kind: 'notConfirmed',
@@ -154,12 +153,12 @@ export function judgeRecord(
 		}
 		if (!businessIds.includes(String(record.businessId))) return { kind: 'otherBusiness', businessId: String(record.businessId) };
 	}
-	return { kind: 'confirmed', item: recordConfirmedItem(received, record, event), recordDate: record.createdDate };
+	return { kind: 'confirmed', item: recordConfirmedItem(received, record, event), record };
 }
 
-/** What confirming needs: the service, the memory's horizon (claim.ts), and whether this copy only re-checks a held event. */
+/** What confirming needs: the service, the memory's judgement past its bounds (claim.ts), and whether this copy only re-checks a held event. */
 export interface ConfirmContext extends ServiceAccess {
-	decide: (date: unknown) => Decision;
+	judge: (record: IDataObject) => Judgement;
 	/** Held back before: one read instead of CONFIRM_TIMING.attempts. */
 	recheck: boolean;
 }
@@ -182,5 +181,5 @@ async function readBack(notification: Notification, context: ConfirmContext): Pr
 /** Confirms an event with the service: its record (signed events) or its link (tokenization). */
 export async function confirmEvent(notification: Notification, route: Route, context: ConfirmContext): Promise<Verdict> {
 	if (route.check === 'link') return await confirmLinkEvent(notification, context);
-	return judgeRecord(notification, await readBack(notification, context), context.decide, route.businessIds);
+	return judgeRecord(notification, await readBack(notification, context), context.judge, route.businessIds);
 }

@@ -52,8 +52,8 @@ export interface OutcomeLog {
  * settles its memories by it (claim.ts), this step emits it.
  */
 export type Verdict =
-	/** Confirmed: the item goes to the Confirmed output; `recordDate` dates its key. */
-	| { kind: 'confirmed'; item: IDataObject; recordDate?: unknown; cardTokenUnchecked?: boolean }
+	/** Confirmed: the item goes to the Confirmed output; the service's `record` dates its key (claim.ts). */
+	| { kind: 'confirmed'; item: IDataObject; record?: IDataObject; cardTokenUnchecked?: boolean }
 	/** Not confirmed: the item goes to the Unconfirmed output (once; later copies are held back). */
 	| { kind: 'notConfirmed'; item: IDataObject; reason: string }
 	/** Confirmed, for a business the Only Business IDs filter does not select: ignored. */

@@ -2,7 +2,7 @@ import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { merchantIdOf } from '../shared/credential/defaults';
 import { createClient } from '../shared/transport';
 import { authenticate, keySourceOf } from './authenticate';
-import { claimEvent, openMemory } from './claim';
+import { claimEvent, judgeEvent, settleEvent } from './claim';
 import { confirmEvent } from './confirm';
 import { recentCredentials } from './credentialReads';
 import { accepted, answered, duplicate, emit, ignored, received, respond } from './emit';
@@ -54,9 +54,13 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	if ('ignored' in route) return answered(res, ignored(route.ignored));
 
 	const now = TRIGGER_CLOCK.now();
-	const scope = { workflowId: ctx.getWorkflow().id, nodeId: ctx.getNode().id, mode: ctx.getMode() };
-	const memory = openMemory(scope, now, () => ctx.getWorkflowStaticData('node'));
-	const claim = claimEvent(memory, notification, isConfirming(route.check), now);
+	const scope = {
+		workflowId: ctx.getWorkflow().id,
+		nodeId: ctx.getNode().id,
+		mode: ctx.getMode(),
+		staticData: () => ctx.getWorkflowStaticData('node'),
+	};
+	const claim = claimEvent(scope, notification, isConfirming(route.check), now);
 	if (!claim) return answered(res, duplicate());
 	if (!isConfirming(route.check)) return accepted(res, receivedItem(notification, route.check));
 
@@ -69,9 +73,9 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 				onRead: (credential) => recentCredentials.remember(keys.credentialId, credential, TRIGGER_CLOCK.now()),
 			}),
 		merchantId: (client) => merchantIdOf(ctx.getNodeParameter('merchantId', ''), client.defaults),
-		decide: (date) => claim.decide(date),
+		judge: (record) => judgeEvent(scope, record),
 		recheck: claim.recheck,
 	});
-	claim.settle(verdict, TRIGGER_CLOCK.now());
+	settleEvent(scope, claim.key, verdict, TRIGGER_CLOCK.now());
 	return emit(verdict, notification, claim.recheck, ctx.logger);
 }

@@ -16,7 +16,7 @@ function claims(taken: string[] = []) {
 }
 
 describe('emitting', () => {
-	it('emits the Paid item only when this request claims its checkout (dated with the payin, null without)', () => {
+	it('emits the Paid item only when this request claims its checkout (with its payin record)', () => {
 		const outputs = new PageOutputs();
 		const c = claims(['PP-taken']);
 		const { emit } = emitting(outputs, c, false);
@@ -24,9 +24,10 @@ describe('emitting', () => {
 		expect(outputs.any).toBe(false);
 		expect(emit({ onusReference: 'Y' }, 'PP-new')).toBe(true);
 		expect(outputs.paid).toEqual({ onusReference: 'Y' });
+		// The whole payin goes with the claim: past the memory, its last change decides (rule 3).
 		expect(c.calls).toEqual([
-			['PP-taken', '2026-01-01 10:00:00'],
-			['PP-new', null],
+			['PP-taken', { onusReference: 'X', createdDate: '2026-01-01 10:00:00' }],
+			['PP-new', { onusReference: 'Y' }],
 		]);
 	});
 

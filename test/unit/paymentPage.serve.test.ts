@@ -69,7 +69,7 @@ describe('a checkout, request by request', () => {
 		expect(paid.result.webhookResponse).toEqual({ state: 'paid' });
 		expect(paid.result.workflowData).toEqual([[{ json: expect.objectContaining({ merchantCheckoutReference: expect.stringMatching(/^PP-/), customerEmail: 'ada@example.com' }) }]]);
 		expect(Object.keys(paid.result.workflowData![0][0].json).length).toBeLessThanOrEqual(SIMPLIFIED_MAX_FIELDS);
-		expect(p.staticData.emittedCheckouts).toEqual([[expect.stringMatching(/^PP-/), expect.any(Number), '2026-01-01 12:00:01']]);
+		expect(p.staticData.emittedChanges).toEqual([[expect.stringMatching(/^PP-/), expect.any(Number), '2026-01-01 12:00:01']]);
 		const again = await request(p, 'GET', { c });
 		expect(again).toMatchObject({ status: 200, body: expect.stringContaining('Payment received') });
 		expect(again.result).toEqual({ noWebhookResponse: true });

@@ -9,7 +9,6 @@ import { generateKeyPairSync } from 'node:crypto';
 import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/request/config';
 import { renderView } from '../../nodes/PayOnUsPaymentPage/render/html';
 import { deriveKey, newCheckoutId, open, seal, type CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
-import { SeenKeys } from '../../nodes/shared/claim';
 import { checkoutSetup as setup, encryptedCard, KEY, pageConfig as config, PEM } from './paymentPage.fakes';
 
 describe('the sealed checkout state', () => {
@@ -171,55 +170,5 @@ describe('checkout: card', () => {
 		const html = renderView({ nonce: 'n', config: config() }, details);
 		// the card inputs have no name: a browser never submits them
 		expect(html).toMatch(/<input id="cc-number"(?![^>]*name=)/);
-	});
-});
-
-describe('emitted checkouts memory (shared/claim SeenKeys, as the page uses it)', () => {
-	it('claims once, releases after a failed run, merges what static data carried', () => {
-		const m = new SeenKeys({ ttlMs: 1000, maxEntries: 3 });
-		expect(m.checkAndAdd('a', 0)).toBe(true);
-		expect(m.checkAndAdd('a', 1)).toBe(false);
-		m.forget('a');
-		expect(m.checkAndAdd('a', 2)).toBe(true);
-		m.merge([['b', 3], ['c', 4]], 5);
-		expect(m.checkAndAdd('b', 6)).toBe(false);
-		expect(m.checkAndAdd('d', 7)).toBe(true);
-		expect(m.size).toBe(3);
-		expect(m.newest(2).map(([k]) => k)).toEqual(['c', 'd']);
-		expect(m.checkAndAdd('c', 5000)).toBe(true); // past the window
-	});
-});
-
-describe('a paid checkout past the memory is not emitted again (issue 22, point 2)', () => {
-	const DAY = 24 * 60 * 60 * 1000;
-	it('reopened after the window: the payin created before the horizon is refused; a newer one goes on', () => {
-		const m = new SeenKeys({ ttlMs: 7 * DAY, maxEntries: 20_000 });
-		expect(m.decide('2026-01-01 10:00:00').known).toBe(false);
-		expect(m.checkAndAdd('PP-a', 0)).toBe(true);
-		m.setDate('PP-a', '2026-01-01 10:00:00');
-		expect(m.checkAndAdd('PP-b', 1000)).toBe(true);
-		m.setDate('PP-b', '2026-01-01 10:05:00');
-		// Eight days later: both aged out; the receipt link of PP-a is opened again.
-		m.prune(8 * DAY);
-		expect(m.has('PP-a', 8 * DAY)).toBe(false);
-		expect(m.decide('2026-01-01 10:00:00')).toMatchObject({ known: true });
-		expect(m.decide(undefined)).toMatchObject({ known: true });
-		expect(m.decide('2026-01-09 09:00:00').known).toBe(false);
-	});
-
-	it('past the count and over a restart beyond the persisted keys', () => {
-		const m = new SeenKeys({ ttlMs: 7 * DAY, maxEntries: 3 });
-		for (let n = 0; n < 5; n++) {
-			m.checkAndAdd(`PP-${n}`, n);
-			m.setDate(`PP-${n}`, `2026-01-01 10:0${n}:00`);
-		}
-		expect(m.decide('2026-01-01 10:01:00').known).toBe(true); // PP-1 let go
-		expect(m.decide('2026-01-01 10:05:00').known).toBe(false);
-		// Restart: only the newest 2 persisted, with the horizon of those left out.
-		const restarted = new SeenKeys({ ttlMs: 7 * DAY, maxEntries: 3 });
-		restarted.merge(m.newest(2), 10, m.horizonBeyond(2));
-		expect(restarted.has('PP-4', 10)).toBe(true);
-		expect(restarted.decide('2026-01-01 10:02:00').known).toBe(true); // PP-2: left out of static data
-		expect(restarted.decide('2026-01-01 10:06:00').known).toBe(false);
 	});
 });

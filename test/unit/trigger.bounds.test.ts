@@ -189,3 +189,67 @@ describe('the horizon persisted for a restart does not narrow the live memory', 
 		}
 	});
 });
+
+/**
+ * Issue 29, rule 3: an event is new by what changed, not by when its record
+ * was born. Events whose records were created at 10:00 on day 0 settle 1 h,
+ * 25 h, 3 days and 10 days later, on a trigger that runs for 11 days (its
+ * clock injected: TRIGGER_CLOCK) handling other events every 6 hours, so
+ * that its memory lets go of keys past its 24 h window all along. Each late
+ * event is Confirmed at its first delivery; each replay (the next day, and
+ * after a restart) is never Confirmed. Under the reading where the service
+ * never moves lastUpdatedDate, the record carries no date of its change: a
+ * late event the memory cannot vouch for goes to Unconfirmed (fail closed),
+ * and a replay is still never Confirmed. The "moves" reading failed on
+ * ca131fe (25 h, 3 d, 10 d went to Unconfirmed).
+ */
+describe.each([
+	{ reading: 'lastUpdatedDate moves with the status (sandbox default)', moves: true },
+	{ reading: 'lastUpdatedDate never moves (profile updated-date-unmoved)', moves: false },
+])('late settlements, $reading', ({ moves }) => {
+	const HOUR = 60 * 60 * 1000;
+	const DAY0 = Date.UTC(2025, 0, 1, 10, 0, 0);
+	const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+	/** A record created at `createdAt` that reached SUCCESSFUL at `settledAt` (service clock = trigger clock here). */
+	const settled = (n: number, createdAt: number, settledAt: number): IDataObject => ({
+		...record(n),
+		createdDate: stamp(createdAt),
+		lastUpdatedDate: stamp(moves ? settledAt : createdAt),
+	});
+	const LATE = [
+		{ n: 9001, after: 1 * HOUR, label: '1 h' },
+		{ n: 9002, after: 25 * HOUR, label: '25 h' },
+		{ n: 9003, after: 72 * HOUR, label: '3 days' },
+		{ n: 9004, after: 240 * HOUR, label: '10 days' },
+	];
+
+	it('each late event is Confirmed once at its first delivery; replays never', async () => {
+		const firsts = new Map<number, { verified: number; notConfirmed: number }>();
+		let filler = 0;
+		const schedule: Array<{ at: number; n: number; createdAt: number }> = [];
+		for (let t = DAY0 + 30 * 60_000; t <= DAY0 + 11 * 24 * HOUR; t += 6 * HOUR) schedule.push({ at: t, n: ++filler, createdAt: t - 60_000 });
+		for (const late of LATE) schedule.push({ at: DAY0 + late.after, n: late.n, createdAt: DAY0 });
+		schedule.sort((a, b) => a.at - b.at);
+		for (const { at, n, createdAt } of schedule) {
+			clock = at;
+			records.set(ref(n), settled(n, createdAt, at));
+			const d = await deliver(notification(n));
+			if (n > 9000) firsts.set(n, { verified: d.verified.length, notConfirmed: d.notConfirmed.length });
+			else expect(d.verified).toHaveLength(1);
+		}
+		for (const late of LATE) {
+			const first = firsts.get(late.n);
+			if (moves || late.after < 24 * HOUR) expect({ late: late.label, ...first }).toEqual({ late: late.label, verified: 1, notConfirmed: 0 });
+			else expect({ late: late.label, ...first }).toEqual({ late: late.label, verified: 0, notConfirmed: 1 });
+		}
+		// Replays: the next day (keys past the 24 h window), then after a restart.
+		let replayed = 0;
+		clock += 30 * HOUR;
+		for (const late of LATE) replayed += (await deliver(notification(late.n, { transactionAmount: 1 }))).verified.length;
+		resetSeenKeys();
+		clock += 60 * HOUR;
+		for (const late of LATE) replayed += (await deliver(notification(late.n))).verified.length;
+		for (let n = 1; n <= filler; n += 5) replayed += (await deliver(notification(n))).verified.length;
+		expect(replayed).toBe(0);
+	});
+});

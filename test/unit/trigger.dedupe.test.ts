@@ -1,11 +1,10 @@
 /**
  * The pure pieces of repeat suppression: the dedupe key of a notification
- * (signed fields only) and the per-scope registries under nodes/shared/claim
- * (used by the PayOnUs Trigger and the Payment Page).
+ * (signed fields only) and the reset of the trigger's memory (the per-scope
+ * cases of the mechanism are in claim.test.ts).
  */
-import { dedupeKey, openMemory, resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
+import { claimEvent, dedupeKey, resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
 import { EVENTS } from '../../nodes/PayOnUsTrigger/notification';
-import { SeenRegistry } from '../../nodes/shared/claim';
 
 const signed = {
 	type: 'COLLECTION',
@@ -39,35 +38,13 @@ describe('dedupeKey', () => {
 	});
 });
 
-describe('SeenRegistry', () => {
-	const window = { ttlMs: 1000, maxEntries: 10 };
-
-	it('keeps one memory per scope, and registries apart', () => {
-		const a = new SeenRegistry();
-		const b = new SeenRegistry();
-		expect(a.for('s', window)).toBe(a.for('s', window));
-		expect(a.for('s', window)).not.toBe(a.for('t', window));
-		expect(a.for('s', window)).not.toBe(b.for('s', window));
-		a.for('s', window).checkAndAdd('k', 0);
-		expect(b.for('s', window).has('k', 0)).toBe(false);
-	});
-
-	it('drops the oldest scope beyond its bound, and forgets all on clear', () => {
-		const r = new SeenRegistry(2);
-		const first = r.for('1', window);
-		r.for('2', window);
-		r.for('3', window);
-		expect(r.for('1', window)).not.toBe(first);
-		const again = r.for('2', window);
-		r.clear();
-		expect(r.for('2', window)).not.toBe(again);
-	});
-
-	it("the trigger's registry is reset by resetSeenKeys", () => {
-		const scope = { workflowId: 'wf', nodeId: 'node', mode: 'webhook' };
-		const before = openMemory(scope, 0, () => ({})).seen;
-		before.claim('k', 0);
+describe("the trigger's memory", () => {
+	it('is reset by resetSeenKeys (a restart)', () => {
+		const scope = { workflowId: 'wf', nodeId: 'node', mode: 'webhook', staticData: () => ({}) };
+		const event = { event: EVENTS.collection, body: signed, receivedAt: new Date(0) };
+		expect(claimEvent(scope, event, false, 0)).toBeDefined();
+		expect(claimEvent(scope, event, false, 0)).toBeUndefined();
 		resetSeenKeys();
-		expect(openMemory(scope, 0, () => ({})).seen.has('k', 0)).toBe(false);
+		expect(claimEvent(scope, event, false, 0)).toBeDefined();
 	});
 });

@@ -261,7 +261,7 @@ describe('PayOnUs Trigger: filters and repeats', () => {
 	it('writes recent keys to static data in production and honours them after a restart', async () => {
 		const staticData: IDataObject = {};
 		await deliver({ ...signed(), staticData });
-		expect(Array.isArray(staticData.seenEvents)).toBe(true);
+		expect(Array.isArray(staticData.seenChanges)).toBe(true);
 		expect(JSON.stringify(staticData)).not.toContain(KEY);
 		resetSeenKeys(); // a restart: process memory gone, static data kept
 		const again = await deliver({ ...signed(), staticData });

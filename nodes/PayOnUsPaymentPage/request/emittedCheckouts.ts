@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { ClaimRegistry, type ClaimScope, type SeenWindow } from '../../shared/claim';
+import { Claims, type ClaimScope, type ClaimWindow } from '../../shared/claim';
 
 /**
  * Exactly once: the claim a request makes on a checkout before it starts the
@@ -9,7 +9,7 @@ import { ClaimRegistry, type ClaimScope, type SeenWindow } from '../../shared/cl
  * A key is claimed in process, synchronously: within one process two
  * concurrent requests that both see a checkout paid start ONE execution
  * (the shared mechanism: ../../shared/claim/index.ts). The newest PERSISTED_KEYS go to the workflow's
- * static data (`emittedCheckouts`, with `emittedHorizon`), which n8n reads
+ * static data (`emittedChanges`, with `emittedChangesHorizon`), which n8n reads
  * before and saves after every production request, so a restart or another
  * process that comes later does not start it again. The request that saw
  * the payment answers only once n8n has stored the execution; if n8n cannot
@@ -22,7 +22,7 @@ import { ClaimRegistry, type ClaimScope, type SeenWindow } from '../../shared/cl
  */
 
 /** How long and how many checkouts are remembered as emitted. */
-export const EMITTED_WINDOW: SeenWindow = {
+export const EMITTED_WINDOW: ClaimWindow = {
 	ttlMs: 7 * 24 * 60 * 60 * 1000,
 	maxEntries: 20_000,
 };
@@ -31,20 +31,27 @@ export const PERSISTED_KEYS = 500;
 /** The page's clock for its memory (tests move it). */
 export const PAGE_CLOCK = { now: (): number => Date.now() };
 
-/** The page's memories, one per (workflow, node, mode), kept in static data as `emittedCheckouts` / `emittedHorizon`. */
-const emittedCheckouts = new ClaimRegistry({
-	window: EMITTED_WINDOW,
-	keptIn: { keys: 'emittedCheckouts', horizon: 'emittedHorizon', newest: PERSISTED_KEYS },
+/**
+ * The page's memories, one per (workflow, node, mode), kept in static data as
+ * `emittedChanges` / `emittedChangesHorizon` (`emittedCheckouts` /
+ * `emittedHorizon` of versions that dated payins by their creation are read
+ * once and folded in).
+ */
+const emittedCheckouts = new Claims(EMITTED_WINDOW, {
+	keys: 'emittedChanges',
+	horizon: 'emittedChangesHorizon',
+	newest: PERSISTED_KEYS,
+	legacy: { keys: 'emittedCheckouts', horizon: 'emittedHorizon' },
 });
 
 /** One request's claims. */
 export interface CheckoutClaims {
 	/**
 	 * True when this request is the first to claim `key` (it then emits).
-	 * `serviceDate`: the payin's createdDate, for a Paid item (null when it
-	 * has none).
+	 * `record`: the payin, for a Paid item (null when there is none): past the
+	 * memory's bounds, the date of its last change decides.
 	 */
-	claim(key: string, serviceDate?: unknown): boolean;
+	claim(key: string, record?: IDataObject | null): boolean;
 	/** Gives back every key this request claimed (n8n could not store its run). */
 	release(): void;
 }
@@ -52,32 +59,33 @@ export interface CheckoutClaims {
 /**
  * The claims of one request on `scope` (n8n's mode 'manual', the test URL,
  * persists nothing). `staticData`: the node's static data (left out for test
- * URL requests). A Paid item is emitted for a checkout the memory
- * no longer holds (past 7 days, 20,000 checkouts, or left out of static data
- * over a restart) only if its payin was created after the memory's horizon;
- * else the page still shows the receipt but starts nothing, and logs why.
+ * URL requests). A Paid item is emitted for a checkout the memory no longer
+ * holds (past 7 days, 20,000 checkouts, or left out of static data over a
+ * restart) only if its payin last changed after the memory's horizon (rule 3,
+ * nodes/shared/claim/index.ts); else the page still shows the receipt but
+ * starts nothing, and logs why.
  */
 export function claimsFor(scope: ClaimScope, staticData: IDataObject | undefined, warn: (message: string) => void): CheckoutClaims {
+	const where: ClaimScope = { ...scope, staticData: staticData ? () => staticData : undefined };
 	const claimed: string[] = [];
 	return {
-		claim(key, serviceDate) {
+		claim(key, record) {
 			const now = PAGE_CLOCK.now();
-			// Opened on every claim, so what static data carries now is merged first.
-			const claims = emittedCheckouts.open(scope, now, staticData ? () => staticData : undefined);
-			const result = claims.claimAndKeep(key, now, serviceDate);
-			if (!result.claimed) {
-				if (result.reason !== undefined) {
-					warn(
-						`PayOnUs Payment Page: checkout ${key} is paid, but was not started again: ${result.reason}. Check your records for this checkout (merchantCheckoutReference ${key})`,
-					);
-				}
+			if (emittedCheckouts.has(where, key, now)) return false;
+			const judgement = record === undefined ? undefined : emittedCheckouts.judge(where, record);
+			if (judgement?.known) {
+				warn(
+					`PayOnUs Payment Page: checkout ${key} is paid, but was not started again: ${judgement.reason}. Check your records for this checkout (merchantCheckoutReference ${key})`,
+				);
 				return false;
 			}
+			if (!emittedCheckouts.claim(where, key, now)) return false;
+			emittedCheckouts.keep(where, key, record);
 			claimed.push(key);
 			return true;
 		},
 		release() {
-			for (const key of claimed) emittedCheckouts.release(scope, key);
+			for (const key of claimed) emittedCheckouts.release(where, key);
 		},
 	};
 }

@@ -32,7 +32,7 @@ export function emitting(
 ): Pick<CheckoutEnv, 'emit' | 'emitNotPaid'> {
 	return {
 		emit: (item, checkoutRef) => {
-			if (!claims.claim(checkoutRef, item.createdDate ?? null)) return false;
+			if (!claims.claim(checkoutRef, item)) return false;
 			outputs.paid = item;
 			return true;
 		},

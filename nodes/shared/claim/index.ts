@@ -1,154 +1,289 @@
 import type { IDataObject } from 'n8n-workflow';
-import { readPersistedKeys, SeenRegistry, type Decision, type SeenKeys, type SeenWindow } from './memory';
-
-export { readPersistedKeys, SeenKeys, SeenRegistry, serviceTime } from './memory';
-export type { Decision, PersistedKey, SeenWindow } from './memory';
+import { BoundedMap } from '../boundedMap';
 
 /**
- * One claim/dedupe mechanism for the webhook nodes: a key (a notification's
- * signed fields, a checkout reference) is claimed before the workflow is
- * started, so that of several copies one starts it.
+ * The one claim/dedupe mechanism of the webhook nodes (the PayOnUs Trigger's
+ * seen and held events, the Payment Page's emitted checkouts), and the one
+ * place where rule 3 is enforced (docs/reliability.md#rule-3): an event is
+ * new by what changed, never by when its record was born.
  *
- * - Scope: one memory per (workflow, node, mode) in each registry.
- * - Carried over: on opening, what static data carried (the newest keys and
- *   the horizon) is merged into the in-process memory (memory.ts).
- * - Claim: synchronous (check and record in one step, no await between), so
- *   in one process exactly one of any number of concurrent copies wins.
- * - Keep: the newest keys (dated with the service's record date when known)
- *   and the horizon are written to static data under the node's field names.
+ * - Scope: one bounded memory per (workflow, node, mode); `manual` (the Test
+ *   URL) never reads or writes static data.
+ * - Claim: synchronous (check and record, no await between), so in one
+ *   process exactly one of any number of concurrent copies wins.
+ * - Keep: a claimed key is dated with the date of its record's last change
+ *   (`changeOf`), and the newest keys with the horizon are written to the
+ *   workflow's static data, which carries them over a restart and, best
+ *   effort, to another process (n8n loads static data per request and writes
+ *   it back whole: it is merged into the memory, never trusted as complete).
  * - Release: a claim given up (the run could not be stored, the event was not
  *   confirmed) is forgotten, so a later copy may claim the key again.
- * - Horizon: for a key the memory does not hold, the service's date of its
- *   record decides whether it may have been handled already (`decide`).
+ * - Horizon (fail closed past the bounds): a dated key let go (past the time
+ *   window, past the count, or left out of static data over a restart) raises
+ *   the horizon to its change date. Every key whose record changed after the
+ *   horizon is still held, so for a key not held `judge` asks the record:
+ *   changed after the horizon, it was never handled (a payment made days
+ *   after its account was opened, a payout settled after a weekend); changed
+ *   on or before it, or with no readable date, it may have been (refused, with
+ *   the reason). Dates are compared as the service writes them
+ *   (`YYYY-MM-DD HH:MM:SS`, one service clock), never against this machine's.
  *
- * Test URL requests (mode `manual`) keep their own memory and never read or
- * write static data. Time is always an argument: each node injects its clock.
+ * Time is always an argument: each node injects its clock.
  */
 
-/** Where a node keeps its newest keys in static data. The names are public: saved workflows carry them. */
+/** How long and how many keys one scope's memory holds. */
+export interface ClaimWindow {
+	ttlMs: number;
+	maxEntries: number;
+}
+
+/** Static data field names (public: saved workflows carry them). */
 export interface KeptIn {
-	/** The field holding the newest keys (e.g. `seenEvents`). */
+	/** The newest keys, each `[key, claimed at (ms), change date?]`. */
 	keys: string;
-	/** The field holding the horizon of the keys left out (e.g. `seenHorizon`). */
+	/** The horizon of the keys left out (a change date). */
 	horizon: string;
 	/** How many of the newest keys are written. */
 	newest: number;
-}
-
-export interface ClaimOptions {
 	/**
-	 * How long and how many keys the memory holds. Taken by reference: a
-	 * memory created later sees the bounds as they are then (tests shrink them).
+	 * The fields of versions that dated keys by the record's creation: read
+	 * once, their horizon kept (a record created on or before it may have been
+	 * handled), their key list folded into it and removed.
 	 */
-	window: SeenWindow;
-	/** Kept in the workflow's static data too; without it, in process only (the trigger's held events). */
-	keptIn?: KeptIn;
+	legacy?: { keys: string; horizon: string };
 }
 
-/** Whose memory: one per workflow, node and mode (`manual` is the Test URL). */
+/** Whose memory: one per workflow, node and mode (`manual` is the Test URL), with that request's static data. */
 export interface ClaimScope {
 	workflowId: string | undefined;
 	nodeId: string;
 	mode: string;
+	staticData?: () => IDataObject;
 }
 
-/** The outcome of `claimAndKeep`: claimed, or not, with why when the horizon refused it. */
-export type ClaimResult = { claimed: true } | { claimed: false; reason?: string };
+/** What the memory can say of a key it does not hold. */
+export type Judgement = { known: false; reason?: undefined } | { known: true; reason: string };
 
-/** The claims of one request on one scope's memory (and, outside test mode, its static data). */
+/** A service timestamp (`YYYY-MM-DD HH:MM:SS`, or ISO) as comparable text, else undefined. */
+export function serviceTime(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})/.exec(value.trim());
+	return m ? `${m[1]} ${m[2]}` : undefined;
+}
+
+/**
+ * Rule 3: the date of a record's last change, the later of `lastUpdatedDate`
+ * and `createdDate` (a record that does not say when it last changed is
+ * dated by its creation: fail closed). Undefined when neither is readable.
+ */
+export function changeOf(record: IDataObject | null | undefined): string | undefined {
+	const updated = serviceTime(record?.lastUpdatedDate);
+	const created = serviceTime(record?.createdDate);
+	return updated !== undefined && (created === undefined || updated > created) ? updated : created;
+}
+
+interface Memory {
+	/** key -> when claimed (ms) and its record's change date; insertion order is claim order. */
+	keys: Map<string, { at: number; changed?: string }>;
+	/** The newest change date among keys let go. */
+	horizon?: string;
+	/** From static data of an earlier version: records created on or before it may have been handled. */
+	legacy?: string;
+	/** Whether static data was merged once (its horizons are taken only then). */
+	seeded: boolean;
+}
+
+const later = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && b > a) ? b : a);
+
+/** A node's claim memories, one per scope, each bounded in time and count (and the scopes in number). */
 export class Claims {
+	private readonly scopes: BoundedMap<string, Memory>;
+
 	constructor(
-		private readonly memory: SeenKeys,
-		private readonly staticData: IDataObject | undefined,
-		private readonly keptIn: KeptIn | undefined,
-		now: number,
+		/** Read at every use (tests shrink it). */
+		private readonly window: ClaimWindow,
+		/** Where static data keeps them; without it, in process only (the trigger's held events). */
+		private readonly keptIn?: KeptIn,
+		maxScopes = 1000,
 	) {
-		if (staticData && keptIn) memory.merge(readPersistedKeys(staticData[keptIn.keys]), now, staticData[keptIn.horizon]);
+		this.scopes = new BoundedMap(maxScopes);
 	}
 
-	/** Whether the key is claimed already (within the window): a repeat. */
-	has(key: string, now: number): boolean {
-		return this.memory.has(key, now);
+	/** Whether the key is claimed (within the window): a repeat. */
+	has(scope: ClaimScope, key: string, now: number): boolean {
+		const entry = this.memory(scope, now).keys.get(key);
+		return entry !== undefined && entry.at >= now - this.window.ttlMs;
 	}
 
 	/** Claims the key, synchronously: true for the one copy that goes on, false for a repeat. Not kept yet. */
-	claim(key: string, now: number): boolean {
-		return this.memory.checkAndAdd(key, now);
+	claim(scope: ClaimScope, key: string, now: number): boolean {
+		if (this.has(scope, key, now)) return false;
+		const memory = this.memory(scope, now);
+		// Expired but not pruned yet: let go properly (the horizon covers it).
+		if (memory.keys.has(key)) this.letGo(memory, key);
+		memory.keys.set(key, { at: now });
+		this.prune(memory, now);
+		return true;
 	}
 
-	/** For a key not held: may its record (created `date`) have been handled already? */
-	decide(date: unknown): Decision {
-		return this.memory.decide(date);
+	/** Dates a claimed key with its record's last change (when given) and writes the newest keys to static data. */
+	keep(scope: ClaimScope, key: string, record?: IDataObject | null): void {
+		const memory = this.memory(scope);
+		const entry = memory.keys.get(key);
+		const changed = changeOf(record);
+		if (entry && changed !== undefined) entry.changed = changed;
+		this.write(scope, memory);
 	}
 
-	/** Dates a claimed key with its record's date (when given) and writes the newest keys and the horizon to static data. */
-	keep(key: string, date?: unknown): void {
-		this.memory.setDate(key, date);
-		if (!this.staticData || !this.keptIn) return;
-		this.staticData[this.keptIn.keys] = this.memory.newest(this.keptIn.newest);
-		const horizon = this.memory.horizonBeyond(this.keptIn.newest);
-		if (horizon !== undefined) this.staticData[this.keptIn.horizon] = horizon;
-	}
-
-	/** Gives a claim up: a later copy may claim the key again. */
-	release(key: string): void {
-		this.memory.forget(key);
-	}
-
-	/** Claims the key afresh: its window starts again now. */
-	reclaim(key: string, now: number): void {
-		this.memory.forget(key);
-		this.memory.checkAndAdd(key, now);
-	}
-
-	/**
-	 * The whole sequence where the record is known before the claim: not a
-	 * repeat; when its date is given (`null`: the record has none), created
-	 * after the horizon; then claimed and kept at once.
-	 */
-	claimAndKeep(key: string, now: number, date?: unknown): ClaimResult {
-		if (this.memory.has(key, now)) return { claimed: false };
-		if (date !== undefined) {
-			const decision = this.memory.decide(date);
-			if (decision.known) return { claimed: false, reason: decision.reason };
-		}
-		if (!this.memory.checkAndAdd(key, now)) return { claimed: false };
-		this.keep(key, date);
-		return { claimed: true };
-	}
-}
-
-/** A node's process-wide memories (one per scope) and how they are kept. */
-export class ClaimRegistry {
-	private readonly memories: SeenRegistry;
-
-	constructor(
-		private readonly options: ClaimOptions,
-		maxScopes?: number,
-	) {
-		this.memories = new SeenRegistry(maxScopes);
-	}
-
-	/**
-	 * The claims of one request. `staticData` is read only where keys are
-	 * kept and the mode is not `manual`; what it carried is merged at once.
-	 */
-	open(scope: ClaimScope, now: number, staticData?: () => IDataObject): Claims {
-		const keptIn = scope.mode === 'manual' ? undefined : this.options.keptIn;
-		return new Claims(this.memory(scope), keptIn && staticData ? staticData() : undefined, keptIn, now);
-	}
-
-	/** Gives a claim up outside a request (static data untouched). */
+	/** Gives a claim up: a later copy may claim the key again (static data forgets it too, if it was kept). */
 	release(scope: ClaimScope, key: string): void {
-		this.memory(scope).forget(key);
+		const memory = this.memory(scope);
+		if (!memory.keys.delete(key)) return;
+		const kept = this.keptIn && this.staticData(scope)?.[this.keptIn.keys];
+		if (Array.isArray(kept) && kept.some((entry) => Array.isArray(entry) && entry[0] === key)) this.write(scope, memory);
 	}
 
-	private memory(scope: ClaimScope): SeenKeys {
-		return this.memories.for(`${scope.workflowId ?? ''}:${scope.nodeId}:${scope.mode}`, this.options.window);
+	/**
+	 * For a key the memory does not hold, given the service's record: can the
+	 * memory vouch that this change was never handled?
+	 */
+	judge(scope: ClaimScope, record: IDataObject | null | undefined): Judgement {
+		const { horizon, legacy } = this.memory(scope);
+		if (horizon === undefined && legacy === undefined) return { known: false };
+		const changed = changeOf(record);
+		if (changed === undefined) {
+			return {
+				known: true,
+				reason: `the service's record carries no readable lastUpdatedDate or createdDate, and this node's memory no longer covers every event (it holds changes made after ${String(horizon ?? legacy)} only)`,
+			};
+		}
+		if (horizon !== undefined && changed <= horizon) {
+			return {
+				known: true,
+				reason: `the service's record last changed ${changed}, on or before ${horizon}, the latest change this node's memory let go: it may have been handled already`,
+			};
+		}
+		const created = serviceTime(record?.createdDate);
+		if (legacy !== undefined && (created === undefined || created <= legacy)) {
+			return {
+				known: true,
+				reason: `the service's record was created ${String(created)}, on or before ${legacy}, the point an earlier version of this node dated its memory by: it may have been handled already`,
+			};
+		}
+		return { known: false };
 	}
 
 	/** Forgets every scope (tests: a restart). */
 	clear(): void {
-		this.memories.clear();
+		this.scopes.clear();
 	}
+
+	/** The scope's memory, with what static data carries merged in. */
+	private memory(scope: ClaimScope, now?: number): Memory {
+		const id = `${scope.workflowId ?? ''}:${scope.nodeId}:${scope.mode}`;
+		let memory = this.scopes.get(id);
+		if (memory === undefined) {
+			memory = { keys: new Map(), seeded: false };
+			this.scopes.set(id, memory);
+		}
+		const data = this.staticData(scope);
+		if (data && this.keptIn) this.merge(memory, data, this.keptIn, now);
+		// Keys past the window are let go before anything is asked (the horizon covers them).
+		if (now !== undefined) this.prune(memory, now);
+		return memory;
+	}
+
+	private staticData(scope: ClaimScope): IDataObject | undefined {
+		return scope.mode === 'manual' || !this.keptIn ? undefined : scope.staticData?.();
+	}
+
+	/**
+	 * Takes the horizons static data carries (once), and, given the time, adds
+	 * its keys (another process, a restart) without reordering known ones.
+	 */
+	private merge(memory: Memory, data: IDataObject, keptIn: KeptIn, now: number | undefined): void {
+		if (!memory.seeded) {
+			// The persisted horizons cover the keys left out of static data: a
+			// memory that starts from static data takes them once; a live one still holds those keys.
+			memory.seeded = true;
+			memory.horizon = later(memory.horizon, serviceTime(data[keptIn.horizon]));
+			if (keptIn.legacy) {
+				memory.legacy = later(memory.legacy, serviceTime(data[keptIn.legacy.horizon]));
+				for (const [key, at, created] of persisted(data[keptIn.legacy.keys])) {
+					memory.legacy = later(memory.legacy, created);
+					if (!memory.keys.has(key)) memory.keys.set(key, { at: now ?? at });
+				}
+			}
+		}
+		if (now === undefined) return;
+		const oldest = now - this.window.ttlMs;
+		const fresh: Array<[string, number, string | undefined]> = [];
+		for (const [key, at, changed] of persisted(data[keptIn.keys])) {
+			if (at < oldest) memory.horizon = later(memory.horizon, changed); // expired while persisted
+			else if (!memory.keys.has(key)) fresh.push([key, at, changed]);
+		}
+		if (fresh.length === 0) return;
+		// Re-inserted in claim order so that "oldest first" stays true.
+		const all = [...memory.keys.entries(), ...fresh.map(([key, at, changed]): [string, { at: number; changed?: string }] => [key, changed === undefined ? { at } : { at, changed }])];
+		all.sort((a, b) => a[1].at - b[1].at);
+		memory.keys = new Map(all);
+	}
+
+	/** Writes the newest keys and the horizon of those left out (and the legacy horizon, its list removed). */
+	private write(scope: ClaimScope, memory: Memory): void {
+		const data = this.staticData(scope);
+		if (!data || !this.keptIn) return;
+		const { keys, horizon, newest, legacy } = this.keptIn;
+		const out: Array<[string, number] | [string, number, string]> = [];
+		let beyond = memory.horizon;
+		let undatedLeftOut = false;
+		let skip = memory.keys.size - newest;
+		for (const [key, entry] of memory.keys) {
+			if (skip-- <= 0) out.push(entry.changed === undefined ? [key, entry.at] : [key, entry.at, entry.changed]);
+			else if (entry.changed === undefined) undatedLeftOut = true;
+			else beyond = later(beyond, entry.changed);
+		}
+		// An undated key left out: the newest change still held stands in for it.
+		if (undatedLeftOut) beyond = later(beyond, this.newestChange(memory));
+		data[keys] = out;
+		if (beyond !== undefined) data[horizon] = beyond;
+		if (legacy) {
+			delete data[legacy.keys];
+			if (memory.legacy !== undefined) data[legacy.horizon] = memory.legacy;
+		}
+	}
+
+	/** Drops keys older than the window and, beyond the count, the oldest. */
+	private prune(memory: Memory, now: number): void {
+		const oldest = now - this.window.ttlMs;
+		for (const [key, entry] of memory.keys) {
+			const over = memory.keys.size > this.window.maxEntries;
+			if (entry.at >= oldest && !over) break;
+			this.letGo(memory, key);
+		}
+	}
+
+	/** Lets a key go for good: the horizon covers it from now on. */
+	private letGo(memory: Memory, key: string): void {
+		const entry = memory.keys.get(key);
+		memory.keys.delete(key);
+		// An undated key: the newest change still held stands in for it.
+		memory.horizon = later(memory.horizon, entry?.changed ?? this.newestChange(memory));
+	}
+
+	private newestChange(memory: Memory): string | undefined {
+		let newest: string | undefined;
+		for (const entry of memory.keys.values()) newest = later(newest, entry.changed);
+		return newest;
+	}
+}
+
+/** The key list static data carries, anything malformed ignored. */
+function persisted(value: unknown): Array<[string, number, string | undefined]> {
+	if (!Array.isArray(value)) return [];
+	const out: Array<[string, number, string | undefined]> = [];
+	for (const entry of value) {
+		if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number') out.push([entry[0], entry[1], serviceTime(entry[2])]);
+	}
+	return out;
 }

@@ -29,9 +29,9 @@ const record: IDataObject = {
 const never = () => ({ known: false }) as const;
 
 describe('judgeRecord (pure)', () => {
-	it("confirmed: the service's values, confirmedBy api, dated by the record", () => {
+	it("confirmed: the service's values, confirmedBy api, with the record (it dates the claim)", () => {
 		const verdict = judgeRecord(collection, { confirmed: true, record }, never, []);
-		expect(verdict).toMatchObject({ kind: 'confirmed', recordDate: '2026-01-15 09:59:00' });
+		expect(verdict).toMatchObject({ kind: 'confirmed', record: { createdDate: '2026-01-15 09:59:00' } });
 		const item = verdict.kind === 'confirmed' ? verdict.item : {};
 		expect(item).toMatchObject({ confirmed: true, confirmedBy: 'api', verifiedBy: 'signature', transactionAmount: 5000, amount: 5000 });
 		expect(item.notificationDiffers).toEqual({
@@ -53,10 +53,10 @@ describe('judgeRecord (pure)', () => {
 		expect(judgeRecord(collection, { confirmed: false }, never, [])).toMatchObject({ reason: 'not confirmed' });
 	});
 
-	it("created on or before the memory's horizon: not started again, with why", () => {
-		const decide = jest.fn(() => ({ known: true, reason: 'it may have been handled already' }) as const);
-		const verdict = judgeRecord(collection, { confirmed: true, record }, decide, ['BUS-9']);
-		expect(decide).toHaveBeenCalledWith('2026-01-15 09:59:00');
+	it("last changed on or before the memory's horizon: not started again, with why", () => {
+		const judge = jest.fn(() => ({ known: true, reason: 'it may have been handled already' }) as const);
+		const verdict = judgeRecord(collection, { confirmed: true, record }, judge, ['BUS-9']);
+		expect(judge).toHaveBeenCalledWith(expect.objectContaining({ onusReference: REF, createdDate: '2026-01-15 09:59:00' }));
 		expect(verdict).toMatchObject({
 			kind: 'notConfirmed',
 			item: { serviceRecord: record },
@@ -81,7 +81,7 @@ describe('confirmEvent (reads)', () => {
 	const context = (over: Partial<ConfirmContext> = {}): ConfirmContext => ({
 		client: async () => client as never,
 		merchantId: () => 'MER-1',
-		decide: never,
+		judge: never,
 		recheck: false,
 		...over,
 	});
