@@ -10,11 +10,13 @@ import type { IDataObject } from 'n8n-workflow';
  * a known record in a new status, is emitted once.
  *
  * Nothing here trusts the service to honour `fromDate`, any other filter or
- * any sort order: a record created before the day asked for is dropped here
- * (it was either seen by an earlier poll or is older than the trigger), the
- * records are ordered here, and every page is read. So a service that
- * ignores `fromDate` and answers every transfer ever made, oldest first,
- * makes polls slower, never emits an old record again.
+ * any sort order: a record created before the day asked for is emitted only
+ * if it changed after every change seen before this poll (its
+ * lastUpdatedDate after `updatedHigh`: a payout created last week that
+ * settled now), else dropped (seen by an earlier poll or older than the
+ * trigger); the records are ordered here, and every page is read. So a
+ * service that ignores `fromDate` and answers every transfer ever made,
+ * oldest first, makes polls slower, never emits an old change again.
  *
  * State per stream (payins, payouts), kept in the node's static data:
  *  - cursor: the latest creation day seen (YYYY-MM-DD, the service's days);
@@ -181,6 +183,8 @@ export function advance(
 	const readStart = readFrom(state, options.today, options.overlapDays);
 	const floor = state?.floor;
 	const floorUpdated = state?.floorUpdated ?? floor;
+	// The newest change seen before this poll: a record changed after it was never seen in its status.
+	const seenUpTo = state?.updatedHigh;
 	let updatedHigh = state?.updatedHigh;
 	let cursor = state?.cursor;
 	let outsideWindow = 0;
@@ -195,7 +199,16 @@ export function advance(
 		if (day !== undefined) {
 			const moment = recordMoment(record) as string;
 			if (day < readStart) {
-				outsideWindow++;
+				// Created before the day asked for (a service that ignores fromDate):
+				// new only by what changed (rule 3), a change made after every
+				// change seen before this poll; emitted, not remembered (the
+				// updatedHigh it raises covers it from now on).
+				if (updated === undefined || seenUpTo === undefined || updated <= seenUpTo || batch.has(key)) {
+					outsideWindow++;
+					continue;
+				}
+				batch.add(key);
+				if (!options.baseline) fresh.push({ record: { ...record, change: 'statusChanged' }, order: updated });
 				continue;
 			}
 			if (cursor === undefined || day > cursor) cursor = day;

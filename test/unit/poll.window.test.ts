@@ -87,6 +87,19 @@ describe('poll trigger with a service that ignores fromDate', () => {
 		expect(new Set(emitted).size).toBe(emitted.length);
 	});
 
+	it('rule 3: a transfer created 10 days ago that settles now is emitted once (statusChanged), though created before the day asked for', async () => {
+		const s = new CarelessService();
+		const old = s.add('payouts', at(addDays(TODAY, -10)), 'PENDING');
+		for (let d = 9; d >= 2; d--) s.add('payouts', at(addDays(TODAY, -d)), 'SUCCESSFUL');
+		const state: IDataObject = {};
+		expect(await poll(s, state)).toEqual([]); // baseline
+		Object.assign(old, { paymentStatus: 'SUCCESSFUL', lastUpdatedDate: at(TODAY, '11:00:00') });
+		const out = await poll(s, state);
+		expect(out.map((r) => [r.onusReference, r.paymentStatus, r.change])).toEqual([[old.onusReference, 'SUCCESSFUL', 'statusChanged']]);
+		expect(await poll(s, state)).toEqual([]);
+		expect(await poll(s, JSON.parse(JSON.stringify(state)) as IDataObject)).toEqual([]);
+	});
+
 	it('emits the record shape: `amount` and the other record names', async () => {
 		const s = new CarelessService();
 		const state: IDataObject = {};
