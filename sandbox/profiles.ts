@@ -30,6 +30,8 @@ export const PROFILE_NAMES = [
 	'errors-in-200-status-text',
 	'empty-success',
 	'success-without-reference',
+	'updated-date-unmoved',
+	'updated-date-moves-later',
 ] as const;
 
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -70,6 +72,10 @@ export const PROFILE_DESCRIPTIONS: Record<ProfileName, string> = {
 		'Money-moving calls (transfers, bulk, card and stored-card charges, mobile money, EFT, dynamic accounts) are processed as usual, then answered {"status":200,"message":"Successful","data":null} (sandbox/answerShapes.ts).',
 	'success-without-reference':
 		'Money-moving calls are processed as usual, then answered without onusReference, merchantReference and reference in data (bulk rows without onusReference) (sandbox/answerShapes.ts).',
+	'updated-date-unmoved':
+		'A record keeps lastUpdatedDate at its createdDate when its status changes (payins, transfers, refunds): the spec types lastUpdatedDate but does not say what moves it. A late settlement then carries no date of its change.',
+	'updated-date-moves-later':
+		'A payin\'s lastUpdatedDate moves again, with no status change, when its money reaches the wallet (forwardedForSettlement: at once, after the configured delay, or T+1): the spec does not say what else moves it.',
 };
 
 /** `rate-limited`: calls a second per API client. */

@@ -80,7 +80,7 @@ export class Sandbox {
 
 	/** Work due by the sandbox clock (delayed wallet credits). Called on every request and after clock moves. */
 	tick(): void {
-		if (this.state.pendingCredits.length > 0) processDueCredits(this.state);
+		if (this.state.pendingCredits.length > 0) processDueCredits(this.state, this.profiles.has('updated-date-moves-later'));
 	}
 
 	reset(seed?: SeedConfig): void {

@@ -7,18 +7,22 @@ import { nextBusinessDay } from './clock';
 import type { Payin } from './records';
 import type { SandboxState } from './store';
 
-/** Queues the wallet credit of a payin that has just succeeded, and books every credit now due. */
-export function scheduleCredit(state: SandboxState, p: Payin): void {
+/**
+ * Queues the wallet credit of a payin that has just succeeded, and books every
+ * credit now due. `touch` (profile `updated-date-moves-later`): a credit also
+ * moves the payin's lastUpdatedDate.
+ */
+export function scheduleCredit(state: SandboxState, p: Payin, touch = false): void {
 	const now = state.clock.nowMs();
 	const cfg = state.config;
 	const dueMs = cfg.settlement === 'T+1' ? nextBusinessDay(now) : cfg.settlement === 'delay' ? now + cfg.settlementDelaySeconds * 1000 : now;
 	state.pendingCredits.push({ dueMs, onusReference: p.onusReference });
 	state.pendingCredits.sort((a, b) => a.dueMs - b.dueMs);
-	processDueCredits(state);
+	processDueCredits(state, touch);
 }
 
 /** Credits wallets for successful payins whose settlement time has come (sandbox clock). */
-export function processDueCredits(state: SandboxState): void {
+export function processDueCredits(state: SandboxState, touch = false): void {
 	const now = state.clock.nowMs();
 	while (state.pendingCredits.length > 0 && state.pendingCredits[0].dueMs <= now) {
 		const credit = state.pendingCredits.shift()!;
@@ -28,5 +32,6 @@ export function processDueCredits(state: SandboxState): void {
 		if (!wallet) continue;
 		state.post(wallet, 'PAYIN_CREDIT', p.settlementAmount, p.onusReference);
 		p.forwardedForSettlement = true;
+		if (touch) p.lastUpdatedDate = state.now();
 	}
 }

@@ -2,7 +2,7 @@
  * A Map that holds at most `limit` keys: adding a new key at the bound lets
  * the oldest-added one go first (a Map keeps insertion order). The process
  * memories of the webhook nodes use it: the per-scope claim memories
- * (claim/memory.ts) and the trigger's per-credential reads
+ * (claim/index.ts) and the trigger's per-credential reads
  * (PayOnUsTrigger/keyCache.ts). Re-setting a key keeps its place; delete it
  * first to make it the newest.
  */

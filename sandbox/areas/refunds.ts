@@ -38,7 +38,7 @@ export function finishRefund(sb: Sandbox, r: Refund, outcome: string, notificati
 	const success = outcome === 'SUCCESSFUL';
 	r.status = success ? 'SUCCESSFUL' : 'FAILED';
 	r.responseMessage = success ? 'Refund successful' : outcome === 'FAILED' ? 'REFUND_FAILED' : outcome;
-	r.lastUpdatedDate = state.now();
+	if (!sb.profiles.has('updated-date-unmoved')) r.lastUpdatedDate = state.now();
 	const payin = state.payins.get(r.paymentOnusReference)!;
 	if (!success) {
 		state.post(state.walletsById.get(r._walletId)!, 'REFUND_REVERSAL', r.amount, r.onusReference);

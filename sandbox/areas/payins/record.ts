@@ -81,7 +81,7 @@ export function newPayin(
 
 function setStatus(sb: Sandbox, p: Payin, status: PayinStatus, providerResponse?: string): void {
 	p.paymentStatus = status;
-	p.lastUpdatedDate = sb.state.now();
+	if (!sb.profiles.has('updated-date-unmoved')) p.lastUpdatedDate = sb.state.now();
 	if (providerResponse !== undefined) p.providerResponse = providerResponse;
 }
 
@@ -99,7 +99,7 @@ export function confirmPayin(sb: Sandbox, p: Payin, providerResponse = 'Approved
 	p.providerReference = p.providerReference ?? `SBX-${p._seq}`;
 	p.authTypeRequired = p.paymentChannel === 'CARD' ? null : p.authTypeRequired;
 	setStatus(sb, p, 'SUCCESSFUL', providerResponse);
-	scheduleCredit(state, p);
+	scheduleCredit(state, p, sb.profiles.has('updated-date-moves-later'));
 	sendCollection(sb, p);
 }
 

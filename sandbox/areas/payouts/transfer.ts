@@ -106,7 +106,7 @@ export function finishTransfer(sb: Sandbox, t: Transfer, outcome: string, notifi
 	const success = outcome === 'SUCCESSFUL';
 	t.paymentStatus = success ? 'SUCCESSFUL' : 'FAILED';
 	t.responseMessage = success ? 'Transfer successful' : outcome === 'FAILED' ? 'UNKNOWN_ERROR' : outcome;
-	t.lastUpdatedDate = state.now();
+	if (!sb.profiles.has('updated-date-unmoved')) t.lastUpdatedDate = state.now();
 	if (!success) {
 		const wallet = state.walletsById.get(t._walletId)!;
 		state.post(wallet, 'PAYOUT_REVERSAL', round2(t.amount + t.fee), t.onusReference);
