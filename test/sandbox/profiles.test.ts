@@ -142,6 +142,35 @@ describe('effects', () => {
 		expect(d.totalNumberOfItems).toBeUndefined();
 	});
 
+	test('updated-date-unmoved: a status change leaves lastUpdatedDate at createdDate (default: it moves)', async () => {
+		const lastUpdated = async (reference: string) => (await c.get(`/api/v1/transfer-requests?merchantId=MER-1001&onusReference=${reference}`)).body.data.content[0];
+		for (const [profiles, moves] of [[[], true], [['updated-date-unmoved'], false]] as const) {
+			await setProfiles([...profiles]);
+			const t = await transfer(ref('held'), 100, '9999991111');
+			sb().state.clock.advance(25 * 3600);
+			await c.login(); // the token of a day ago expired
+			await c.control('POST', `/transfers/${t.body.data.onusReference}/settle`, { outcome: 'SUCCESSFUL' });
+			const r = await lastUpdated(t.body.data.onusReference);
+			expect(r.paymentStatus).toBe('SUCCESSFUL');
+			expect(r.lastUpdatedDate === r.createdDate).toBe(!moves);
+		}
+	});
+
+	test('updated-date-moves-later: the wallet credit moves a payin\'s lastUpdatedDate, with no status change', async () => {
+		await setProfiles(['updated-date-moves-later']);
+		await c.control('PUT', '/config', { settlement: 'delay', settlementDelaySeconds: 3600 });
+		const d = (await c.post('/api/v1/virtual-accounts/dynamic', { amount: 500, reference: ref('late'), businessId: 'BUS-2001', customer: { name: 'Ada Obi', email: 'ada@example.com', phone: '+2348000000001' } })).body.data;
+		sb().state.clock.advance(60);
+		await c.post('/api/v1/fund-ngn-account', { onusReference: d.onusReference, accountNumber: d.accountNumber, amount: 500, paymentStatus: 'SUCCESSFUL', forDynamicAccount: true });
+		const read = async () => (await c.get(`/api/v1/payment-requests/businesses/BUS-2001?onusReference=${d.onusReference}`)).body.data;
+		const paid = await read();
+		sb().state.clock.advance(2 * 3600);
+		const credited = await read();
+		expect(credited.paymentStatus).toBe('SUCCESSFUL');
+		expect(credited.forwardedForSettlement).toBe(true);
+		expect(credited.lastUpdatedDate > paid.lastUpdatedDate).toBe(true);
+	});
+
 	test('link-without-token-id: link records carry no cardTokenId', async () => {
 		await setProfiles(['link-without-token-id']);
 		const r = await c.post('/api/v1/card-tokenization-links', { businessId: 'BUS-2001', customer: { name: 'A', email: 'a@example.com' }, merchantReference: ref('lnk') });
