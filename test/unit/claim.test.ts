@@ -137,6 +137,23 @@ describe('keep: the newest keys and the horizon in static data', () => {
 		expect(data.emitted).toEqual([['b', 1]]);
 	});
 
+	it('a claim in flight is never written: a process starting from static data does not take it for handled', () => {
+		// Request A claims K (its confirmation still running); request B keeps J meanwhile.
+		const a: IDataObject = {};
+		const b: IDataObject = {};
+		const c = claims({ ttlMs: DAY, maxEntries: 10 });
+		c.claim(at(a), 'K', 1);
+		c.claim(at(b), 'J', 2);
+		c.keep(at(b), 'J', rec('2026-01-01 10:00:00'));
+		expect((b.emitted as string[][]).map(([k]) => k)).toEqual(['J']);
+		// A's event is not confirmed: released. A later copy, read through B's static data, may claim it again.
+		c.release(at(a), 'K');
+		expect(c.claim(at(b), 'K', 3)).toBe(true);
+		c.clear();
+		expect(c.claim(at(b), 'K', 4)).toBe(true);
+		expect(c.claim(at(b), 'J', 4)).toBe(false);
+	});
+
 	it('test mode (manual) neither reads nor writes static data', () => {
 		const staticData = jest.fn((): IDataObject => ({ emitted: [['old', 0]] }));
 		const c = claims();

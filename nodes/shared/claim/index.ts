@@ -82,9 +82,16 @@ export function changeOf(record: IDataObject | null | undefined): string | undef
 	return updated !== undefined && (created === undefined || updated > created) ? updated : created;
 }
 
+/** A claimed key: when (ms), its record's change date, and whether it was kept (handled, not in flight). */
+interface Entry {
+	at: number;
+	changed?: string;
+	kept?: boolean;
+}
+
 interface Memory {
-	/** key -> when claimed (ms) and its record's change date; insertion order is claim order. */
-	keys: Map<string, { at: number; changed?: string }>;
+	/** key -> its entry; insertion order is claim order. */
+	keys: Map<string, Entry>;
 	/** The newest change date among keys let go. */
 	horizon?: string;
 	/** From static data of an earlier version: records created on or before it may have been handled. */
@@ -131,7 +138,10 @@ export class Claims {
 		const memory = this.memory(scope);
 		const entry = memory.keys.get(key);
 		const changed = changeOf(record);
-		if (entry && changed !== undefined) entry.changed = changed;
+		if (entry) {
+			entry.kept = true;
+			if (changed !== undefined) entry.changed = changed;
+		}
 		this.write(scope, memory);
 	}
 
@@ -211,7 +221,7 @@ export class Claims {
 				memory.legacy = later(memory.legacy, serviceTime(data[keptIn.legacy.horizon]));
 				for (const [key, at, created] of persisted(data[keptIn.legacy.keys])) {
 					memory.legacy = later(memory.legacy, created);
-					if (!memory.keys.has(key)) memory.keys.set(key, { at: now ?? at });
+					if (!memory.keys.has(key)) memory.keys.set(key, { at: now ?? at, kept: true });
 				}
 			}
 		}
@@ -224,25 +234,29 @@ export class Claims {
 		}
 		if (fresh.length === 0) return;
 		// Re-inserted in claim order so that "oldest first" stays true.
-		const all = [...memory.keys.entries(), ...fresh.map(([key, at, changed]): [string, { at: number; changed?: string }] => [key, changed === undefined ? { at } : { at, changed }])];
+		const all = [...memory.keys.entries(), ...fresh.map(([key, at, changed]): [string, Entry] => [key, { at, changed, kept: true }])];
 		all.sort((a, b) => a[1].at - b[1].at);
 		memory.keys = new Map(all);
 	}
 
-	/** Writes the newest keys and the horizon of those left out (and the legacy horizon, its list removed). */
+	/**
+	 * Writes the newest kept keys (a claim in flight is not handled yet: a
+	 * process that starts from static data must not take it for handled) and
+	 * the horizon of those left out (and the legacy horizon, its list removed).
+	 */
 	private write(scope: ClaimScope, memory: Memory): void {
 		const data = this.staticData(scope);
 		if (!data || !this.keptIn) return;
 		const { keys, horizon, newest, legacy } = this.keptIn;
+		const kept = [...memory.keys].filter(([, entry]) => entry.kept);
 		const out: Array<[string, number] | [string, number, string]> = [];
 		let beyond = memory.horizon;
 		let undatedLeftOut = false;
-		let skip = memory.keys.size - newest;
-		for (const [key, entry] of memory.keys) {
-			if (skip-- <= 0) out.push(entry.changed === undefined ? [key, entry.at] : [key, entry.at, entry.changed]);
+		kept.forEach(([key, entry], i) => {
+			if (i >= kept.length - newest) out.push(entry.changed === undefined ? [key, entry.at] : [key, entry.at, entry.changed]);
 			else if (entry.changed === undefined) undatedLeftOut = true;
 			else beyond = later(beyond, entry.changed);
-		}
+		});
 		// An undated key left out: the newest change still held stands in for it.
 		if (undatedLeftOut) beyond = later(beyond, this.newestChange(memory));
 		data[keys] = out;
