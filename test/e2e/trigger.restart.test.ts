@@ -2,9 +2,10 @@
  * Issue 22, point 4, in a real n8n restarted on the same database: a signed
  * notification replayed after a restart, further back than the keys the
  * trigger keeps in static data (PERSISTED_KEYS), is not Confirmed again (the
- * service record's createdDate against the persisted horizon); the newest
- * ones are still duplicates and a new event is still Confirmed. Failed on
- * 69eb4b9 (the replay started a second Confirmed execution).
+ * date of the service record's last change against the persisted horizon,
+ * rule 3); the newest ones are still duplicates and a new event is still
+ * Confirmed. Failed on 69eb4b9 (the replay started a second Confirmed
+ * execution). Late settlements across restarts: trigger.lateEvents.test.ts.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

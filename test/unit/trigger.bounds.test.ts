@@ -2,9 +2,10 @@
  * Issue 22 (points 4 and 12): the webhook trigger's memories fail closed past
  * their bounds. A signed notification replayed after its key left the memory
  * (a day later, past the count, after a restart beyond the persisted keys) is
- * not Confirmed again: the service record's createdDate against the memory's
- * horizon decides. A signed event that never confirms starts ONE Not
- * Confirmed execution, not one per copy. Each case failed on 69eb4b9.
+ * not Confirmed again: the date of the service record's last change against
+ * the memory's horizon decides (rule 3, late settlements at the end). A signed
+ * event that never confirms starts ONE Unconfirmed execution, not one per
+ * copy. Each case failed on 69eb4b9.
  */
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
