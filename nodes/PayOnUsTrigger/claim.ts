@@ -31,8 +31,9 @@ import { eventReference, eventStatus, isSigned, SIGNED_FIELDS, type EventName, t
  * now confirms it (a legitimate retry), it goes to Confirmed. A tokenization
  * event (sent once) is never swallowed by an earlier forged copy.
  *
- * Past the memory's bounds (docs/reliability.md#rule-3): every remembered
- * key carries the date of its record's last change; a key let go (24 h,
+ * Past the memory's bounds
+ * (docs/reliability.md#rule-3-an-event-is-new-by-what-changed): every
+ * remembered key carries the date of its record's last change; a key let go (24 h,
  * 10,000 events, or left out of static data over a restart) raises the
  * memory's horizon to that date (nodes/shared/claim/index.ts). A confirmed
  * event the memory does not hold whose record last changed on or before the

@@ -4,7 +4,8 @@ import { BoundedMap } from '../boundedMap';
 /**
  * The one claim/dedupe mechanism of the webhook nodes (the PayOnUs Trigger's
  * seen and held events, the Payment Page's emitted checkouts), and the one
- * place where rule 3 is enforced (docs/reliability.md#rule-3): an event is
+ * place where rule 3 is enforced
+ * (docs/reliability.md#rule-3-an-event-is-new-by-what-changed): an event is
  * new by what changed, never by when its record was born.
  *
  * - Scope: one bounded memory per (workflow, node, mode); `manual` (the Test
