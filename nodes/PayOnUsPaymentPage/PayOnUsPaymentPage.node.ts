@@ -83,6 +83,6 @@ export class PayOnUsPaymentPage implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const result = await servePage(this);
 		const { typeVersion } = this.getNode();
-		return simplified(result, () => simplifyOn(typeVersion, this.getNodeParameter('simplify', true)), shapeOf(typeVersion, 1.2));
+		return simplified(result, () => simplifyOn(typeVersion, this.getNodeParameter('simplify', true)), shapeOf('paymentPage', typeVersion));
 	}
 }

@@ -22,7 +22,7 @@ import {
 } from '../shared/triggerOptions';
 import { advance, MAX_SEEN, newest, readFrom, readStream, utcDay, type PollState, type Stream } from './cursor';
 import { listRecords } from './service';
-import { simplifyItems, simplifyOn, simplifyProperty } from '../shared/triggerSimplify';
+import { shapeOf, simplifyItems, simplifyOn, simplifyProperty } from '../shared/triggerSimplify';
 import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
 
 /**
@@ -72,8 +72,9 @@ export class PayOnUsPollTrigger implements INodeType {
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['trigger'],
 		// 1.1: Simplify (on by default); version 1 keeps its full items.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: simplified items in shape 2 (businessId, the customer's contact; ../shared/triggerSimplify.ts).
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{$parameter["watch"].join(", ").replace("payins", "Payins").replace("payouts", "Payouts")}}',
 		description: 'Starts the workflow for new or changed PayOnUs payins and payouts, found by polling',
 		defaults: { name: 'PayOnUs Poll Trigger' },
@@ -140,8 +141,9 @@ export class PayOnUsPollTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const result = await PayOnUsPollTrigger.prototype.receive.call(this);
-		if (!result || !simplifyOn(this.getNode().typeVersion, this.getNodeParameter('simplify', true))) return result;
-		return result.map((items) => simplifyItems(items));
+		const { typeVersion } = this.getNode();
+		if (!result || !simplifyOn(typeVersion, this.getNodeParameter('simplify', true))) return result;
+		return result.map((items) => simplifyItems(items, undefined, shapeOf('pollTrigger', typeVersion)));
 	}
 
 	/** One poll (items in full; poll() simplifies them). */

@@ -41,8 +41,6 @@ const SUBTITLE =
 
 export { OUTPUT_NAMES } from './emit';
 
-/** The first version whose simplified items have shape 2 (businessId, the customer's contact). */
-export const SHAPE_2_SINCE = 1.2;
 
 export class PayOnUsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -110,7 +108,7 @@ export class PayOnUsTrigger implements INodeType {
 		const { typeVersion } = this.getNode();
 		const simplify = simplifyOn(typeVersion, this.getNodeParameter('simplify', true));
 		if (!simplify || !result.workflowData) return result;
-		const shape = shapeOf(typeVersion, SHAPE_2_SINCE);
+		const shape = shapeOf('trigger', typeVersion);
 		return { ...result, workflowData: result.workflowData.map((items) => simplifyItems(items, undefined, shape)) };
 	}
 }

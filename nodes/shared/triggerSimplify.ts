@@ -31,7 +31,7 @@ const EMITTER_FIELDS = ['event', 'confirmed', 'confirmation', 'resource', 'chang
  * fields an added one pushes another out).
  *   1: the first (PayOnUs Trigger, Poll Trigger and Payment Page 1.1).
  *   2: the business and the customer's contact before channel, fee and
- *      dates: what the next node maps (PayOnUs Trigger 1.2, Payment Page 1.2).
+ *      dates: what the next node maps (each of them from 1.2: SHAPE_2_SINCE).
  */
 export type SimplifiedShape = 1 | 2;
 
@@ -157,9 +157,14 @@ export function simplifyItems(items: INodeExecutionData[], kind?: SimplifiedKind
 	return items.map((item) => ({ ...item, json: simplifyRecord(kind ?? kindOf(item.json), item.json, shape) }));
 }
 
-/** The shape of a node version: 2 from `since` (the node's first version with shape 2), else 1. */
-export function shapeOf(typeVersion: number, since: number | undefined): SimplifiedShape {
-	return since !== undefined && typeVersion >= since ? 2 : 1;
+export type StartingNode = 'trigger' | 'pollTrigger' | 'paymentPage';
+
+/** Each starting node's first version with shape 2 (the versions new nodes get). */
+export const SHAPE_2_SINCE: Record<StartingNode, number> = { trigger: 1.2, pollTrigger: 1.2, paymentPage: 1.2 };
+
+/** The simplified shape of a starting node's version: 2 from its SHAPE_2_SINCE on, else 1. */
+export function shapeOf(node: StartingNode, typeVersion: number): SimplifiedShape {
+	return typeVersion >= SHAPE_2_SINCE[node] ? 2 : 1;
 }
 
 /** The first node version with the Simplify option. */

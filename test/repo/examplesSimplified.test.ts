@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
 import { findOperation } from '../../nodes/PayOnUs/resources';
-import { SHAPE_2_SINCE } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { SIMPLIFIERS } from '../../nodes/shared/simplify';
 import { SHAPES, shapeOf, SIMPLIFY_SINCE_VERSION, simplifyRecord, type SimplifiedKind } from '../../nodes/shared/triggerSimplify';
 import { ROOT } from '../unit/repoFiles';
@@ -31,8 +30,6 @@ interface Workflow {
 const PACKAGE = 'n8n-nodes-payonus.';
 /** n8n nodes whose output items are their input items. */
 const PASS_THROUGH = new Set(['n8n-nodes-base.if', 'n8n-nodes-base.switch', 'n8n-nodes-base.filter', 'n8n-nodes-base.noOp']);
-/** The Payment Page's first version with simplified shape 2 (PayOnUsPaymentPage.node.ts). */
-const PAGE_SHAPE_2_SINCE = 1.2;
 
 /** An item carrying every field any shape of this kind names, plus the context the output adds. */
 function fullItem(kind: SimplifiedKind, context: string[]): IDataObject {
@@ -67,16 +64,16 @@ export function simplifiedFields(node: WorkflowNode, output: number): Set<string
 				events.map((e) => (e === 'COLLECTION' ? 'payin' : e === 'card_tokenization_link.completed' ? 'tokenization' : 'payout')),
 			);
 			const context = output === 0 ? ['event', 'confirmed'] : ['event', 'confirmed', 'confirmation'];
-			return union([...kinds].map((k) => fieldsOf(k, k === 'tokenization' ? [...context, 'cardTokenIdChecked'] : context, shapeOf(v, SHAPE_2_SINCE))));
+			return union([...kinds].map((k) => fieldsOf(k, k === 'tokenization' ? [...context, 'cardTokenIdChecked'] : context, shapeOf('trigger', v))));
 		}
 		case 'payOnUsPollTrigger': {
 			if (v < SIMPLIFY_SINCE_VERSION) return undefined;
 			const watch = (p.watch as string[] | undefined) ?? ['payins', 'payouts'];
-			return union(watch.map((w) => fieldsOf(w === 'payins' ? 'payin' : 'payout', ['resource', 'change'], 1)));
+			return union(watch.map((w) => fieldsOf(w === 'payins' ? 'payin' : 'payout', ['resource', 'change'], shapeOf('pollTrigger', v))));
 		}
 		case 'payOnUsPaymentPage': {
 			if (v < SIMPLIFY_SINCE_VERSION || output > 1) return undefined;
-			const shape = shapeOf(v, PAGE_SHAPE_2_SINCE);
+			const shape = shapeOf('paymentPage', v);
 			return new Set(output === 0 ? fieldsOf('pagePaid', [], shape) : fieldsOf('pageNotPaid', ['outcome', 'reason'], shape));
 		}
 		case 'payOnUs': {

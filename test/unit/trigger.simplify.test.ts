@@ -125,6 +125,15 @@ describe('Simplify is on by default for new nodes only (version 1.1)', () => {
 		expect(Object.keys(old).length).toBeGreaterThanOrEqual(47);
 		expect(Object.keys(old)[0]).toBe('id');
 	});
+
+	it('Poll Trigger 1.2: the business and the customer contact; 1.1 keeps its fields exactly', async () => {
+		expect(Object.keys(await pollOnce(1.2))).toEqual([
+			'paymentStatus', 'amount', 'currency', 'businessId', 'merchantReference', 'onusReference', 'email', 'mobileNumber', 'resource', 'change',
+		]);
+		expect(Object.keys(await pollOnce(1.1))).toEqual([
+			'paymentStatus', 'amount', 'currency', 'merchantReference', 'onusReference', 'paymentChannel', 'email', 'createdDate', 'resource', 'change',
+		]);
+	});
 });
 
 /** Delivers a notification to the webhook trigger (fake n8n context) and returns both outputs. */
@@ -232,7 +241,7 @@ describe('PayOnUs Trigger output', () => {
 	it("Payment Page 1.2: the Paid item names the business and the customer's phone; 1.1 keeps its fields exactly", () => {
 		const state = { id: 'abc', amt: 5000, cur: 'NGN', exp: 0, em: 'ada@example.com', nm: 'Ada', ph: '+2348012345678' } as never;
 		const item = paidItem(state, { n: 1, m: 'bank' } as never, serviceRecord(), Date.parse('2026-01-15T10:06:00Z'));
-		const [v12] = simplified({ workflowData: [[{ json: item }]] }, () => true, shapeOf(1.2, 1.2)).workflowData![0];
+		const [v12] = simplified({ workflowData: [[{ json: item }]] }, () => true, shapeOf('paymentPage', 1.2)).workflowData![0];
 		expect(v12.json).toEqual({
 			paymentStatus: 'SUCCESSFUL',
 			amount: 5000,
@@ -245,7 +254,7 @@ describe('PayOnUs Trigger output', () => {
 			customerPhone: '+2348012345678',
 			paymentMethod: 'bank',
 		});
-		const [v11] = simplified({ workflowData: [[{ json: item }]] }, () => true, shapeOf(1.1, 1.2)).workflowData![0];
+		const [v11] = simplified({ workflowData: [[{ json: item }]] }, () => true, shapeOf('paymentPage', 1.1)).workflowData![0];
 		expect(Object.keys(v11.json)).toEqual([
 			'paymentStatus', 'amount', 'currency', 'merchantCheckoutReference', 'onusReference', 'customerEmail', 'customerName', 'customerPhone', 'paymentMethod', 'confirmedAt',
 		]);
