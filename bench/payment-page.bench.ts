@@ -106,6 +106,8 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 						currency: 'NGN',
 						amount: 5000,
 						methods: ['bank'],
+						// Every bench customer comes from 127.0.0.1: the page's bounds (rule 4) raised, as a builder can.
+						options: { attemptsPerVisitor: 100_000, attemptsPerTarget: 100_000, attemptsPerPage: 100_000, callsPerVisitor: 100_000, callsPerPage: 100_000 },
 					},
 				},
 				{
