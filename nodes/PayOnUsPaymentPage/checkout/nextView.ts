@@ -98,7 +98,7 @@ export function notYet(latest: Latest | undefined): string | undefined {
  * Why an attempt did not complete, in full sentences that do not blame the
  * buyer: no money was taken; the provider's reason is quoted only when it
  * says something the buyer can act on (not "Declined by customer", which
- * reads as an accusation, and may be a timeout).
+ * reads as an accusation, and may be a timeout or a cancelled prompt).
  */
 export function notCompleted(attempt: Attempt, record: IDataObject | undefined): string {
 	const what =
@@ -108,6 +108,6 @@ export function notCompleted(attempt: Attempt, record: IDataObject | undefined):
 				? 'The card payment was not approved.'
 				: 'The payment did not go through.';
 	const reason = String(record?.providerResponse ?? record?.message ?? '').trim();
-	const quoted = reason && !/customer|user|cancel|declined$/i.test(reason) ? ` Reason given: ${reason.replace(/[.\s]+$/, '')}.` : '';
+	const quoted = reason && !/customer|user|cancel/i.test(reason) ? ` Reason given: ${reason.replace(/[.\s]+$/, '')}.` : '';
 	return `${what}${quoted} No money was taken.`;
 }
