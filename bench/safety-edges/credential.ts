@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { findOperation } from '../../nodes/PayOnUs/resources';
 import type { OperationContext } from '../../nodes/PayOnUs/resources/types';
-import { ExecutionTotals, limitedOperation, singleLimit, WindowTotals, type ToolLimits } from '../../nodes/PayOnUs/safeguards/toolLimits';
+import { ExecutionTotals, limitedOperation, readToolLimits, singleLimit, WindowTotals, type ToolLimits } from '../../nodes/PayOnUs/safeguards/toolLimits';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { manualWorkflow } from '../../dev/workflows';
 import { sandboxClient, sandboxCredentialData } from '../../dev/sandboxCredential';
@@ -166,6 +166,52 @@ async function mcpRows(n8n: N8nInstance, sb: SandboxHandle): Promise<SafetyRow[]
 	now += 10 * 60 * 1000 + 1;
 	const elapsed = await payIn(800, 't3');
 	rows.push(row(NET_LIMITS, 'window 10 min, 1500: NGN 800, 800 at once, 800 after the window elapsed (injected time)', 'refused (maxTotalPerWindow), then sent', `${said(inWindow)}, then ${said(elapsed)}`, { moneyMoved: inWindow.refused ? 0 : 1 }));
+	rows.push(...(await currencyRows(op, said)));
+	return rows;
+}
+
+/** Rule 6, a limit names its currency: the node's own limitedOperation with the limits a version 4 node reads (Spending Limits) and a version 3 node reads (one set). */
+async function currencyRows(op: NonNullable<ReturnType<typeof findOperation>>, said: (o: IDataObject) => string): Promise<SafetyRow[]> {
+	const NET = 'AI tool spending limits (per currency)';
+	const input = (amount: number, currency: string, reference: string) =>
+		op.schema.parse({
+			transferType: currency === 'KES' ? 'WALLET_TO_MOMO' : 'WALLET_TO_BANK_ACCOUNT',
+			businessId: 'BUS-2001',
+			amount,
+			currency,
+			reference,
+			beneficiaryBankCode: '044',
+			beneficiaryAccountNumber: '9999991112',
+			momoNetwork: 'MPESA_KE',
+			beneficiaryPhoneNumber: '+254700000000',
+			beneficiaryAccountName: 'Ada',
+			narration: 'x',
+			email: '',
+			verifyBeneficiaryName: false,
+			fromSubWallet: false,
+		});
+	const call = async (limits: ToolLimits, amount: number, currency: string, reference: string) =>
+		(await limitedOperation(op, limits, { executionId: reference, workflowId: 'wf-cur', nodeName: 'PayOnUs' }, new ExecutionTotals(), new WindowTotals()).execute(
+			scriptedContext(reference),
+			input(amount, currency, reference),
+		)) as IDataObject;
+	const v4 = readToolLimits(
+		(name, fallback) =>
+			({ toolAllowMoneyMovement: true, toolSpendingLimits: { limit: [{ currency: 'NGN', maxAmountPerCall: 1000, maxTotalPerExecution: 1500, maxTotalPerWindow: 0 }] } })[name] ?? fallback,
+		4,
+	);
+	const v3 = readToolLimits((name, fallback) => ({ toolAllowMoneyMovement: true, toolAllowedCurrencies: ['NGN', 'KES'], toolMaxAmountPerCall: 1000 })[name] ?? fallback, 3);
+	const cases = [
+		{ edge: 'version 4, Spending Limits NGN 1000: KES 500 (no row for KES)', expected: 'refused (spendingLimits)', limits: v4, amount: 500, currency: 'KES' },
+		{ edge: 'version 4, Spending Limits NGN 1000: NGN 1001', expected: 'refused (maxAmountPerCall)', limits: v4, amount: 1001, currency: 'NGN' },
+		{ edge: 'version 4, Spending Limits NGN 1000: NGN 1000', expected: 'sent', limits: v4, amount: 1000, currency: 'NGN' },
+		{ edge: 'version 3 (kept): one limit 1000, Allowed Currencies NGN, KES: KES 1000', expected: 'sent', limits: v3, amount: 1000, currency: 'KES' },
+	];
+	const rows: SafetyRow[] = [];
+	for (const [i, c] of cases.entries()) {
+		const out = await call(c.limits, c.amount, c.currency, `cur-${i}`);
+		rows.push(row(NET, c.edge, c.expected, said(out), { moneyMoved: c.expected !== 'sent' && !out.refused ? 1 : 0 }));
+	}
 	return rows;
 }
 

@@ -165,6 +165,40 @@ async function verifyRows(c: Ctx): Promise<SafetyRow[]> {
 	return rows;
 }
 
+/** Rule 5: a default fills only what the editor left empty, never what an expression left empty. */
+async function emptyValueRows(c: Ctx): Promise<SafetyRow[]> {
+	const NET = 'Defaults (rule 5)';
+	const rows: SafetyRow[] = [];
+	const said = (execution: Execution, moved: number): string => {
+		const error = nodeError(execution, NODE) ?? '';
+		const m = /^"([^"]+)" came out empty/.exec(error);
+		if (m) return `error naming [item ${String(nodeErrorItem(execution, NODE))}] and ${m[1]}${moved === 0 ? ', nothing sent' : `, ${moved} sent`}`;
+		if (error) return `error: ${error.slice(0, 80)}`;
+		return `${moved} sent`;
+	};
+	const mapped = { __rl: true, mode: 'id', value: '={{ $json.businessId }}' };
+	for (const typeVersion of [1, 3, 4]) {
+		const r = await counting(c, async () => await run(c, transfer({ businessId: mapped, dryRun: false }), [{ reference: ref('nobiz') }], typeVersion));
+		rows.push(
+			row(NET, `version ${typeVersion}: Business {{ $json.businessId }} on an item without the field`, 'error naming [item 0] and Business, nothing sent', said(r.result, r.moved), {
+				moneyMoved: r.moved,
+			}),
+		);
+	}
+	{
+		const r = await counting(c, async () => await run(c, transfer({ countryCode: '={{ $json.country }}', dryRun: false }), [{ reference: ref('nocountry') }], 4));
+		rows.push(row(NET, 'version 4: Country Code {{ $json.country }} giving nothing', 'error naming [item 0] and Country Code, nothing sent', said(r.result, r.moved), { moneyMoved: r.moved }));
+	}
+	{
+		const before = c.sb.state.requestLog.length;
+		const r = await counting(c, async () => await run(c, transfer({ businessId: { __rl: true, mode: 'list', value: '' }, dryRun: false }), [{ reference: ref('editor-empty') }], 4));
+		const sent = c.sb.state.requestLog.slice(before).find((q) => q.method === 'POST' && MONEY.test(String(q.path)));
+		const business = (sent?.body as IDataObject | undefined)?.businessId;
+		rows.push(row(NET, "version 4: Business left empty in the editor", "1 sent, from the credential's BUS-2001", `${said(r.result, r.moved)}${business ? `, from the credential's ${String(business)}` : ''}`));
+	}
+	return rows;
+}
+
 async function pay(c: Ctx, reference: string, businessId: string, account = '9999991112'): Promise<void> {
 	const execution = await run(
 		c,
@@ -285,6 +319,7 @@ export const area: SafetyArea = {
 			rows.push(...(await dryRunRows(c)));
 			rows.push(await variableRow(c));
 			rows.push(...(await verifyRows(c)));
+			rows.push(...(await emptyValueRows(c)));
 			rows.push(...(await reconcileRows(c)));
 			rows.push(...(await statusRows(c)));
 			return rows;
