@@ -5,7 +5,9 @@
  * TEST MODE mark of a sandbox checkout, every form error at once at its own
  * field (aria-invalid), the account number's copy button, the deadline in
  * the buyer's time zone, a receipt reference that wraps only between its
- * parts, and the simplified item of the execution.
+ * parts, and the simplified item of the execution; issue 31 point 7 (a
+ * KES mobile money checkout, the bank transfer screen, TEST MODE simulate) and
+ * axe-core on every state of the page, tallied at the end.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -32,6 +34,8 @@ let flow: Flow;
 let workflowId: string;
 let kesWorkflowId: string;
 let kesUrl: string;
+const extraWorkflows: string[] = [];
+const extraUrls: Record<string, string> = {};
 
 beforeAll(async () => {
 	browser = await launchChromium();
@@ -61,7 +65,22 @@ beforeAll(async () => {
 	kesWorkflowId = (await n8n.createWorkflow(kes)).id;
 	await n8n.activate(kesWorkflowId);
 	kesUrl = n8n.webhookUrl(`pay-ux-kes-${RUN}`);
+	// Card (the sandbox's key), and a checkout that expires in 3 s, for the remaining states.
+	for (const [key, params] of [
+		['card', { currency: 'NGN', amount: 5000, methods: ['card', 'bank'] }],
+		['expiring', { currency: 'NGN', amount: 5000, methods: ['bank'], options: { expiryMinutes: 0.05 } }],
+	] as const) {
+		const wf = pageWorkflow(`page ux ${key} ${RUN}`, `pay-ux-${key}-${RUN}`, params as Record<string, unknown>);
+		const node = wf.nodes[0] as Record<string, unknown>;
+		node.typeVersion = 1.1;
+		node.credentials = { payOnUsApi: { id: credential.id, name: credName } };
+		const id = (await n8n.createWorkflow(wf)).id;
+		extraWorkflows.push(id);
+		await n8n.activate(id);
+		extraUrls[key] = n8n.webhookUrl(`pay-ux-${key}-${RUN}`);
+	}
 	const kesDeadline = Date.now() + 20_000;
+	for (const u of Object.values(extraUrls)) while ((await fetch(u)).status === 404 && Date.now() < kesDeadline) await sleep(200);
 	while ((await fetch(kesUrl)).status === 404 && Date.now() < kesDeadline) await sleep(200);
 	const deadline = Date.now() + 20_000;
 	while ((await fetch(flow.url)).status === 404 && Date.now() < deadline) await sleep(200);
@@ -71,6 +90,7 @@ afterAll(async () => {
 	await browser?.close();
 	if (workflowId) await n8n.deactivate(workflowId).catch(() => undefined);
 	if (kesWorkflowId) await n8n.deactivate(kesWorkflowId).catch(() => undefined);
+	for (const id of extraWorkflows) await n8n.deactivate(id).catch(() => undefined);
 	await sb?.stop();
 });
 
@@ -251,6 +271,51 @@ describe.each(Object.keys(SIZES) as Array<keyof typeof SIZES>)('Payment Page for
 		expect(await axe(page)).toEqual([]);
 		await submit(page, '#simulate');
 		await page.waitForSelector('#payment-reference', { timeout: 30_000 });
+		expect(await axe(page)).toEqual([]);
+		await page.context().close();
+	});
+
+	it('every other state passes axe-core: the card form, a declined card, the PIN and OTP steps, an expired checkout, a link that is not valid', async () => {
+		const page = await newPage(size);
+		const fillStart = async (url: string, email: string) => {
+			await page.goto(url);
+			await page.fill('#email', email);
+			await page.fill('#name', 'Ada Obi');
+			if (await page.$('input[name="method"][value="card"]')) await page.check('input[name="method"][value="card"]');
+			await submit(page, 'form button[type="submit"]');
+		};
+		const card = async (pan: string) => {
+			await page.waitForSelector('#card-form:not([hidden])');
+			await page.fill('#cc-number', pan);
+			await page.fill('#cc-exp', '12/30');
+			await page.fill('#cc-csc', '123');
+			await submit(page, '#card-form button[type="submit"]');
+		};
+		await fillStart(extraUrls.card, `card-${size}@example.com`);
+		await page.waitForSelector('#card-form:not([hidden])');
+		expect(await axe(page)).toEqual([]);
+		await card('4000000000000002');
+		expect(await page.textContent('[role="alert"]')).toContain('The card payment was not approved.');
+		expect(await axe(page)).toEqual([]);
+		await fillStart(extraUrls.card, `pin-${size}@example.com`);
+		await card('5399000000000008');
+		expect(await page.textContent('h2')).toBe('Enter your card PIN');
+		expect(await axe(page)).toEqual([]);
+		await fillStart(extraUrls.card, `otp-${size}@example.com`);
+		await card('5399000000000016');
+		expect(await page.textContent('h2')).toBe('Enter the code');
+		expect(await axe(page)).toEqual([]);
+
+		await page.goto(extraUrls.expiring);
+		await page.fill('#email', `late-${size}@example.com`);
+		await page.fill('#name', 'Ada Obi');
+		await sleep(3500);
+		await submit(page, 'form button[type="submit"]');
+		expect(await page.textContent('h2')).toBe('This checkout has expired');
+		expect(await axe(page)).toEqual([]);
+
+		await page.goto(`${flow.url}?c=1.${'x'.repeat(60)}`);
+		expect(await page.textContent('h2')).toBe('This payment link is not valid');
 		expect(await axe(page)).toEqual([]);
 		await page.context().close();
 	});
