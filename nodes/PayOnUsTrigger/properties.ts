@@ -52,6 +52,16 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Statuses',
+		name: 'statuses',
+		type: 'multiOptions',
+		default: [...DEFAULT_STATUSES],
+		displayOptions: { show: { ...SINCE_STATUSES, events: [EVENTS.collection, EVENTS.payout, EVENTS.refund] } },
+		description:
+			'Start only for Collection, Payout and Refund notifications with these statuses; others are answered and ignored. Successful only by default, so a workflow that pays out on a collection never starts on a pending or failed one. Add Failed to act on failed payouts.',
+		options: PAYMENT_STATUS_OPTIONS,
+	},
+	{
 		displayName: 'Confirm Tokenization Through the API',
 		name: 'confirmTokenization',
 		type: 'boolean',
@@ -78,16 +88,6 @@ export const triggerProperties: INodeProperties[] = [
 		displayOptions: { show: { events: [EVENTS.payout, EVENTS.cardTokenizationLinkCompleted] } },
 		description:
 			"Needed to read transfers (Payout confirmation) and to check the card token of a tokenization link. Empty: the credential's Default Merchant ID.",
-	},
-	{
-		displayName: 'Statuses',
-		name: 'statuses',
-		type: 'multiOptions',
-		default: [...DEFAULT_STATUSES],
-		displayOptions: { show: { ...SINCE_STATUSES, events: [EVENTS.collection, EVENTS.payout, EVENTS.refund] } },
-		description:
-			'Start only for Collection, Payout and Refund notifications with these statuses; others are answered and ignored. Successful only by default, so a workflow that pays out on a collection never starts on a pending or failed one. Add Failed to act on failed payouts.',
-		options: PAYMENT_STATUS_OPTIONS,
 	},
 	// Versions 1 and 1.1: the statuses under Options, every status by default.
 	{

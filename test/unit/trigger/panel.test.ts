@@ -45,6 +45,8 @@ describe('PayOnUs Trigger version 1.2', () => {
 		expect(statuses).toHaveLength(1);
 		expect(statuses[0]).toMatchObject({ displayName: 'Statuses', type: 'multiOptions' });
 		expect(resolve(1.2).statuses).toEqual(['SUCCESSFUL']);
+		const names = shown(1.2).map((p) => p.name);
+		expect(names.indexOf('statuses')).toBe(names.indexOf('events') + 1);
 		expect(statuses[0].description).toMatch(/Successful only by default/);
 		const options = shown(1.2).find((p) => p.name === 'options');
 		expect((options?.options as INodeProperties[]).map((o) => o.name)).toEqual(['businessIds']);
