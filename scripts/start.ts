@@ -1,20 +1,26 @@
 /**
- * `npm start`: the whole demo with one command.
+ * `npm start`: the whole demo with one command, in the production topology.
  *
  *   - the sandbox of the payments service (fixed port, default 4010), seeded;
+ *   - a mail catcher (MailDev: SMTP default port 1025, web inbox default
+ *     1080) that the notification e-mails land in, and the chat stand-in
+ *     (files/chat.log) of the nightly reconciliation;
  *   - a real n8n (embedded SQLite, default port 5678) in a persistent folder
  *     (default ./.payonus-start/) with this package installed as a community
  *     package, an owner account, a PayOnUs API credential pointing at the
- *     sandbox and the example workflows imported and active;
- *   - the sandbox's webhook settings pointing at the trigger workflows (through
- *     a small relay, since the service sends to one URL per environment) with
- *     the verification key the credential holds.
+ *     sandbox, an SMTP credential pointing at the mail catcher and the example
+ *     workflows imported and active;
+ *   - the sandbox's webhook settings pointing at the ONE receiving workflow's
+ *     PayOnUs Trigger (the service sends to one URL per environment), with
+ *     the verification key the credential holds; the receiver hands each
+ *     event to the other workflows with n8n's Execute Workflow node.
  *
  * Running it again on the same folder reuses the owner, the credential and the
  * workflows. Ctrl-C / SIGTERM stops everything.
  *
  * Options (or environment): --folder DIR (PAYONUS_START_FOLDER),
  * --n8n-port N (PAYONUS_N8N_PORT), --sandbox-port N (PAYONUS_SANDBOX_PORT),
+ * --mail-port N (PAYONUS_MAIL_PORT, the web inbox), --smtp-port N (PAYONUS_SMTP_PORT),
  * --refresh-examples (replace the stored workflows with examples/*.json).
  * PAYONUS_N8N_VERSION=minimum|current|x.y.z picks the n8n (default: current).
  */
@@ -25,13 +31,16 @@ import { SandboxClient } from '../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../sandbox/server';
 import { whenParentGone } from '../sandbox/parentWatch';
 import { ensureN8nInstalled, N8N_VERSION, N8N_VERSIONS, startN8n, type N8nInstance } from '../dev/n8n';
-import { startFanout, type FanoutHandle } from './lib/fanout';
-import { provision, CREDENTIAL_NAME } from './lib/provision';
+import { startMailCatcher, smtpCredentialData, type MailCatcher } from '../dev/mailCatcher';
+import { startChatStandIn, type ChatStandIn } from './lib/chatStandIn';
+import { provision, CREDENTIAL_NAME, SMTP_CREDENTIAL_NAME } from './lib/provision';
 import { DEMO_LEDGER_NAME, ensureDemoLedger } from './lib/demoLedger';
 import { releaseLock, tryLock } from '../dev/pidLock';
 import {
+	DEFAULT_MAIL_PORT,
 	DEFAULT_N8N_PORT,
 	DEFAULT_SANDBOX_PORT,
+	DEFAULT_SMTP_PORT,
 	loadOrCreateState,
 	readState,
 	resolveFolder,
@@ -52,6 +61,8 @@ interface Args {
 	folder: string;
 	n8nPort: number;
 	sandboxPort: number;
+	mailPort: number;
+	smtpPort: number;
 	refresh: boolean;
 }
 
@@ -73,6 +84,8 @@ function parseArgs(argv: string[]): Args {
 		folder: resolveFolder(value('--folder')),
 		n8nPort: port('--n8n-port', 'PAYONUS_N8N_PORT', DEFAULT_N8N_PORT),
 		sandboxPort: port('--sandbox-port', 'PAYONUS_SANDBOX_PORT', DEFAULT_SANDBOX_PORT),
+		mailPort: port('--mail-port', 'PAYONUS_MAIL_PORT', DEFAULT_MAIL_PORT),
+		smtpPort: port('--smtp-port', 'PAYONUS_SMTP_PORT', DEFAULT_SMTP_PORT),
 		refresh: argv.includes('--refresh-examples'),
 	};
 }
@@ -133,6 +146,8 @@ async function main(): Promise<void> {
 	assertDiskSpace(args.folder);
 	await assertPortFree(args.sandboxPort, 'sandbox', '--sandbox-port');
 	await assertPortFree(args.n8nPort, 'n8n', '--n8n-port');
+	await assertPortFree(args.mailPort, 'mail inbox', '--mail-port');
+	await assertPortFree(args.smtpPort, 'mail catcher SMTP', '--smtp-port');
 	// before anything listens: the first run installs n8n (minutes, with progress)
 	try {
 		ensureN8nInstalled();
@@ -146,20 +161,22 @@ async function main(): Promise<void> {
 	mkdirSync(filesDir, { recursive: true });
 
 	let sandbox: SandboxHandle | undefined;
-	let relay: FanoutHandle | undefined;
+	let mail: MailCatcher | undefined;
+	let chat: ChatStandIn | undefined;
 	let n8n: N8nInstance | undefined;
 	let stopping = false;
 
 	const shutdown = async (signal: string): Promise<void> => {
 		if (stopping) return;
 		stopping = true;
-		say(`\n${signal}: stopping n8n, the relay and the sandbox...`);
+		say(`\n${signal}: stopping n8n, the mail catcher, the chat stand-in and the sandbox...`);
 		try {
 			await n8n?.stop();
 		} catch (error) {
 			say(`n8n: ${(error as Error).message}`);
 		}
-		await relay?.stop();
+		await mail?.stop();
+		await chat?.stop();
 		await sandbox?.stop();
 		say('stopped.');
 		process.exit(0);
@@ -184,10 +201,14 @@ async function main(): Promise<void> {
 	say(`folder ${args.folder}`);
 	sandbox = await startSandbox({ port: args.sandboxPort });
 	say(`sandbox listening on ${sandbox.url}`);
-	relay = await startFanout({ chatFile: join(filesDir, 'chat.log'), log: (line) => say(line) });
-
-	// the sandbox delivers to the relay, which hands each notification to every trigger workflow
-	await new SandboxClient(sandbox.url).setWebhooks({ url: relay.url, verificationKey: state.verificationKey });
+	mail = await startMailCatcher({
+		smtpPort: args.smtpPort,
+		webPort: args.mailPort,
+		mailDirectory: join(args.folder, 'mail'),
+		logFile: join(args.folder, 'maildev.log'),
+	});
+	say(`mail catcher: inbox ${mail.webUrl}, SMTP ${mail.smtpHost}:${mail.smtpPort}`);
+	chat = await startChatStandIn({ chatFile: join(filesDir, 'chat.log') });
 
 	const fresh = !existsSync(join(args.folder, 'main', '.n8n', 'database.sqlite'));
 	say(`starting n8n ${N8N_VERSION} on port ${args.n8nPort}${fresh ? ' (new folder: owner, credential and workflows are set up)' : ''}...`);
@@ -204,7 +225,7 @@ async function main(): Promise<void> {
 	if (stopping) return;
 	say(`n8n listening on ${n8n.baseUrl}`);
 
-	// the nightly reconciliation example's ledger (an n8n Data table) and chat (the relay writes chat.log)
+	// the nightly reconciliation example's ledger (an n8n Data table) and chat (the stand-in writes chat.log)
 	let ledgerTableId: string | undefined;
 	try {
 		const ledger = await ensureDemoLedger(n8n);
@@ -218,11 +239,16 @@ async function main(): Promise<void> {
 		verificationKey: state.verificationKey,
 		filesDir,
 		refresh: args.refresh,
-		demo: { ledgerTableId, chatUrl: relay.chatUrl },
+		demo: { ledgerTableId, chatUrl: chat.url },
+		smtp: smtpCredentialData(mail),
 		log: (l) => say(`  ${l}`),
 	});
-	const targets = provisioned.workflows.flatMap((w) => w.triggerPaths.map((path) => n8n.webhookUrl(path)));
-	relay.setTargets(targets);
+	// the sandbox delivers every notification to the ONE receiving workflow, as the service does
+	const receiver = provisioned.workflows.find((w) => w.key === 'receiver');
+	const receiverPath = receiver?.triggerPaths[0];
+	if (!receiver || receiverPath === undefined) throw new StartError('the receiving workflow (examples/payonus-events.json) has no active PayOnUs Trigger');
+	const webhookUrl = n8n.webhookUrl(receiverPath);
+	await new SandboxClient(sandbox.url).setWebhooks({ url: webhookUrl, verificationKey: state.verificationKey });
 
 	const cardOnFile = provisioned.workflows.find((w) => w.key === 'cardOnFile');
 	const cardOnFileStartUrl = cardOnFile?.webhookPaths[0] ? n8n.webhookUrl(cardOnFile.webhookPaths[0]) : undefined;
@@ -230,7 +256,10 @@ async function main(): Promise<void> {
 		...state,
 		sandboxUrl: sandbox.url,
 		n8nUrl: n8n.baseUrl,
-		relayUrl: relay.url,
+		webhookUrl,
+		mailUrl: mail.webUrl,
+		smtp: { host: mail.smtpHost, port: mail.smtpPort },
+		chatUrl: chat.url,
 		filesDir,
 		owner: { email: DEMO_OWNER.email, password: DEMO_OWNER.password },
 		credentialId: provisioned.credential.id,
@@ -248,15 +277,17 @@ async function main(): Promise<void> {
 	say(`  n8n editor   ${n8n.baseUrl}/`);
 	say(`  login        ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`);
 	say(`  sandbox      ${sandbox.url}  (ledger: ${sandbox.url}/_sandbox/ledger)`);
+	say(`  mail inbox   ${mail.webUrl}  (the notification e-mails; SMTP ${mail.smtpHost}:${mail.smtpPort}, credential "${SMTP_CREDENTIAL_NAME}")`);
 	say(`  credential   "${CREDENTIAL_NAME}" (sandbox-client-1, merchant MER-1001, business BUS-2001)`);
-	say(`  files        ${filesDir}  (notifications, payout log, reconciliation CSV)`);
+	say(`  webhook URL  ${webhookUrl}  (the one URL the sandbox notifies: the receiving workflow)`);
+	say(`  files        ${filesDir}  (payout log, sales log, reconciliation CSV, chat.log of the chat stand-in)`);
 	say('  workflows (active):');
 	for (const w of provisioned.workflows) say(`    - ${w.name}  ${n8n.baseUrl}/workflow/${w.id}`);
 	say('');
 	say('  Play the customer in another terminal:');
 	say(`    npm run customer${args.folder === resolveFolder() ? '' : ` -- --folder ${args.folder}`}`);
 	say('  (pays a dynamic account, approves a mobile money charge, stores a card on the');
-	say('   consent page) then watch Executions in n8n and the files folder.');
+	say('   consent page) then watch Executions in n8n, the mail inbox and the files folder.');
 	say('');
 	say('  Ctrl-C stops everything; `npm start` again reuses this folder.');
 	say('------------------------------------------------------------------');

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_NAME, packageRoot } from '../../dev/n8n';
+import type { N8nClient } from '../../dev/n8n/client';
 
 export { PACKAGE_NAME };
 export const CREDENTIAL_TYPE = 'payOnUsApi';
@@ -33,8 +34,15 @@ export interface ExampleWorkflow {
 	[key: string]: unknown;
 }
 
-/** The example files, in the order the README and docs/quick-start.md present them. */
+/**
+ * The example files, in the order the README and docs/quick-start.md present them.
+ * `receiver` is the ONE workflow with a PayOnUs Trigger (the service sends
+ * every event of an environment to one URL); it hands events to
+ * autoPayout, notifications and cardOnFile (its CONSUMERS) with Execute
+ * Workflow nodes.
+ */
 export const EXAMPLES = {
+	receiver: 'payonus-events.json',
 	autoPayout: 'auto-payout-on-collection.json',
 	notifications: 'payment-notifications.json',
 	cardOnFile: 'card-on-file.json',
@@ -43,6 +51,15 @@ export const EXAMPLES = {
 	sellWithLink: 'sell-with-a-link.json',
 } as const;
 export type ExampleKey = keyof typeof EXAMPLES;
+
+/** The workflows the receiver calls (each starts with "When Executed by Another Workflow"). */
+export const CONSUMERS = ['autoPayout', 'notifications', 'cardOnFile'] as const satisfies readonly ExampleKey[];
+
+/** n8n's sub-workflow nodes: the caller and the trigger of the called workflow. */
+export const EXECUTE_WORKFLOW_TYPE = 'n8n-nodes-base.executeWorkflow';
+export const EXECUTE_WORKFLOW_TRIGGER_TYPE = 'n8n-nodes-base.executeWorkflowTrigger';
+export const EMAIL_SEND_TYPE = 'n8n-nodes-base.emailSend';
+export const SMTP_CREDENTIAL_TYPE = 'smtp';
 
 /** The folder of this package (works from the sources and from build/). */
 export const repoRoot = packageRoot;
@@ -58,6 +75,15 @@ export function loadAllExamples(): Array<{ key: ExampleKey; workflow: ExampleWor
 
 export interface PrepareOptions {
 	credential: { id: string; name: string };
+	/** SMTP credential for every Send Email node (the files carry none). */
+	smtpCredential?: { id: string; name: string };
+	/**
+	 * Ids of the called workflows, by the name the file's Execute Workflow node
+	 * names (its `workflowId.cachedResultName`, an example's own name). The
+	 * files leave the id empty: n8n shows the node as needing a workflow
+	 * until one is picked.
+	 */
+	workflowIds?: Record<string, string>;
 	/** Values for the assignments of the node named "Settings" (by assignment name). */
 	settings?: Record<string, string | number | boolean>;
 	/** Rename the workflow (tests keep their copies apart). */
@@ -80,6 +106,10 @@ export function prepareExample(example: ExampleWorkflow, opts: PrepareOptions): 
 		if (node.webhookId && opts.webhookIdSuffix && typeof node.parameters?.path === 'string') {
 			node.parameters.path = `${node.parameters.path}-${opts.webhookIdSuffix}`;
 		}
+		if (node.type === EMAIL_SEND_TYPE && opts.smtpCredential) {
+			node.credentials = { [SMTP_CREDENTIAL_TYPE]: { id: opts.smtpCredential.id, name: opts.smtpCredential.name } };
+		}
+		if (node.type === EXECUTE_WORKFLOW_TYPE && opts.workflowIds) linkWorkflow(node, opts.workflowIds);
 		if (node.name === 'Settings' && opts.settings) applySettings(node, opts.settings);
 		return node;
 	});
@@ -89,6 +119,19 @@ export function prepareExample(example: ExampleWorkflow, opts: PrepareOptions): 
 		connections: example.connections,
 		settings: example.settings ?? { executionOrder: 'v1' },
 	};
+}
+
+/** The workflow an Execute Workflow node calls, by the name the file gives (see PrepareOptions.workflowIds). */
+export function calledWorkflowName(node: ExampleNode): string | undefined {
+	const ref = node.parameters?.workflowId as { cachedResultName?: unknown } | undefined;
+	return typeof ref?.cachedResultName === 'string' ? ref.cachedResultName : undefined;
+}
+
+function linkWorkflow(node: ExampleNode, ids: Record<string, string>): void {
+	const name = calledWorkflowName(node);
+	const id = name === undefined ? undefined : ids[name];
+	if (name === undefined || id === undefined) throw new Error(`example node "${node.name}" calls "${String(name)}", whose id was not given`);
+	(node.parameters as Record<string, unknown>).workflowId = { __rl: true, mode: 'list', value: id, cachedResultName: name, cachedResultUrl: `/workflow/${id}` };
 }
 
 function applySettings(node: ExampleNode, values: Record<string, string | number | boolean>): void {
@@ -122,4 +165,47 @@ export function webhookNodePaths(workflow: { nodes?: Array<Record<string, unknow
 		.filter((node) => node.type === 'n8n-nodes-base.webhook' && !node.disabled)
 		.map((node) => String((node.parameters as Record<string, unknown> | undefined)?.path ?? ''))
 		.filter(Boolean);
+}
+
+export type EventExampleKey = 'receiver' | (typeof CONSUMERS)[number];
+
+export interface EventExamplesOptions {
+	credential: { id: string; name: string };
+	smtpCredential?: { id: string; name: string };
+	/** Settings node values per example (e.g. exampleSettings(key, filesDir) of provision.ts). */
+	settings?: Partial<Record<EventExampleKey, Record<string, string | number | boolean>>>;
+	/** Appended to every workflow name and webhook id (several copies in one n8n). */
+	suffix?: string;
+}
+
+/**
+ * The production topology of the examples in an n8n: the three consumers
+ * imported and published, then the receiver linked to them and activated.
+ * Point the service (the sandbox) at `receiverPath` (n8n.webhookUrl(path)).
+ */
+export async function importEventExamples(
+	api: Pick<N8nClient, 'createWorkflow' | 'activate'>,
+	opts: EventExamplesOptions,
+): Promise<{ ids: Record<EventExampleKey, string>; workflows: Record<EventExampleKey, ExampleWorkflow>; receiverPath: string }> {
+	const ids = {} as Record<EventExampleKey, string>;
+	const workflows = {} as Record<EventExampleKey, ExampleWorkflow>;
+	const byName: Record<string, string> = {};
+	for (const key of [...CONSUMERS, 'receiver'] as EventExampleKey[]) {
+		const example = loadExample(key);
+		const workflow = prepareExample(example, {
+			credential: opts.credential,
+			smtpCredential: opts.smtpCredential,
+			settings: opts.settings?.[key],
+			workflowIds: key === 'receiver' ? byName : undefined,
+			name: opts.suffix ? `${example.name} (${opts.suffix})` : undefined,
+			webhookIdSuffix: opts.suffix?.replace(/[^A-Za-z0-9-]/g, '-'),
+		});
+		const { id } = await api.createWorkflow(workflow as never);
+		await api.activate(id);
+		ids[key] = id;
+		workflows[key] = workflow;
+		byName[example.name] = id;
+	}
+	const [receiverPath] = payOnUsTriggerPaths(workflows.receiver as never);
+	return { ids, workflows, receiverPath };
 }

@@ -1,14 +1,25 @@
 /**
  * Idempotent set-up of the demo n8n: one PayOnUs API credential pointing at
- * the sandbox and the example workflows, imported and active. Everything is
- * looked up by name first, so a second run reuses what the first made.
+ * the sandbox, one SMTP credential pointing at the mail catcher, and the
+ * example workflows, imported and active: the consumers first (a
+ * sub-workflow runs only once published), then the receiver, whose Execute
+ * Workflow nodes are linked to them. Everything is looked up by name first,
+ * so a second run reuses what the first made.
  */
 import { sandboxCredentialData } from '../../dev/sandboxCredential';
 import type { ExampleKey, ExampleWorkflow } from './examples';
-import { CREDENTIAL_TYPE, loadAllExamples, payOnUsTriggerPaths, prepareExample, webhookNodePaths } from './examples';
+import {
+	CREDENTIAL_TYPE,
+	SMTP_CREDENTIAL_TYPE,
+	loadAllExamples,
+	payOnUsTriggerPaths,
+	prepareExample,
+	webhookNodePaths,
+} from './examples';
 import type { N8nClient } from '../../dev/n8n/client';
 
 export const CREDENTIAL_NAME = 'PayOnUs sandbox (npm start)';
+export const SMTP_CREDENTIAL_NAME = 'Mail catcher (npm start)';
 
 export interface ProvisionOptions {
 	sandboxUrl: string;
@@ -19,6 +30,8 @@ export interface ProvisionOptions {
 	refresh?: boolean;
 	/** What the demo provides: its ledger Data table and a local chat webhook (nightly reconciliation). */
 	demo?: DemoSettings;
+	/** n8n's SMTP credential data for the Send Email nodes (the mail catcher's; dev/mailCatcher.ts). */
+	smtp: Record<string, unknown>;
 	log?: (line: string) => void;
 }
 
@@ -40,6 +53,7 @@ export interface ProvisionedWorkflow {
 
 export interface Provisioned {
 	credential: { id: string; name: string; created: boolean };
+	smtpCredential: { id: string; name: string; created: boolean };
 	workflows: ProvisionedWorkflow[];
 }
 
@@ -64,8 +78,6 @@ export function exampleSettings(key: ExampleKey, filesDir: string, demo: DemoSet
 		}
 		case 'autoPayout':
 			return { outcomeFile: `${filesDir}/auto-payouts.log` };
-		case 'notifications':
-			return { notificationsFile: `${filesDir}/payment-notifications.log` };
 		case 'reconciliation':
 			return { outputFolder: filesDir };
 		case 'sellWithLink':
@@ -79,26 +91,25 @@ export async function provision(api: N8nClient, opts: ProvisionOptions): Promise
 	const log = opts.log ?? (() => undefined);
 	const data = credentialData(opts.sandboxUrl, opts.verificationKey);
 
-	// the credential: reuse by name (its data refreshed: the sandbox address may differ)
-	const existing = await api.findCredentialsByName(CREDENTIAL_NAME, CREDENTIAL_TYPE);
-	let credential: Provisioned['credential'];
-	if (existing.length > 0) {
-		await api.updateCredential(existing[0].id, { name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data });
-		credential = { id: existing[0].id, name: CREDENTIAL_NAME, created: false };
-		log(`credential "${CREDENTIAL_NAME}" reused (${existing[0].id})`);
-	} else {
-		const created = await api.createCredential({ name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data });
-		credential = { id: String(created.id), name: CREDENTIAL_NAME, created: true };
-		log(`credential "${CREDENTIAL_NAME}" created (${credential.id})`);
-	}
+	// the credentials: reused by name (their data refreshed: the sandbox and mail addresses may differ)
+	const credential = await upsertCredential(api, CREDENTIAL_NAME, CREDENTIAL_TYPE, data, log);
+	const smtpCredential = await upsertCredential(api, SMTP_CREDENTIAL_NAME, SMTP_CREDENTIAL_TYPE, opts.smtp, log);
 
 	const knownCredentialIds = new Set(
 		(await api.listCredentials()).filter((c) => c.type === CREDENTIAL_TYPE).map((c) => String(c.id)),
 	);
 	const workflows: ProvisionedWorkflow[] = [];
-	for (const { key, workflow } of loadAllExamples()) {
+	// ids by workflow name, for the receiver's Execute Workflow nodes: the receiver comes last
+	const workflowIds: Record<string, string> = {};
+	const inOrder = loadAllExamples().sort((a, b) => Number(a.key === 'receiver') - Number(b.key === 'receiver'));
+	for (const { key, workflow } of inOrder) {
 		const nodeSettings = exampleSettings(key, opts.filesDir, opts.demo);
-		const prepared = prepareExample(workflow, { credential, settings: nodeSettings });
+		const prepared = prepareExample(workflow, {
+			credential,
+			smtpCredential,
+			settings: nodeSettings,
+			workflowIds: key === 'receiver' ? workflowIds : undefined,
+		});
 		const found = await api.findWorkflowsByName(prepared.name);
 		let id: string;
 		let created = false;
@@ -126,6 +137,7 @@ export async function provision(api: N8nClient, opts: ProvisionOptions): Promise
 				}
 			}
 		}
+		workflowIds[prepared.name] = id;
 		const current = await api.getWorkflow(id);
 		if (!current.active) {
 			await api.activate(id, { wait: false });
@@ -140,7 +152,28 @@ export async function provision(api: N8nClient, opts: ProvisionOptions): Promise
 			webhookPaths: webhookNodePaths(stored as { nodes?: Array<Record<string, unknown>> }),
 		});
 	}
-	return { credential, workflows };
+	// in the order of EXAMPLES (the docs' order)
+	const order = loadAllExamples().map((e) => e.key);
+	workflows.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+	return { credential, smtpCredential, workflows };
+}
+
+async function upsertCredential(
+	api: N8nClient,
+	name: string,
+	type: string,
+	data: Record<string, unknown>,
+	log: (line: string) => void,
+): Promise<{ id: string; name: string; created: boolean }> {
+	const existing = await api.findCredentialsByName(name, type);
+	if (existing.length > 0) {
+		await api.updateCredential(existing[0].id, { name, type, data });
+		log(`credential "${name}" reused (${existing[0].id})`);
+		return { id: existing[0].id, name, created: false };
+	}
+	const created = await api.createCredential({ name, type, data });
+	log(`credential "${name}" created (${String(created.id)})`);
+	return { id: String(created.id), name, created: true };
 }
 
 interface StoredWorkflow {

@@ -11,13 +11,22 @@ import { join, resolve } from 'node:path';
 export const DEFAULT_FOLDER = '.payonus-start';
 export const DEFAULT_N8N_PORT = 5678;
 export const DEFAULT_SANDBOX_PORT = 4010;
+/** The mail catcher's web inbox and SMTP ports (MailDev's own defaults). */
+export const DEFAULT_MAIL_PORT = 1080;
+export const DEFAULT_SMTP_PORT = 1025;
 export const STATE_FILE = 'start-state.json';
 
 export interface StartState {
 	verificationKey: string;
 	sandboxUrl?: string;
 	n8nUrl?: string;
-	relayUrl?: string;
+	/** The one URL the sandbox notifies: the receiving workflow's PayOnUs Trigger. */
+	webhookUrl?: string;
+	/** The mail catcher's web inbox, and its SMTP address. */
+	mailUrl?: string;
+	smtp?: { host: string; port: number };
+	/** The chat stand-in's incoming webhook. */
+	chatUrl?: string;
 	filesDir?: string;
 	owner?: { email: string; password: string };
 	credentialId?: string;

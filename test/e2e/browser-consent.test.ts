@@ -11,7 +11,7 @@ import { SandboxClient, type LedgerView } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { launchChromium } from '../../dev/chromium';
 import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
-import { loadExample, payOnUsTriggerPaths, prepareExample, webhookNodePaths } from '../../scripts/lib/examples';
+import { importEventExamples, webhookNodePaths } from '../../scripts/lib/examples';
 import { credentialData } from '../../scripts/lib/provision';
 import { sleep } from '../../dev/wait';
 
@@ -24,6 +24,7 @@ let sb: SandboxHandle;
 let n8n: N8nClient;
 let browser: Browser;
 let workflowId: string;
+let workflowIds: string[] = [];
 let startUrl: string;
 
 async function ledger(): Promise<LedgerView> {
@@ -36,15 +37,12 @@ beforeAll(async () => {
 	sb = await startSandbox({ port: 0 });
 	const name = `PayOnUs browser e2e ${RUN}`;
 	const credential = await n8n.createCredential({ name, type: 'payOnUsApi', data: credentialData(sb.url, KEY) });
-	const workflow = prepareExample(loadExample('cardOnFile'), {
-		credential: { id: credential.id, name },
-		name: `PayOnUs example: Card on file (browser e2e ${RUN})`,
-		webhookIdSuffix: `browser-${RUN}`,
-	});
-	workflowId = (await n8n.createWorkflow(workflow as never)).id;
-	await n8n.activate(workflowId);
-	const [triggerPath] = payOnUsTriggerPaths(workflow as never);
-	const [startPath] = webhookNodePaths(workflow as never);
+	// the card-on-file consumer behind the receiving workflow, as a user sets them up
+	const imported = await importEventExamples(n8n, { credential: { id: credential.id, name }, suffix: `browser e2e ${RUN}` });
+	workflowIds = Object.values(imported.ids);
+	workflowId = imported.ids.cardOnFile;
+	const triggerPath = imported.receiverPath;
+	const [startPath] = webhookNodePaths(imported.workflows.cardOnFile as never);
 	startUrl = n8n.webhookUrl(startPath);
 	const settings = await new SandboxClient(sb.url).setWebhooks({ url: n8n.webhookUrl(triggerPath), verificationKey: KEY });
 	expect(settings).toMatchObject({ url: n8n.webhookUrl(triggerPath), verificationKey: KEY });
@@ -52,7 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await browser?.close();
-	if (workflowId) await n8n.deactivate(workflowId).catch(() => undefined);
+	for (const id of workflowIds) await n8n.deactivate(id).catch(() => undefined);
 	await sb?.stop();
 });
 

@@ -1,11 +1,12 @@
 /**
  * The example workflows (examples/*.json), imported exactly as a user would
- * import them, running in the real n8n against the sandbox. Outcomes are
- * checked in the sandbox's ledger (GET /_sandbox/ledger), in the files the
- * workflows write, and in the items n8n produced.
- *
- * The sandbox sends every notification to one URL (like the real service);
- * as `npm start` does, a relay fans each one out to the trigger workflows.
+ * import them, running in the real n8n against the sandbox, in the
+ * production topology: the sandbox sends every notification to ONE URL (as
+ * the service does), the receiving workflow's PayOnUs Trigger, which hands
+ * each event to the consumers that want it (Execute Workflow, "When Executed
+ * by Another Workflow"). Outcomes are checked in the sandbox's ledger (GET
+ * /_sandbox/ledger), in the mail catcher's inbox (MailDev's API), in the
+ * files the workflows write, and in the items n8n produced, per consumer.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,9 +15,12 @@ import { join } from 'node:path';
 import { SandboxClient, type LedgerView } from '../../sandbox/client';
 import type { WebhookSettings } from '../../sandbox/records';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
+import { computeWebhookHash } from '../../nodes/shared/signature';
 import { nodeError, nodeItems, sharedN8n, type Execution, type N8nClient } from '../harness/e2e';
-import { startFanout, type FanoutHandle } from '../../scripts/lib/fanout';
+import { startMailCatcher, smtpCredentialData, type CaughtMail, type MailCatcher } from '../../dev/mailCatcher';
 import {
+	CONSUMERS,
+	SMTP_CREDENTIAL_TYPE,
 	loadExample,
 	payOnUsTriggerPaths,
 	prepareExample,
@@ -35,14 +39,24 @@ const RUN = randomBytes(4).toString('hex');
 
 let sb: SandboxHandle;
 let sandbox: SandboxClient;
-let relay: FanoutHandle;
+let mail: MailCatcher;
 let n8n: N8nClient;
 let shop: Shop;
 let filesDir: string;
 let credential: { id: string; name: string };
+let smtpCredential: { id: string; name: string };
+/** The one URL the sandbox notifies: the receiver's PayOnUs Trigger. */
+let receiverUrl: string;
 const ids: Partial<Record<ExampleKey, string>> = {};
 const workflows: Partial<Record<ExampleKey, ExampleWorkflow>> = {};
 const created: string[] = [];
+
+/** The node each consumer starts with (its "When Executed by Another Workflow" trigger). */
+const START_NODE: Record<(typeof CONSUMERS)[number], string> = {
+	autoPayout: 'Collection received',
+	notifications: 'Payment event',
+	cardOnFile: 'Card stored',
+};
 
 async function ledger(): Promise<LedgerView> {
 	return await sandbox.ledger();
@@ -74,20 +88,42 @@ function payoutLog(): Array<Record<string, unknown>> {
 		});
 }
 
-function triggerItem(e: Execution, node: string): Record<string, unknown> | undefined {
+function triggerItem(e: Execution, node: string, output = 0): Record<string, unknown> | undefined {
 	try {
-		return nodeItems(e, node)[0] as Record<string, unknown>;
+		return nodeItems(e, node, output)[0] as Record<string, unknown>;
 	} catch {
 		return undefined;
 	}
+}
+
+/** Runs of one consumer for one event (its start node's item names the reference). */
+async function consumerRuns(key: (typeof CONSUMERS)[number], ref: string, field = 'onusReference'): Promise<Execution[]> {
+	return await executionsWhere(ids[key]!, (e) => triggerItem(e, START_NODE[key])?.[field] === ref);
+}
+
+/** Runs of the receiver for one event, on the trigger's Confirmed (0) or Unconfirmed (1) output. */
+async function receiverRuns(ref: string, output = 0, field = 'onusReference'): Promise<Execution[]> {
+	return await executionsWhere(ids.receiver!, (e) => triggerItem(e, 'PayOnUs event', output)?.[field] === ref);
+}
+
+/** E-mails in the catcher's inbox whose subject names `text`. */
+async function mailsAbout(text: string): Promise<CaughtMail[]> {
+	return (await mail.messages()).filter((m) => m.subject.includes(text));
 }
 
 async function importExample(
 	key: ExampleKey,
 	opts: { suffix: string; settings?: Record<string, string | number>; name?: string; activate?: boolean },
 ): Promise<{ id: string; workflow: ExampleWorkflow }> {
+	// the receiver calls the consumers this file imported (by the names the file gives them)
+	const workflowIds =
+		key === 'receiver'
+			? Object.fromEntries(CONSUMERS.map((c) => [loadExample(c).name, ids[c]!]))
+			: undefined;
 	const workflow = prepareExample(loadExample(key), {
 		credential,
+		smtpCredential,
+		workflowIds,
 		settings: { ...(exampleSettings(key, filesDir) ?? {}), ...(opts.settings ?? {}) },
 		name: opts.name ?? `${loadExample(key).name} (e2e ${RUN})`,
 		webhookIdSuffix: opts.suffix,
@@ -98,34 +134,49 @@ async function importExample(
 	return { id, workflow };
 }
 
+/** A COLLECTION notification signed with the key, as the service would send it. */
+async function postSigned(body: Record<string, unknown>): Promise<number> {
+	const hash = computeWebhookHash(
+		{ accountNumber: String(body.accountNumber), onusReference: String(body.onusReference), paymentStatus: String(body.paymentStatus) },
+		KEY,
+	);
+	const res = await fetch(receiverUrl, { method: 'POST', headers: { 'content-type': 'text/plain', hash }, body: JSON.stringify(body) });
+	await res.arrayBuffer();
+	return res.status;
+}
+
 beforeAll(async () => {
 	n8n = sharedN8n();
 	sb = await startSandbox({ port: 0 });
 	sandbox = new SandboxClient(sb.url);
 	shop = new Shop(sb.url);
+	mail = await startMailCatcher();
 	// the shared n8n may write under ~/.n8n-files only (its default file restriction)
 	filesDir = join(homedir(), '.n8n-files', `payonus-examples-e2e-${RUN}`);
 	mkdirSync(filesDir, { recursive: true });
 	const name = `PayOnUs examples e2e ${RUN}`;
 	const made = await n8n.createCredential({ name, type: 'payOnUsApi', data: credentialData(sb.url, KEY) });
 	credential = { id: made.id, name };
+	const smtpName = `Mail catcher e2e ${RUN}`;
+	const smtp = await n8n.createCredential({ name: smtpName, type: SMTP_CREDENTIAL_TYPE, data: smtpCredentialData(mail) });
+	smtpCredential = { id: smtp.id, name: smtpName };
 
-	for (const key of ['autoPayout', 'notifications', 'cardOnFile', 'reconciliation'] as ExampleKey[]) {
+	// the consumers first (a sub-workflow runs only once published), then the receiver
+	for (const key of ['autoPayout', 'notifications', 'cardOnFile', 'receiver', 'reconciliation'] as ExampleKey[]) {
 		const { id, workflow } = await importExample(key, { suffix: RUN, activate: key !== 'reconciliation' });
 		ids[key] = id;
 		workflows[key] = workflow;
 	}
-	relay = await startFanout({
-		targets: (['autoPayout', 'notifications', 'cardOnFile'] as ExampleKey[]).flatMap((key) =>
-			payOnUsTriggerPaths(workflows[key] as never).map((path) => n8n.webhookUrl(path)),
-		),
-	});
-	await setWebhooks({ url: relay.url, verificationKey: KEY, duplicates: 1 });
+	// exactly one PayOnUs Trigger among the examples a user imports for events
+	for (const key of CONSUMERS) expect(payOnUsTriggerPaths(workflows[key] as never)).toEqual([]);
+	const [path] = payOnUsTriggerPaths(workflows.receiver as never);
+	receiverUrl = n8n.webhookUrl(path);
+	await setWebhooks({ url: receiverUrl, verificationKey: KEY, duplicates: 1 });
 });
 
 afterAll(async () => {
 	for (const id of created) await n8n.deactivate(id).catch(() => undefined);
-	await relay?.stop();
+	await mail?.stop();
 	await sb?.stop();
 	if (filesDir) rmSync(filesDir, { recursive: true, force: true });
 });
@@ -135,7 +186,7 @@ describe('example workflows in a real n8n', () => {
 	let mmo: string;
 
 	it('auto-payout: a collection delivered twice pays the supplier share once, and the outcome is logged', async () => {
-		await setWebhooks({ url: relay.url, verificationKey: KEY, duplicates: 2 });
+		await setWebhooks({ url: receiverUrl, verificationKey: KEY, duplicates: 2 });
 		const before = await ledger();
 		const ngnBefore = before.wallets.find((w) => w.entityId === 'BUS-2001' && w.currency === 'NGN')!.availableBalance;
 
@@ -187,60 +238,141 @@ describe('example workflows in a real n8n', () => {
 				amount: 1234.56,
 			});
 		}
-		await setWebhooks({ url: relay.url, verificationKey: KEY, duplicates: 1 });
+		// one URL, each consumer that wants the event acted on it once: the receiver ran
+		// once (the trigger suppressed the copy), handed it to auto-payout and notifications
+		expect(await receiverRuns(nub)).toHaveLength(1);
+		expect(await consumerRuns('autoPayout', nub)).toHaveLength(1);
+		const notified = await until('the notification run of the collection', 30_000, async () => {
+			const runs = await consumerRuns('notifications', nub);
+			return runs.length > 0 ? runs : undefined;
+		});
+		expect(notified).toHaveLength(1);
+		expect(await consumerRuns('cardOnFile', nub, 'onusReference')).toHaveLength(0);
+		// the item arrived intact: what the receiver's trigger emitted is what the consumer started on
+		const [receiverRun] = await receiverRuns(nub);
+		const emitted = nodeItems(receiverRun, 'PayOnUs event', 0)[0];
+		const [payoutRun] = await consumerRuns('autoPayout', nub);
+		expect(nodeItems(payoutRun, 'Collection received')[0]).toEqual(emitted);
+		expect(emitted).toMatchObject({ event: 'COLLECTION', confirmed: true, onusReference: nub, businessId: 'BUS-2001' });
+		await setWebhooks({ url: receiverUrl, verificationKey: KEY, duplicates: 1 });
 	});
 
 	it('auto-payout: a KES mobile money collection is skipped (only NGN is shared), nothing is paid', async () => {
 		mmo = await approveMobileMoney(shop, 1500, `e2e-${RUN}`);
 		const executions = await until('the auto-payout run for the mobile money collection', 60_000, async () => {
-			const found = await executionsWhere(ids.autoPayout!, (e) => triggerItem(e, 'Collection received')?.onusReference === mmo);
+			const found = await consumerRuns('autoPayout', mmo);
 			return found.length > 0 ? found : undefined;
 		});
 		expect(nodeItems(executions[0], 'Skipped')[0]).toMatchObject({ outcome: 'skipped', collection: mmo });
 		expect((await ledger()).transfers.filter((t) => t.merchantReference === `share-${mmo}`)).toHaveLength(0);
 	});
 
-	it('notifications: one readable line per COLLECTION and PAYOUT event', async () => {
-		const file = join(filesDir, 'payment-notifications.log');
+	it('notifications: one e-mail per COLLECTION and PAYOUT event, in the mail catcher\'s inbox', async () => {
 		const share = (await ledger()).transfers.find((t) => t.merchantReference === `share-${nub}`)!;
-		const text = await until('the three notification lines', 60_000, async () => {
-			if (!existsSync(file)) return undefined;
-			const t = readFileSync(file, 'utf8');
-			return t.includes(nub) && t.includes(mmo) && t.includes(share.onusReference) ? t : undefined;
+		const [received, kes, sent] = await until('the three e-mails', 60_000, async () => {
+			const found = await Promise.all([mailsAbout(nub), mailsAbout(mmo), mailsAbout(share.onusReference)]);
+			return found.every((f) => f.length > 0) ? found : undefined;
 		});
-		const lineOf = (ref: string) => text.split('\n').filter((l) => l.includes(ref));
-		// the collection notification was delivered twice: the trigger started one run
-		expect(lineOf(nub).filter((l) => l.includes('Payment received'))).toHaveLength(1);
-		expect(lineOf(nub)[0]).toMatch(/Payment received: NGN 12345\.6 +BANK_TRANSFER/);
-		expect(lineOf(mmo)[0]).toMatch(/Payment received: KES 1500 +MOBILE_MONEY .*from Wanjiru Kamau/);
-		expect(lineOf(share.onusReference)[0]).toMatch(/Payout sent: NGN 1234\.56 .*to Sandbox Success Beneficiary/);
+		// the collection notification was delivered twice: one e-mail
+		expect(received).toHaveLength(1);
+		expect(received[0].subject).toBe(`Payment received: NGN 12345.6 (${nub})`);
+		expect(received[0].to.map((t) => t.address)).toEqual(['payments-team@example.com']);
+		expect(received[0].text).toMatch(/Payment received: NGN 12345\.6 +BANK_TRANSFER/);
+		expect(received[0].text).toContain('Confirmed with PayOnUs: yes');
+		expect(kes[0].text).toMatch(/Payment received: KES 1500 +MOBILE_MONEY .*from Wanjiru Kamau/);
+		expect(sent[0].subject).toContain('Payout sent: NGN 1234.56');
+		expect(sent[0].text).toMatch(/to Sandbox Success Beneficiary/);
+		// a PAYOUT is for the notifications only
+		expect(await consumerRuns('autoPayout', share.onusReference)).toHaveLength(0);
+		expect(await consumerRuns('notifications', share.onusReference)).toHaveLength(1);
 	});
 
-	it('notifications: when the message cannot be written, the error branch keeps it and the run is flagged failed', async () => {
-		// a copy of the example whose file is outside what n8n may write
-		const suffix = `${RUN}-broken`;
-		const { id, workflow } = await importExample('notifications', {
-			suffix,
-			name: `PayOnUs example: Payment notifications (broken file, e2e ${RUN})`,
-			settings: { notificationsFile: '/proc/payonus-cannot-write-here.log' },
+	it('an event the service does not confirm reaches a person by e-mail, and no consumer acts on it', async () => {
+		// a real payin, still unpaid: a signed SUCCESSFUL notification for it is not confirmed
+		const account = await shop.unpaidPayin(`e2e-unconfirmed-${RUN}`, 4321);
+		const ref = String(account.onusReference);
+		const status = await postSigned({
+			type: 'COLLECTION',
+			businessId: 'BUS-2001',
+			accountNumber: String(account.accountNumber),
+			onusReference: ref,
+			paymentStatus: 'SUCCESSFUL',
+			transactionAmount: 4321,
 		});
-		const [path] = payOnUsTriggerPaths(workflow as never);
-		await setWebhooks({ url: n8n.webhookUrl(path), verificationKey: KEY, duplicates: 1 });
+		expect(status).toBe(200);
+		const [alert] = await until('the e-mail about the unconfirmed event', 60_000, async () => {
+			const found = await mailsAbout(ref);
+			return found.length > 0 ? found : undefined;
+		});
+		expect(alert.subject).toBe(`PayOnUs event NOT confirmed, check it by hand: COLLECTION ${ref}`);
+		expect(alert.text).toContain('did NOT confirm');
+		expect(alert.text).toMatch(/Why: .+/);
+		expect(alert.text).toContain('Nothing was paid on it.');
+		expect(await receiverRuns(ref, 1)).toHaveLength(1);
+		await sleep(2000);
+		for (const key of CONSUMERS) expect(await consumerRuns(key, ref)).toHaveLength(0);
+		expect((await ledger()).transfers.filter((t) => t.merchantReference === `share-${ref}`)).toHaveLength(0);
+	});
+
+	it('a failing consumer stops no other: notifications cannot send (SMTP down) while the auto-payout still pays once', async () => {
+		// the notifications consumer's SMTP credential points at a closed port
+		const closed = await startMailCatcher();
+		const deadPort = closed.smtpPort;
+		await closed.stop();
+		await n8n.updateCredential(smtpCredential.id, {
+			name: smtpCredential.name,
+			type: SMTP_CREDENTIAL_TYPE,
+			data: smtpCredentialData({ smtpHost: '127.0.0.1', smtpPort: deadPort }),
+		});
 		try {
-			const ref = await payDynamicAccount(shop, 700, `e2e-broken-${RUN}`);
-			const [execution] = await until('the failed notification run', 60_000, async () => {
-				const found = await executionsWhere(id, (e) => triggerItem(e, 'Payment event')?.onusReference === ref);
+			const ref = await payDynamicAccount(shop, 700, `e2e-smtp-down-${RUN}`);
+			const [failed] = await until('the failed notification run', 60_000, async () => {
+				const found = await consumerRuns('notifications', ref);
 				return found.length > 0 ? found : undefined;
 			});
-			expect(execution.status).toBe('error');
-			const kept = nodeItems(execution, 'Not delivered')[0];
+			expect(failed.status).toBe('error');
+			const kept = nodeItems(failed, 'Not delivered')[0];
 			expect(kept.onusReference).toBe(ref);
 			expect(String(kept.undelivered)).toContain(ref);
 			expect(String(kept.reason)).not.toBe('unknown error');
-			expect(nodeError(execution, 'Flag the failed notification')).toContain(ref);
+			expect(nodeError(failed, 'Flag the failed notification')).toContain(ref);
+			// the others went on: the share is paid once
+			const line = await until('the auto-payout of the collection', 60_000, async () => payoutLog().find((l) => l.collection === ref));
+			expect(line).toMatchObject({ outcome: 'paid', transferReference: `share-${ref}`, amount: 70 });
+			expect((await ledger()).transfers.filter((t) => t.merchantReference === `share-${ref}`)).toHaveLength(1);
+			// the receiver caught the failure on the hand-off's error output; its e-mail to a
+			// person could not go either (the same SMTP is down): the receiver's run is red too
+			const [receiverRun] = await until('the receiver run', 30_000, async () => {
+				const found = await receiverRuns(ref);
+				return found.length > 0 ? found : undefined;
+			});
+			expect(nodeItems(receiverRun, 'Hand-off failed')[0].subject).toBe(`PayOnUs event: "Payment notifications" failed (${ref})`);
+			expect(receiverRun.status).toBe('error');
 		} finally {
-			await n8n.deactivate(id);
-			await setWebhooks({ url: relay.url, verificationKey: KEY, duplicates: 1 });
+			await n8n.updateCredential(smtpCredential.id, { name: smtpCredential.name, type: SMTP_CREDENTIAL_TYPE, data: smtpCredentialData(mail) });
+		}
+	});
+
+	it('a consumer that cannot be started (unpublished) is e-mailed to a person; the consumers after it still run', async () => {
+		await n8n.deactivate(ids.autoPayout!);
+		try {
+			const ref = await payDynamicAccount(shop, 800, `e2e-unpublished-${RUN}`);
+			const [alert] = await until('the e-mail about the failed hand-off', 60_000, async () => {
+				const found = (await mailsAbout(ref)).filter((m) => m.subject.startsWith('PayOnUs event: '));
+				return found.length > 0 ? found : undefined;
+			});
+			expect(alert.subject).toBe(`PayOnUs event: "Auto-payout on collection" failed (${ref})`);
+			expect(alert.text).toMatch(/"Auto-payout on collection" failed, or could not be started, on a confirmed COLLECTION event: .+/);
+			// the notifications consumer (called after it) still ran and e-mailed the payment
+			const notified = await until('the notification of the payment', 60_000, async () => {
+				const found = (await mailsAbout(ref)).filter((m) => m.subject.startsWith('Payment received'));
+				return found.length > 0 ? found : undefined;
+			});
+			expect(notified).toHaveLength(1);
+			expect(await consumerRuns('autoPayout', ref)).toHaveLength(0);
+			expect((await ledger()).transfers.filter((t) => t.merchantReference === `share-${ref}`)).toHaveLength(0);
+		} finally {
+			await n8n.activate(ids.autoPayout!);
 		}
 	});
 
@@ -271,9 +403,13 @@ describe('example workflows in a real n8n', () => {
 		expect(after.payins.filter((p) => (p.reference ?? p.merchantReference) === `first-charge-${link.linkId}`)).toHaveLength(1);
 
 		const [execution] = await until('the card-on-file run', 30_000, async () => {
-			const found = await executionsWhere(ids.cardOnFile!, (e) => triggerItem(e, 'Card stored')?.cardTokenizationLinkId === link.linkId);
+			const found = await consumerRuns('cardOnFile', link.linkId, 'cardTokenizationLinkId');
 			return found.length > 0 ? found : undefined;
 		});
+		// one receiver run for the tokenization, handed to the card-on-file consumer only
+		expect(await consumerRuns('cardOnFile', link.linkId, 'cardTokenizationLinkId')).toHaveLength(1);
+		expect(await receiverRuns(link.linkId, 0, 'cardTokenizationLinkId')).toHaveLength(1);
+		expect(await consumerRuns('notifications', link.linkId, 'cardTokenizationLinkId')).toHaveLength(0);
 		expect(nodeItems(execution, 'Subscription active')[0]).toMatchObject({
 			outcome: 'charged',
 			cardTokenizationLinkId: link.linkId,

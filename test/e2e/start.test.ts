@@ -32,6 +32,8 @@ interface Run {
 let folder: string;
 let n8nPort: number;
 let sandboxPort: number;
+let mailPort: number;
+let smtpPort: number;
 const live: ChildProcess[] = [];
 
 /**
@@ -42,7 +44,20 @@ async function startOnce(opts: { throughShell?: boolean } = {}): Promise<Run> {
 	const script = join(packageRoot(), 'build', 'scripts', 'start.js');
 	if (!existsSync(script)) throw new Error(`${script} missing: run \`npm run build:tools\` first`);
 	const started = Date.now();
-	const argv = [process.execPath, script, '--folder', folder, '--n8n-port', String(n8nPort), '--sandbox-port', String(sandboxPort)];
+	const argv = [
+		process.execPath,
+		script,
+		'--folder',
+		folder,
+		'--n8n-port',
+		String(n8nPort),
+		'--sandbox-port',
+		String(sandboxPort),
+		'--mail-port',
+		String(mailPort),
+		'--smtp-port',
+		String(smtpPort),
+	];
 	const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
 	const child = opts.throughShell
 		? spawn('sh', ['-c', argv.map(quote).join(' ')], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] })
@@ -141,10 +156,20 @@ async function inspect(run: Run): Promise<Snapshot> {
 	const apiKeys = await n8n.listApiKeys();
 	const users = await n8n.rest<{ count: number; items: Array<{ email: string }> }>('GET', '/users');
 
-	// the sandbox is up, seeded, and sends its notifications (with the credential's key) to the relay
+	// the sandbox is up, seeded, and sends its notifications (with the credential's key) to the
+	// ONE receiving workflow's PayOnUs Trigger: no relay of our own in between
 	const sandbox = new SandboxClient(String(state.sandboxUrl));
 	const hooks = await sandbox.webhooks();
-	expect(hooks.url).toBe(state.relayUrl);
+	const receiver = workflows.find((w) => w.name === loadExample('receiver').name)!;
+	expect(hooks.url).toBe(state.webhookUrl);
+	expect(hooks.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${n8nPort}/webhook/payonus-example-events/webhook$`));
+	expect(state.workflows?.receiver?.id).toBe(receiver.id);
+	// the mail catcher's web inbox answers (a page a person opens) and its API too
+	expect(state.mailUrl).toBe(`http://127.0.0.1:${mailPort}/`);
+	expect(run.output()).toContain(`mail inbox   http://127.0.0.1:${mailPort}/`);
+	const inbox = await fetch(String(state.mailUrl), { headers: { accept: 'text/html' } });
+	expect(inbox.status).toBe(200);
+	expect(await inbox.text()).toContain('<html');
 	expect(hooks.verificationKey).toBe(state.verificationKey);
 	const ledger = await sandbox.ledger();
 	expect(ledger.wallets.filter((w) => w.entityId === 'BUS-2001').map((w) => w.currency).sort()).toEqual(['KES', 'NGN', 'USD', 'ZAR']);
@@ -168,6 +193,8 @@ beforeAll(async () => {
 	folder = mkdtempSync(join(tmpdir(), 'payonus-start-test-'));
 	n8nPort = await freePort();
 	sandboxPort = await freePort();
+	mailPort = await freePort();
+	smtpPort = await freePort();
 });
 
 afterAll(async () => {
@@ -203,13 +230,13 @@ it('comes up, tears down on SIGTERM (also when only npm\'s shell gets it), and c
 	expect(one.apiKeys.filter((k) => k.label === 'payonus-start')).toHaveLength(1);
 	expect(one.users).toBe(1);
 	expect(first.output()).toMatch(/credential "PayOnUs sandbox \(npm start\)" created/);
-	const relayPort = Number(new URL(readState(folder)!.relayUrl!).port);
 
 	expect(await stop(first)).toBe(0);
 	expect(first.output()).toContain('stopped.');
 	expect(await portFree(n8nPort)).toBe(true);
 	expect(await portFree(sandboxPort)).toBe(true);
-	expect(await portFree(relayPort)).toBe(true);
+	expect(await portFree(mailPort)).toBe(true);
+	expect(await portFree(smtpPort)).toBe(true);
 
 	// second run: same folder, everything reused; started through a shell, as npm does
 	const second = await startOnce({ throughShell: true });
@@ -224,7 +251,8 @@ it('comes up, tears down on SIGTERM (also when only npm\'s shell gets it), and c
 	expect(second.output()).toMatch(/credential "PayOnUs sandbox \(npm start\)" reused/);
 	expect(second.output()).not.toMatch(/imported/);
 
-	// and it works: a customer's payment reaches the auto-payout workflow through the relay
+	// and it works: a customer's payment reaches the receiving workflow, which hands it to the
+	// auto-payout (the share is paid) and to the notifications (an e-mail lands in the inbox)
 	const state = readState(folder)!;
 	const shop = new Shop(state.sandboxUrl!);
 	const ref = await payDynamicAccount(shop, 10000, `start-test-${Date.now()}`);
@@ -233,6 +261,13 @@ it('comes up, tears down on SIGTERM (also when only npm\'s shell gets it), and c
 		(await sandbox.ledger()).transfers.find((t) => t.merchantReference === `share-${ref}`),
 	);
 	expect(share.amount).toBe(1000);
+	const mails = await until('the e-mail of the payment in the mail catcher', 60_000, async () => {
+		const res = await fetch(`${state.mailUrl!}api/email`);
+		const all = (await res.json()) as Array<{ subject: string }>;
+		const found = all.filter((m) => m.subject.includes(ref));
+		return found.length > 0 ? found : undefined;
+	});
+	expect(mails.map((m) => m.subject)).toEqual([`Payment received: NGN 10000 (${ref})`]);
 
 	// and the nightly reconciliation runs out of the box: the demo ledger (a Data
 	// table made once) against the sandbox, its summary in files/chat.log
