@@ -1,11 +1,14 @@
 /**
  * `npm run bench -- queue-payout-drill [--collections=500] [--concurrency=16]`
  *
- * The scaling drill (issue 14): n8n in queue mode (PostgreSQL + Redis) with
- * TWO `n8n webhook` processes (own ports, same database, Redis and
- * encryption key), ONE worker and the main, the auto-payout example active
- * (imported as `npm start` imports it: the example file, the sandbox
- * credential, the Settings values for this machine).
+ * The scaling drill (issues 14 and 30): n8n in queue mode (PostgreSQL + Redis)
+ * with TWO `n8n webhook` processes (own ports, same database, Redis and
+ * encryption key), ONE worker and the main, the examples in the production
+ * topology: the ONE receiving workflow (its PayOnUs Trigger is the URL the
+ * service notifies) handing each event to the auto-payout, notifications
+ * and card-on-file consumers (Execute Workflow), imported as `npm start`
+ * imports them (the example files, the sandbox credential, an SMTP
+ * credential for a local mail catcher, the Settings values for this machine).
  *
  * N real collections are made in the sandbox (a dynamic NGN account each,
  * paid through the fund simulation); the sandbox's own notification of each
@@ -17,9 +20,9 @@
  * because its reference is `share-<onusReference>` and a repeated payout is
  * refused by the service and recognised as already made.
  *
- * Reported: executions started, payouts made per collection (sandbox
- * ledger: goal exactly 1 each), executions that found the payout already
- * made, failed executions.
+ * Reported: receiver executions started, runs per consumer, payouts made per
+ * collection (sandbox ledger: goal exactly 1 each), auto-payout runs that
+ * found the payout already made, failed executions, e-mails caught.
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
@@ -30,14 +33,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { SandboxClient, type DeliveryView as Delivery, type LedgerView } from '../sandbox/client';
 import { startSandbox } from '../sandbox/server';
 import { executionData, startN8n, N8N_VERSION, type N8nInstance } from '../dev/n8n';
-import { loadExample, payOnUsTriggerPaths, prepareExample } from '../scripts/lib/examples';
-import { CREDENTIAL_NAME, credentialData, exampleSettings } from '../scripts/lib/provision';
+import { importEventExamples, SMTP_CREDENTIAL_TYPE } from '../scripts/lib/examples';
+import { CREDENTIAL_NAME, SMTP_CREDENTIAL_NAME, credentialData, exampleSettings } from '../scripts/lib/provision';
+import { startMailCatcher, smtpCredentialData, type MailCatcher } from '../dev/mailCatcher';
 import { Shop, payDynamicAccount } from '../scripts/play-customer';
 import { inParallel } from './common';
 import { sleep } from '../dev/wait';
 
 export const description =
-	'auto-payout example in queue mode with 2 webhook processes + 1 worker: each collection delivered 3 times over both, paid out exactly once';
+	'the receiving workflow and its consumers (auto-payout, notifications, card on file) in queue mode with 2 webhook processes + 1 worker: each collection delivered 3 times over both, paid out exactly once';
 
 const KEY = 'queue-payout-drill-verification-key';
 
@@ -122,6 +126,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const sb = await startSandbox({ port: 0 });
 	const receiver = await sink();
 	let n8n: N8nInstance | undefined;
+	let mail: MailCatcher | undefined;
 	const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
 	const control = new SandboxClient(sb.url);
 	try {
@@ -135,14 +140,18 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		});
 		console.log(`  main ${n8n.baseUrl}, webhook processes ${n8n.webhookBaseUrls.join(', ')} (started in ${(n8n.startMs / 1000).toFixed(1)} s)`);
 
-		// The example, imported as `npm start` imports it.
+		// The examples in the production topology, imported as `npm start` imports them.
+		mail = await startMailCatcher();
 		const { id: credentialId } = await n8n.createCredential({ name: CREDENTIAL_NAME, type: 'payOnUsApi', data: credentialData(sb.url, KEY) });
 		const credential = { id: credentialId, name: CREDENTIAL_NAME };
-		const workflow = prepareExample(loadExample('autoPayout'), { credential, settings: exampleSettings('autoPayout', filesDir) });
-		const { id: workflowId } = await n8n.createWorkflow(workflow as never);
-		await n8n.activate(workflowId);
-		const [path] = payOnUsTriggerPaths(workflow as never);
-		const urls = n8n.webhookBaseUrls.map((_, i) => n8n!.webhookProcessUrl(i, path));
+		const { id: smtpId } = await n8n.createCredential({ name: SMTP_CREDENTIAL_NAME, type: SMTP_CREDENTIAL_TYPE, data: smtpCredentialData(mail) });
+		const imported = await importEventExamples(n8n, {
+			credential,
+			smtpCredential: { id: smtpId, name: SMTP_CREDENTIAL_NAME },
+			settings: { autoPayout: exampleSettings('autoPayout', filesDir) },
+		});
+		const workflowId = imported.ids.receiver;
+		const urls = n8n.webhookBaseUrls.map((_, i) => n8n!.webhookProcessUrl(i, imported.receiverPath));
 
 		// Real collections; their notifications go to the receiver and are read back from the sandbox.
 		const shop = new Shop(sb.url);
@@ -209,9 +218,18 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		console.log(`  ${shots.length} deliveries sent in ${deliverSeconds.toFixed(1)} s; waiting for the executions...`);
 
 		const executions = await settle(n8n, workflowId, 1, 540_000);
+		// the consumers run inside the receiver's executions (Execute Workflow waits for each)
+		const runs = {
+			autoPayout: await settle(n8n, imported.ids.autoPayout, 0, 120_000, 3000),
+			notifications: await settle(n8n, imported.ids.notifications, 0, 120_000, 3000),
+			cardOnFile: await settle(n8n, imported.ids.cardOnFile, 0, 60_000, 3000),
+		};
 		const drainSeconds = (Date.now() - sentAt) / 1000;
 		const byStatus: Record<string, number> = {};
-		for (const e of executions) byStatus[String(e.status)] = (byStatus[String(e.status)] ?? 0) + 1;
+		for (const e of [...executions, ...runs.autoPayout, ...runs.notifications, ...runs.cardOnFile]) {
+			byStatus[String(e.status)] = (byStatus[String(e.status)] ?? 0) + 1;
+		}
+		const mailsCaught = (await mail.messages()).filter((m) => refs.some((r) => m.subject.includes(r))).length;
 
 		// The ledger: payouts (transfers) per collection.
 		await sleep(1000);
@@ -251,6 +269,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 
 		const report = {
 			n8n: `${N8N_VERSION}, queue mode: PostgreSQL + Redis, main + 1 worker (concurrency 10) + 2 webhook processes`,
+			topology: 'one receiving workflow (PayOnUs Trigger) -> Execute Workflow -> auto-payout, notifications, card on file',
 			collections,
 			deliveriesPerCollection: 3,
 			deliveries: shots.length,
@@ -259,6 +278,9 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			deliverSeconds: Number(deliverSeconds.toFixed(1)),
 			sendToLastExecutionSeconds: Number(drainSeconds.toFixed(1)),
 			executionsStarted: executions.length,
+			receiverExecutions: executions.length,
+			runsPerConsumer: { autoPayout: runs.autoPayout.length, notifications: runs.notifications.length, cardOnFile: runs.cardOnFile.length },
+			mailsCaught,
 			executionsByStatus: byStatus,
 			collectionsRunTwiceOrMore,
 			payoutsPerCollection,
@@ -276,27 +298,29 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		};
 
 		console.log('');
-		console.log(`  | collections | deliveries (3 each, 2 webhook processes) | executions started | paid exactly once | paid twice+ | not paid | found already paid | failed executions |`);
-		console.log(`  | --- | --- | --- | --- | --- | --- | --- | --- |`);
+		console.log(`  | collections | deliveries (3 each, 2 webhook processes) | receiver runs | auto-payout runs | notifications runs | card-on-file runs | paid exactly once | paid twice+ | not paid | found already paid | failed executions |`);
+		console.log(`  | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`);
 		console.log(
-			`  | ${collections} | ${shots.length} | ${executions.length} | ${report.collectionsPaidExactlyOnce} | ${report.collectionsPaidMoreThanOnce} | ${report.collectionsNotPaid} | ${report.executionsFoundAlreadyPaid} | ${report.failedExecutions} |`,
+			`  | ${collections} | ${shots.length} | ${executions.length} | ${runs.autoPayout.length} | ${runs.notifications.length} | ${runs.cardOnFile.length} | ${report.collectionsPaidExactlyOnce} | ${report.collectionsPaidMoreThanOnce} | ${report.collectionsNotPaid} | ${report.executionsFoundAlreadyPaid} | ${report.failedExecutions} |`,
 		);
 		console.log('');
 		console.log(JSON.stringify(report, null, 2));
 		if (failedLines.length > 0 || (outcomes['already paid'] ?? 0) > 0) {
-			// One repeated run as n8n recorded it: the transfer node's error-output item.
-			for (const e of executions.slice().reverse()) {
+			// One repeated run as n8n recorded it: the transfer node's item marked alreadyDone (node version 4).
+			for (const e of runs.autoPayout.slice().reverse()) {
 				const full = await n8n.getExecution(String(e.id));
-				const runs = (executionData(full).resultData?.runData as Record<string, IDataObject[]> | undefined)?.['Pay supplier share'];
-				const second = (runs?.[0] as { data?: { main?: Array<Array<{ json: IDataObject }> | null> } } | undefined)?.data?.main?.[1];
-				if (second && second.length > 0) {
-					console.log(`  a repeated run (execution ${String(e.id)}), error output of "Pay supplier share": ${JSON.stringify(second[0].json).slice(0, 1500)}`);
+				const transferRuns = (executionData(full).resultData?.runData as Record<string, IDataObject[]> | undefined)?.['Pay supplier share'];
+				const first = (transferRuns?.[0] as { data?: { main?: Array<Array<{ json: IDataObject }> | null> } } | undefined)?.data?.main?.[0];
+				if (first && first.length > 0 && first[0].json.outcome === 'alreadyDone') {
+					console.log(`  a repeated run (execution ${String(e.id)}), "Pay supplier share": ${JSON.stringify(first[0].json).slice(0, 1500)}`);
 					break;
 				}
 			}
 		}
 		if (report.failedExecutions > 0) {
-			const failed = executions.filter((e) => e.status === 'error' || e.status === 'crashed').slice(0, 2);
+			const failed = [...executions, ...runs.autoPayout, ...runs.notifications]
+				.filter((e) => e.status === 'error' || e.status === 'crashed')
+				.slice(0, 2);
 			for (const e of failed) {
 				const full = await n8n.getExecution(String(e.id)).catch(() => undefined);
 				console.log(`  failed execution ${String(e.id)}: ${JSON.stringify(full).slice(0, 1200)}`);
@@ -306,6 +330,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	} finally {
 		await agent.close().catch(() => undefined);
 		await n8n?.stop();
+		await mail?.stop();
 		receiver.server.close();
 		await sb.stop();
 		rmSync(filesDir, { recursive: true, force: true });

@@ -137,6 +137,7 @@ export async function provision(api: N8nClient, opts: ProvisionOptions): Promise
 				}
 			}
 		}
+		if ((created || opts.refresh) && workflow.pinData) await pinSample(api, id, workflow.pinData, log);
 		workflowIds[prepared.name] = id;
 		const current = await api.getWorkflow(id);
 		if (!current.active) {
@@ -156,6 +157,21 @@ export async function provision(api: N8nClient, opts: ProvisionOptions): Promise
 	const order = loadAllExamples().map((e) => e.key);
 	workflows.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
 	return { credential, smtpCredential, workflows };
+}
+
+/**
+ * The file's pinned sample item (the consumers' "When Executed by Another
+ * Workflow"), which n8n's public API does not take: set through the editor's
+ * API, as importing the file in the editor does. Used only when a person
+ * runs the workflow in the editor; a call from the receiver brings the real
+ * event. Best effort: the demo works without it.
+ */
+async function pinSample(api: N8nClient, id: string, pinData: unknown, log: (line: string) => void): Promise<void> {
+	try {
+		await api.rest('PATCH', `/workflows/${id}`, { pinData });
+	} catch (error) {
+		log(`workflow ${id}: sample item not pinned (${(error as Error).message})`);
+	}
 }
 
 async function upsertCredential(

@@ -276,6 +276,10 @@ it('comes up, tears down on SIGTERM (also when only npm\'s shell gets it), and c
 	const nightly = two.workflows.find((w) => w.name === 'PayOnUs example: Nightly reconciliation');
 	expect(nightly).toBeDefined();
 	const editor = await login(state.n8nUrl!);
+	// the consumers carry their pinned sample PayOnUs item, as when the file is imported in the editor
+	const autoPayout = two.workflows.find((w) => w.name === loadExample('autoPayout').name)!;
+	const pinned = await editor.rest<{ pinData?: Record<string, Array<{ json: Record<string, unknown> }>> }>('GET', `/workflows/${autoPayout.id}`);
+	expect(pinned.pinData?.['Collection received']?.[0]?.json).toMatchObject({ event: 'COLLECTION', confirmed: true, onusReference: 'ONUS-NUB-SAMPLE-0001' });
 	const workflowData = await editor.rest('GET', `/workflows/${nightly!.id}`);
 	await editor.rest('POST', `/workflows/${nightly!.id}/run`, { workflowData, triggerToStartFrom: { name: 'Every night at 02:00' } });
 	const chatLog = join(folder, 'files', 'chat.log');
