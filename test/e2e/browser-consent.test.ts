@@ -11,7 +11,8 @@ import { SandboxClient, type LedgerView } from '../../sandbox/client';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { launchChromium } from '../../dev/chromium';
 import { nodeItems, sharedN8n, type N8nClient } from '../harness/e2e';
-import { importEventExamples, webhookNodePaths } from '../../scripts/lib/examples';
+import { SMTP_CREDENTIAL_TYPE, importEventExamples, webhookNodePaths } from '../../scripts/lib/examples';
+import { startMailCatcher, smtpCredentialData, type MailCatcher } from '../../dev/mailCatcher';
 import { credentialData } from '../../scripts/lib/provision';
 import { sleep } from '../../dev/wait';
 
@@ -25,6 +26,7 @@ let n8n: N8nClient;
 let browser: Browser;
 let workflowId: string;
 let workflowIds: string[] = [];
+let mail: MailCatcher;
 let startUrl: string;
 
 async function ledger(): Promise<LedgerView> {
@@ -38,7 +40,13 @@ beforeAll(async () => {
 	const name = `PayOnUs browser e2e ${RUN}`;
 	const credential = await n8n.createCredential({ name, type: 'payOnUsApi', data: credentialData(sb.url, KEY) });
 	// the card-on-file consumer behind the receiving workflow, as a user sets them up
-	const imported = await importEventExamples(n8n, { credential: { id: credential.id, name }, suffix: `browser e2e ${RUN}` });
+	mail = await startMailCatcher();
+	const smtp = await n8n.createCredential({ name: `${name} mail`, type: SMTP_CREDENTIAL_TYPE, data: smtpCredentialData(mail) });
+	const imported = await importEventExamples(n8n, {
+		credential: { id: credential.id, name },
+		smtpCredential: { id: smtp.id, name: `${name} mail` },
+		suffix: `browser e2e ${RUN}`,
+	});
 	workflowIds = Object.values(imported.ids);
 	workflowId = imported.ids.cardOnFile;
 	const triggerPath = imported.receiverPath;
@@ -51,6 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await browser?.close();
 	for (const id of workflowIds) await n8n.deactivate(id).catch(() => undefined);
+	await mail?.stop();
 	await sb?.stop();
 });
 

@@ -190,7 +190,8 @@ export function paymentPageSuite(): PageSuite {
 			settings: { salesFile: join(pp.filesDir, 'sales.log') },
 		});
 		const pageNode = example.nodes.find((n) => n.type === PAGE_TYPE)!;
-		pageNode.parameters = { ...pageNode.parameters, options: { ...RAISED_LIMITS, ...(pageNode.parameters?.options as object | undefined) } };
+		// the example is on the page's newest version (Simplify on); these tests read the whole item
+		pageNode.parameters = { ...pageNode.parameters, simplify: false, options: { ...RAISED_LIMITS, ...(pageNode.parameters?.options as object | undefined) } };
 		const others: Array<[keyof typeof pp.flows, WorkflowJson]> = [
 			['expiring', pageWorkflow(`page e2e expiring ${RUN}`, `pay-exp-${RUN}`, { currency: 'NGN', amount: 1500, methods: ['bank'], options: { expiryMinutes: 0.1 } })],
 			['kes', pageWorkflow(`page e2e KES ${RUN}`, `pay-kes-${RUN}`, { currency: 'KES', amount: 250, methods: ['momo'], askPhone: 'optional' })],
