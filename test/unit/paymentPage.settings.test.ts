@@ -1,4 +1,5 @@
 /** Payment Page, step "read the node's parameters" (request/settings.ts). */
+import { PageSetupError } from '../../nodes/PayOnUsPaymentPage/request/config';
 import { readSettings, type ParameterReader } from '../../nodes/PayOnUsPaymentPage/request/settings';
 
 function reader(values: Record<string, unknown>): { read: ParameterReader; asked: string[] } {
@@ -67,5 +68,33 @@ describe('readSettings', () => {
 	it('leaves an empty Business empty when the credential has no default (config.ts then says what to fix)', () => {
 		const { read } = reader({ title: 'T', businessId: '  ' });
 		expect(readSettings(read, { merchantId: 'MER-1' }).parameters.businessId).toBe('');
+	});
+});
+
+describe('readSettings: a Business that comes out empty (rule 5)', () => {
+	const page = { title: 'T', amount: 10, methods: ['bank'] };
+
+	it('stops the page when an expression gives nothing, naming the field and the expression', () => {
+		const { read } = reader({ ...page, businessId: '' });
+		const stored = { businessId: '={{ $json.businessId }}' };
+		expect(() => readSettings(read, { businessId: 'BUS-1' }, stored)).toThrow(PageSetupError);
+		expect(() => readSettings(read, { businessId: 'BUS-1' }, stored)).toThrow(/"Business" came out empty: \{\{ \$json\.businessId \}\}/);
+	});
+
+	it('a resource locator holding an expression that gives nothing stops the page too', () => {
+		const { read } = reader({ ...page, businessId: '  ' });
+		const stored = { businessId: { __rl: true, mode: 'id', value: '={{ $vars.shopBusiness }}' } };
+		expect(() => readSettings(read, { businessId: 'BUS-1' }, stored)).toThrow(/applies only when Business is left empty in the editor/);
+	});
+
+	it("a Business left empty in the editor takes the credential's default", () => {
+		const { read } = reader({ ...page, businessId: '' });
+		expect(readSettings(read, { businessId: 'BUS-1' }, {}).parameters.businessId).toBe('BUS-1');
+		expect(readSettings(read, { businessId: 'BUS-1' }, { businessId: { __rl: true, mode: 'list', value: '' } }).parameters.businessId).toBe('BUS-1');
+	});
+
+	it('an expression that gives a business is kept', () => {
+		const { read } = reader({ ...page, businessId: 'BUS-7' });
+		expect(readSettings(read, { businessId: 'BUS-1' }, { businessId: '={{ $json.b }}' }).parameters.businessId).toBe('BUS-7');
 	});
 });

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { orCredentialDefault, type CredentialDefaults } from '../../shared/credential/defaults';
+import { type CredentialDefaults, EmptyFromExpressionError, withDefaults } from '../../shared/credential/defaults';
 import { limitsOf, type DoorLimits } from './bounds';
-import type { RawPageParameters } from './config';
+import { PageSetupError, type RawPageParameters } from './config';
 
 /** The node's parameters, as the page reads them for one request (the values config.ts checks). */
 
@@ -17,11 +17,33 @@ export interface PageSettings {
 }
 
 /**
- * The page's parameters; an empty Business takes the credential's Default
- * Business ID (the one rule: nodes/shared/credential/defaults.ts). Hidden ones
- * are not read.
+ * The Business the page takes payments for. Left empty in the editor: the
+ * credential's Default Business ID; an expression that gives nothing stops the
+ * page (rule 5 of docs/reliability.md, enforced by withDefaults in
+ * nodes/shared/credential/defaults.ts): the money would land in another
+ * business.
  */
-export function readSettings(param: ParameterReader, defaults: CredentialDefaults): PageSettings {
+function businessOf(param: ParameterReader, defaults: CredentialDefaults, stored: IDataObject | undefined): string {
+	const given = String(param('businessId', '', { extractValue: true }) ?? '').trim();
+	try {
+		const filled = withDefaults({ businessId: given }, stored, { credential: defaults, label: () => 'Business' });
+		return String(filled.businessId ?? '');
+	} catch (error) {
+		if (error instanceof EmptyFromExpressionError) {
+			throw new PageSetupError(
+				`${error.message}. The credential's Default Business ID applies only when Business is left empty in the editor: fix the expression, or empty the field`,
+			);
+		}
+		throw error;
+	}
+}
+
+/**
+ * The page's parameters (`stored`: the node's parameters as saved, to tell a
+ * Business left empty in the editor from an expression that gave nothing).
+ * Hidden ones are not read.
+ */
+export function readSettings(param: ParameterReader, defaults: CredentialDefaults, stored?: IDataObject): PageSettings {
 	const options = param('options', {}) as IDataObject;
 	const title = String(param('title', ''));
 	const amountMode = String(param('amountMode', 'fixed'));
@@ -30,7 +52,7 @@ export function readSettings(param: ParameterReader, defaults: CredentialDefault
 	const parameters: RawPageParameters = {
 		title,
 		description: String(param('description', '')),
-		businessId: orCredentialDefault(String(param('businessId', '', { extractValue: true }) ?? '').trim(), defaults, 'businessId') ?? '',
+		businessId: businessOf(param, defaults, stored),
 		currency: String(param('currency', 'NGN')),
 		amountMode,
 		amount: amountMode === 'fixed' ? Number(param('amount', 0)) : 0,

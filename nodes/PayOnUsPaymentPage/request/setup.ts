@@ -1,4 +1,4 @@
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/clientInterface';
 import { createClient } from '../../shared/transport';
 import type { PageConfig } from '../checkout/types';
@@ -30,7 +30,7 @@ export async function setUpPage(ctx: IWebhookFunctions): Promise<PageSetup> {
 	if (typeof info === 'string') throw new PageSetupError(info);
 	let clientPromise: Promise<PayOnUsClient> | undefined;
 	const getClient = async (): Promise<PayOnUsClient> => await (clientPromise ??= createClient(ctx));
-	const settings = readSettings((name, fallback, options) => ctx.getNodeParameter(name, fallback, options), info);
+	const settings = readSettings((name, fallback, options) => ctx.getNodeParameter(name, fallback, options), info, node.parameters as IDataObject);
 	if (typeof settings.limits === 'string') throw new PageSetupError(settings.limits);
 	const limits = settings.limits;
 	const fetchSandboxKey = async (): Promise<string> =>
