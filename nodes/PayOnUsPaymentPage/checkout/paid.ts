@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { compare } from '../../shared/moneyMoving/match';
 import { PAYIN_PROOFS, unproven } from '../../shared/moneyMoving/proof';
 import { attemptReference, checkoutReference, type Attempt, type CheckoutState } from './sealedState';
 
@@ -32,15 +33,10 @@ export function mismatches(
 	record: IDataObject,
 	businessId: string,
 ): string[] {
-	const reference = attemptReference(state, attempt.n);
-	// What the record must show to be this attempt's payin (an absent field is never agreement).
-	const problems: string[] = unproven(PAYIN_PROOFS[attempt.m], record, {
-		reference,
-		expected: { businessId, ...(state.amt !== undefined ? { amount: state.amt } : {}), ...(state.cur ? { currency: state.cur } : {}) },
-	}, 'record');
-	if (record.businessId !== undefined && record.businessId !== businessId)
-		problems.push(`business ${String(record.businessId)}`);
-	if (record.amount !== undefined && Number(record.amount) !== state.amt) problems.push(`amount ${String(record.amount)}`);
+	const expected = { reference: attemptReference(state, attempt.n), businessId, amount: state.amt ?? NaN, ...(state.cur ? { currency: state.cur } : {}) };
+	// What the record must show to be this attempt's payin (an absent field is never agreement), then its values.
+	const problems = [...new Set([...unproven(PAYIN_PROOFS[attempt.m], record, { reference: expected.reference, expected }, 'record'), ...compare(expected, record)])];
+	if (state.amt === undefined) problems.push('the checkout has no amount');
 	// SUCCESSFUL is not enough: the service must say the full amount was paid
 	// (the spec lets a payin's amountPaid differ from its amount and says
 	// nothing of a partial payment's status). No amountPaid: not decided.
@@ -48,7 +44,5 @@ export function mismatches(
 	if (typeof paid !== 'number' || !Number.isFinite(paid))
 		problems.push(`amountPaid ${paid === undefined ? 'missing' : String(paid)}`);
 	else if (state.amt !== undefined && paid < state.amt) problems.push(`amountPaid ${paid} of ${state.amt}`);
-	if (record.currency !== undefined && record.currency !== state.cur)
-		problems.push(`currency ${String(record.currency)}`);
 	return problems;
 }

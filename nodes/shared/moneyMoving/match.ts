@@ -46,38 +46,32 @@ function sameAccount(a: string, b: string): boolean {
 }
 
 /**
- * Differences between a service record and the request (empty: it is the
- * request). `mode` 'answer' is the call's own answer (fields it does not
- * carry are not compared); 'record' is a record found by lookup (its amount
- * must be shown).
+ * Differences between the values a service record shows and the request
+ * (empty: none of them differs). A field the record does not show is not
+ * compared here: whether the record must show it is the proof's rule
+ * (./proof.ts, rule 1: an absent field is never agreement). `_mode` ('answer'
+ * the call's own answer, 'record' a record found by lookup) is the shape of
+ * a call's `check`; values are compared the same way in both.
  */
-export function compare(expected: Expected, record: IDataObject, mode: 'answer' | 'record'): string[] {
+export function compare(expected: Expected, record: IDataObject, _mode: 'answer' | 'record' = 'answer'): string[] {
 	const out: string[] = [];
 	const refs = REFERENCE_KEYS.map((k) => text(record[k])).filter((v): v is string => v !== undefined);
 	if (refs.length > 0 && !refs.includes(expected.reference)) out.push(`reference ${refs[0]} (requested ${expected.reference})`);
 	const business = text(record.businessId);
 	if (business !== undefined && business !== expected.businessId) out.push(`business ${business} (requested ${expected.businessId})`);
 	const amount = num(record.amount);
-	if (amount === undefined) {
-		if (mode === 'record') out.push(`amount not shown (requested ${expected.amount})`);
-	} else if (Math.abs(amount - expected.amount) > 0.005) {
-		out.push(`amount ${amount} (requested ${expected.amount})`);
-	}
+	if (amount !== undefined && Math.abs(amount - expected.amount) > 0.005) out.push(`amount ${amount} (requested ${expected.amount})`);
 	const currency = text(record.currency);
 	if (expected.currency !== undefined && currency !== undefined && currency.toUpperCase() !== expected.currency.toUpperCase()) {
 		out.push(`currency ${currency} (requested ${expected.currency})`);
 	}
-	if (expected.beneficiaryAccount !== undefined) {
-		const account = text(record.beneficiaryAccountNumber);
-		if (account !== undefined && !sameAccount(account, expected.beneficiaryAccount)) {
-			out.push(`beneficiary account ${account} (requested ${expected.beneficiaryAccount})`);
-		} else if (account === undefined && mode === 'record') {
-			out.push(`beneficiary account not shown (requested ${expected.beneficiaryAccount})`);
-		}
+	const account = text(record.beneficiaryAccountNumber);
+	if (expected.beneficiaryAccount !== undefined && account !== undefined && !sameAccount(account, expected.beneficiaryAccount)) {
+		out.push(`beneficiary account ${account} (requested ${expected.beneficiaryAccount})`);
 	}
-	if (expected.customerPhone !== undefined) {
-		const phone = text(record.mobileNumber);
-		if (phone !== undefined && !samePhone(phone, expected.customerPhone)) out.push(`phone ${phone} (requested ${expected.customerPhone})`);
+	const phone = text(record.mobileNumber);
+	if (expected.customerPhone !== undefined && phone !== undefined && !samePhone(phone, expected.customerPhone)) {
+		out.push(`phone ${phone} (requested ${expected.customerPhone})`);
 	}
 	return out;
 }
