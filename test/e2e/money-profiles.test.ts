@@ -163,6 +163,27 @@ describe('money-moving operations in n8n under each sandbox profile', () => {
 				expect(out.filter((o) => o.error === undefined).length).toBeGreaterThan(0);
 			});
 
+			test('Charge Stored Card: the success item is the ledger\'s one TKPY payin', async () => {
+				const link = await api('/api/v1/card-tokenization-links', {
+					businessId: 'BUS-2001',
+					merchantReference: `${tag}-link`,
+					customer: { name: 'Ada Obi', email: 'ada@example.com' },
+				});
+				const done = await e2e.sb.control<IDataObject>('POST', `/links/${String(link.id)}/submit`, { cardNumber: '4111111111111111', expiry: '12/30', cvv: '123' });
+				const token = String((done.link as IDataObject).cardTokenId);
+				const reference = `${tag}-charge`;
+				const out = await run(
+					`shape ${name}: stored card`,
+					{ resource: 'payin', operation: 'chargeTokenizedCard', businessId: business('BUS-2001'), cardTokenId: token, amount: 7, reference, additionalFields: {} },
+					[{ json: {} }],
+				);
+				const held = ((await e2e.sb.ledger()).payins as IDataObject[]).filter((p) => p.reference === reference || p.merchantReference === reference);
+				expect(held).toHaveLength(1);
+				expect(out[0].error).toBeUndefined();
+				expect(out[0].onusReference).toBe(held[0].onusReference);
+				expect(String(out[0].onusReference)).toMatch(/^ONUS-TKPY-/);
+			});
+
 			test('an error the service states reaches the item with its words; nothing moves', async () => {
 				const reference = `${tag}-nobiz`;
 				const out = await run(`shape ${name}: stated error`, { ...transferParams, businessId: business('BUS-9999'), verifyBeneficiaryName: false }, [
