@@ -232,12 +232,12 @@ export function moneyMoving(
 	noun?: string,
 ): MoneyMovingOptions {
 	const full: Expected | undefined = expected ? { ...expected, reference, businessId } : undefined;
-	const check = full ? (record: IDataObject) => compare(full, record, 'record') : undefined;
+	const check = full ? (record: IDataObject) => compare(full, record) : undefined;
 	return {
 		reference,
 		expected: { ...expected, businessId },
 		lookup: async () => await findByReference(client, source, businessId, reference, { check }),
-		...(full ? { check: (record: IDataObject, mode: 'answer' | 'record') => compare(full, record, mode), describe: describeExpected(full) } : {}),
+		...(full ? { check, describe: describeExpected(full) } : {}),
 		...(noun ? { noun } : {}),
 	};
 }

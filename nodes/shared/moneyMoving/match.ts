@@ -49,11 +49,10 @@ function sameAccount(a: string, b: string): boolean {
  * Differences between the values a service record shows and the request
  * (empty: none of them differs). A field the record does not show is not
  * compared here: whether the record must show it is the proof's rule
- * (./proof.ts, rule 1: an absent field is never agreement). `_mode` ('answer'
- * the call's own answer, 'record' a record found by lookup) is the shape of
- * a call's `check`; values are compared the same way in both.
+ * (./proof.ts, rule 1: an absent field is never agreement). The same for the
+ * call's own answer and a record found by lookup.
  */
-export function compare(expected: Expected, record: IDataObject, _mode: 'answer' | 'record' = 'answer'): string[] {
+export function compare(expected: Expected, record: IDataObject): string[] {
 	const out: string[] = [];
 	const refs = REFERENCE_KEYS.map((k) => text(record[k])).filter((v): v is string => v !== undefined);
 	if (refs.length > 0 && !refs.includes(expected.reference)) out.push(`reference ${refs[0]} (requested ${expected.reference})`);
