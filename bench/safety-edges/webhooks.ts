@@ -18,7 +18,8 @@ import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { DEDUPE_WINDOW, PERSISTED_KEYS, resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
 import { CONFIRM_TIMING } from '../../nodes/PayOnUsTrigger/confirm';
 import { TRIGGER_CLOCK } from '../../nodes/PayOnUsTrigger/receive';
-import { claimsFor, PAGE_CLOCK } from '../../nodes/PayOnUsPaymentPage/request/emittedCheckouts';
+import { clock as pageClock } from '../../nodes/PayOnUsPaymentPage/clock';
+import { claimsFor } from '../../nodes/PayOnUsPaymentPage/request/emittedCheckouts';
 import { advance, MAX_SEEN, type StreamState } from '../../nodes/PayOnUsPollTrigger/cursor';
 import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
 import { deriveKey, newCheckoutId, seal } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
@@ -306,13 +307,13 @@ async function pageRows(sb: SandboxHandle): Promise<SafetyRow[]> {
 	const staticData: IDataObject = {};
 	let starts = 0;
 	const claim = (ref: string, now: number) => {
-		PAGE_CLOCK.now = () => now;
+		pageClock.now = () => now;
 		if (claimsFor(where, staticData, () => undefined).claim(ref, record) && ref === 'PP-this') starts++;
 	};
 	claim('PP-this', 0);
 	claim('PP-other', 1); // another checkout, same second
 	claim('PP-this', 8 * DAY);
-	PAGE_CLOCK.now = () => Date.now();
+	pageClock.now = () => Date.now();
 	rows.push(
 		row(
 			PAGE,

@@ -7,7 +7,8 @@ import { renderView, type RenderOptions } from './render/html';
 import { notices, pollAnswer, send, viewAnswer, type Answer, type PageResponse } from './request/answer';
 import { BoundedDoor, DOOR_BUCKETS, DoorClosed, visitorOf } from './request/bounds';
 import { PageSetupError } from './request/config';
-import { claimsFor, PAGE_CLOCK, type CheckoutClaims } from './request/emittedCheckouts';
+import { clock } from './clock';
+import { claimsFor, type CheckoutClaims } from './request/emittedCheckouts';
 import { formOf } from './request/http';
 import { emitting, PageOutputs } from './request/outputs';
 import { routeOf, type PageRequest, type Route } from './request/route';
@@ -46,7 +47,7 @@ export async function servePage(ctx: IWebhookFunctions): Promise<IWebhookRespons
 	let door: BoundedDoor | undefined;
 	try {
 		const page = await setUpPage(ctx);
-		rendering = { nonce, config: page.config, testMode: page.testMode, now: PAGE_CLOCK.now() };
+		rendering = { nonce, config: page.config, testMode: page.testMode, now: clock.now() };
 		claims = claimsOf(ctx);
 		door = doorOf(ctx, page);
 		const checkout = new Checkout(checkoutEnv(ctx, page, door, emitting(outputs, claims, page.notPaidOutput)));
@@ -54,7 +55,7 @@ export async function servePage(ctx: IWebhookFunctions): Promise<IWebhookRespons
 		return answer(await run(route, checkout, page.key, outputs, rendering));
 	} catch (error) {
 		const closed = door?.closed ?? (error instanceof DoorClosed ? error : undefined);
-		if (closed && outputs.paid === undefined) return answer(notices.tooMany(rendering, closed, route, PAGE_CLOCK.now()));
+		if (closed && outputs.paid === undefined) return answer(notices.tooMany(rendering, closed, route, clock.now()));
 		if (error instanceof PageSetupError) {
 			ctx.logger.error(`PayOnUs Payment Page "${ctx.getNode().name}" is not usable: ${error.message}`);
 			return answer(notices.notSetUp(rendering));
@@ -104,7 +105,7 @@ function checkoutEnv(ctx: IWebhookFunctions, page: PageSetup, door: BoundedDoor,
 		client: door.client(page.client),
 		node: ctx.getNode(),
 		config: page.config,
-		now: () => PAGE_CLOCK.now(),
+		now: () => clock.now(),
 		// Return address after 3-D Secure / EFT: the production URL, or in
 		// test mode the address this request came in on.
 		pageUrl:

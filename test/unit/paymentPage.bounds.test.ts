@@ -4,13 +4,13 @@
  * phone or e-mail can make the merchant's credential start only so many
  * payments, and make only so many calls, per minute; a call over a bound is
  * never sent (no client, no token, no service call) and the buyer gets a 429
- * saying when to try again. Time is the page's clock (PAGE_CLOCK), moved by
+ * saying when to try again. Time is the page's clock (its clock.ts), moved by
  * hand. The scripted-visitor cases fail on the code before the bounds
  * (every prompt was sent).
  */
 import { FakePayOnUs } from './paymentPage.fakes';
 import { page, request, sealedAt, sealedIn, type Page } from './paymentPage.requests';
-import { PAGE_CLOCK } from '../../nodes/PayOnUsPaymentPage/request/emittedCheckouts';
+import { clock } from '../../nodes/PayOnUsPaymentPage/clock';
 import { DEFAULT_LIMITS, DoorBuckets, DoorClosed, LIMIT_NAMES, limitsOf, visitorOf } from '../../nodes/PayOnUsPaymentPage/request/bounds';
 import { paymentPageProperties } from '../../nodes/PayOnUsPaymentPage/properties';
 
@@ -24,15 +24,15 @@ jest.mock('../../nodes/shared/transport', () => ({
 }));
 
 let t = Date.UTC(2026, 5, 1, 12);
-const realClock = PAGE_CLOCK.now;
+const realClock = clock.now;
 beforeEach(() => {
 	fake = new FakePayOnUs();
 	clientsCreated = 0;
 	t += 3_600_000;
-	PAGE_CLOCK.now = () => t;
+	clock.now = () => t;
 });
 afterAll(() => {
-	PAGE_CLOCK.now = realClock;
+	clock.now = realClock;
 });
 
 /** A GHS mobile money page (network VOD: no OTP). */

@@ -1,6 +1,7 @@
 /** Payment Page, step "claim once" (request/emittedCheckouts.ts): a checkout starts the workflow once. */
 import type { IDataObject } from 'n8n-workflow';
-import { claimsFor, EMITTED_WINDOW, PAGE_CLOCK, PERSISTED_KEYS } from '../../nodes/PayOnUsPaymentPage/request/emittedCheckouts';
+import { clock } from '../../nodes/PayOnUsPaymentPage/clock';
+import { claimsFor, EMITTED_WINDOW, PERSISTED_KEYS } from '../../nodes/PayOnUsPaymentPage/request/emittedCheckouts';
 import { emitting, PageOutputs } from '../../nodes/PayOnUsPaymentPage/request/outputs';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -10,10 +11,10 @@ const scope = (mode = 'webhook') => ({ workflowId: `wf-${++n}`, nodeId: 'node-1'
 const T0 = Date.UTC(2026, 0, 1);
 
 beforeEach(() => {
-	PAGE_CLOCK.now = () => T0;
+	clock.now = () => T0;
 });
 afterAll(() => {
-	PAGE_CLOCK.now = () => Date.now();
+	clock.now = () => Date.now();
 });
 
 describe('claimsFor', () => {
@@ -52,7 +53,7 @@ describe('claimsFor', () => {
 		const staticData: IDataObject = {};
 		const claims = claimsFor(scope(), staticData, () => undefined);
 		for (let i = 0; i < PERSISTED_KEYS + 2; i++) {
-			PAGE_CLOCK.now = () => T0 + i;
+			clock.now = () => T0 + i;
 			claims.claim(`PP-${i}`, { createdDate: `2026-01-01 10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}` });
 		}
 		const kept = staticData.emittedChanges as Array<[string, number, string]>;
@@ -67,7 +68,7 @@ describe('claimsFor', () => {
 		const warnings: string[] = [];
 		const claims = claimsFor(where, staticData, (m) => warnings.push(m));
 		expect(claims.claim('PP-old', { createdDate: '2026-01-01 10:00:00' })).toBe(true);
-		PAGE_CLOCK.now = () => T0 + EMITTED_WINDOW.ttlMs + 60_000;
+		clock.now = () => T0 + EMITTED_WINDOW.ttlMs + 60_000;
 		const later = claimsFor(where, staticData, (m) => warnings.push(m));
 		// PP-old aged out: its payin is not newer than the memory's horizon
 		expect(later.claim('PP-old', { createdDate: '2026-01-01 10:00:00' })).toBe(false);
@@ -92,7 +93,7 @@ describe('claimsFor', () => {
 		// A busy day: other checkouts paid at 10:00.
 		expect(emitted(claimsFor(where, staticData, () => undefined), paidAt('PP-1', '2026-01-01 09:00:00', '2026-01-01 10:00:00'))).toBe(true);
 		// Eight days on, PP-1 aged out: the horizon is 10:00 on Jan 1.
-		PAGE_CLOCK.now = () => T0 + EMITTED_WINDOW.ttlMs + DAY;
+		clock.now = () => T0 + EMITTED_WINDOW.ttlMs + DAY;
 		const later = claimsFor(where, staticData, () => undefined);
 		// A checkout opened on Dec 31 (a bank transfer) and paid on Jan 9: new.
 		const late = paidAt('PP-late', '2025-12-31 18:00:00', '2026-01-09 08:00:00');

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { PATHS } from '../../shared/api';
 import { BoundedMap } from '../../shared/boundedMap';
 import type { PayOnUsClient, RequestOptions } from '../../shared/clientInterface';
-import { PAGE_CLOCK } from './emittedCheckouts';
+import { clock } from '../clock';
 
 /**
  * Rule 4: every public door is bounded. What one visitor, one page and one
@@ -254,4 +254,4 @@ export const LIMIT_NAMES: Record<keyof DoorLimits, string> = {
 };
 
 /** The process's buckets, on the page's clock. */
-export const DOOR_BUCKETS = new DoorBuckets(() => PAGE_CLOCK.now());
+export const DOOR_BUCKETS = new DoorBuckets(() => clock.now());

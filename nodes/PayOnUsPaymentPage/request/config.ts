@@ -4,7 +4,7 @@ import type { AskMode, PageConfig } from '../checkout/types';
 import { listEftBanks, listMobileMoneyNetworks, listWallets } from '../../shared/api';
 import { METHODS, type Method } from '../checkout/sealedState';
 import { BoundedMap } from '../../shared/boundedMap';
-import { PAGE_CLOCK } from './emittedCheckouts';
+import { clock } from '../clock';
 
 /**
  * What the page can offer, per business and currency, read from PayOnUs and
@@ -27,7 +27,7 @@ const cache = new BoundedMap<string, { at: number; value: Promise<unknown> }>(50
  * fails is forgotten, so the next request tries again.
  */
 async function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-	const now = PAGE_CLOCK.now();
+	const now = clock.now();
 	const hit = cache.get(key);
 	if (hit && now - hit.at < TTL_MS) return (await hit.value) as T;
 	const value = load();

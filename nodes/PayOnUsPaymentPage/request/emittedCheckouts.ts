@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { Claims, type ClaimScope, type ClaimWindow } from '../../shared/claim';
+import { clock } from '../clock';
 
 /**
  * Exactly once: the claim a request makes on a checkout before it starts the
@@ -28,8 +29,6 @@ export const EMITTED_WINDOW: ClaimWindow = {
 };
 /** Keys kept in static data. */
 export const PERSISTED_KEYS = 500;
-/** The page's clock for its memory (tests move it). */
-export const PAGE_CLOCK = { now: (): number => Date.now() };
 
 /**
  * The page's memories, one per (workflow, node, mode), kept in static data as
@@ -70,7 +69,7 @@ export function claimsFor(scope: ClaimScope, staticData: IDataObject | undefined
 	const claimed: string[] = [];
 	return {
 		claim(key, record) {
-			const now = PAGE_CLOCK.now();
+			const now = clock.now();
 			if (emittedCheckouts.has(where, key, now)) return false;
 			const judgement = record === undefined ? undefined : emittedCheckouts.judge(where, record);
 			if (judgement?.known) {
