@@ -5,7 +5,7 @@
  *
  * In-process rows run this package's node code with n8n-core's real request
  * helpers (dev/inProcessN8n.ts) against an in-process sandbox whose
- * records the sandbox API made; time is injected (TRIGGER_CLOCK); a restart is
+ * records the sandbox API made; time is injected (each node's clock.ts); a restart is
  * the process memory reset with static data kept (the real-n8n restart is in
  * test/e2e/trigger.confirm.test.ts). `--trigger-bound=N` replays past N events
  * instead of the real 10,000 (quicker; same mechanism).
@@ -17,7 +17,7 @@ import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { DEDUPE_WINDOW, PERSISTED_KEYS, resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
 import { CONFIRM_TIMING } from '../../nodes/PayOnUsTrigger/confirm';
-import { TRIGGER_CLOCK } from '../../nodes/PayOnUsTrigger/receive';
+import { clock as triggerClock } from '../../nodes/PayOnUsTrigger/clock';
 import { clock as pageClock } from '../../nodes/PayOnUsPaymentPage/clock';
 import { claimsFor } from '../../nodes/PayOnUsPaymentPage/request/emittedCheckouts';
 import { advance, MAX_SEEN, type StreamState } from '../../nodes/PayOnUsPollTrigger/cursor';
@@ -117,7 +117,7 @@ async function triggerRows(sb: SandboxHandle, args: string[]): Promise<SafetyRow
 	const fake = new FakeN8n(new CredentialStore(sandboxCredential(sb.url)), new PayOnUsApi());
 	CONFIRM_TIMING.pauseMs = 0;
 	let clock = Date.now();
-	TRIGGER_CLOCK.now = () => clock;
+	triggerClock.now = () => clock;
 	const realBound = DEDUPE_WINDOW.maxEntries;
 	const bound = Number(args.find((a) => a.startsWith('--trigger-bound='))?.split('=')[1] ?? DEDUPE_WINDOW.maxEntries);
 	try {
@@ -231,7 +231,7 @@ async function triggerRows(sb: SandboxHandle, args: string[]): Promise<SafetyRow
 			),
 		);
 	} finally {
-		TRIGGER_CLOCK.now = () => Date.now();
+		triggerClock.now = () => Date.now();
 		DEDUPE_WINDOW.maxEntries = realBound;
 		resetSeenKeys();
 	}

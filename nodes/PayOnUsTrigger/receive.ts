@@ -3,15 +3,13 @@ import { merchantIdOf } from '../shared/credential/defaults';
 import { createClient } from '../shared/transport';
 import { authenticate, keySourceOf } from './authenticate';
 import { claimEvent, judgeEvent, settleEvent } from './claim';
+import { clock } from './clock';
 import { confirmEvent } from './confirm';
 import { recentCredentials } from './credentialReads';
 import { accepted, answered, duplicate, emit, ignored, received, respond } from './emit';
 import { filterEvent, isConfirming } from './filter';
 import { receivedItem } from './items';
 import { readNotification, type RawRequest } from './read';
-
-/** The trigger's clock (tests move it). */
-export const TRIGGER_CLOCK = { now: (): number => Date.now() };
 
 /**
  * One notification, from its bytes to what it starts: read -> authenticate ->
@@ -37,11 +35,11 @@ export const TRIGGER_CLOCK = { now: (): number => Date.now() };
 export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const res = ctx.getResponseObject();
 	const request: RawRequest = ctx.getRequestObject();
-	const read = await readNotification(request, () => ctx.getBodyData(), new Date(TRIGGER_CLOCK.now()));
+	const read = await readNotification(request, () => ctx.getBodyData(), new Date(clock.now()));
 	if ('refused' in read) return answered(res, read.refused);
 	const { notification } = read;
 
-	const keys = keySourceOf(ctx, () => TRIGGER_CLOCK.now());
+	const keys = keySourceOf(ctx, () => clock.now());
 	const refused = await authenticate(notification, request.headers.hash, keys);
 	if (refused) return answered(res, refused);
 
@@ -53,7 +51,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	);
 	if ('ignored' in route) return answered(res, ignored(route.ignored));
 
-	const now = TRIGGER_CLOCK.now();
+	const now = clock.now();
 	const scope = {
 		workflowId: ctx.getWorkflow().id,
 		nodeId: ctx.getNode().id,
@@ -69,13 +67,13 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 		// The latest read of the credential, when recent enough (credentialReads.ts); a new read renews it.
 		client: async () =>
 			await createClient(ctx, {
-				recentRead: recentCredentials.recent(keys.credentialId, TRIGGER_CLOCK.now()),
-				onRead: (credential) => recentCredentials.remember(keys.credentialId, credential, TRIGGER_CLOCK.now()),
+				recentRead: recentCredentials.recent(keys.credentialId, clock.now()),
+				onRead: (credential) => recentCredentials.remember(keys.credentialId, credential, clock.now()),
 			}),
 		merchantId: (client) => merchantIdOf(ctx.getNodeParameter('merchantId', ''), client.defaults),
 		judge: (record) => judgeEvent(scope, record),
 		recheck: claim.recheck,
 	});
-	settleEvent(scope, claim.key, verdict, TRIGGER_CLOCK.now());
+	settleEvent(scope, claim.key, verdict, clock.now());
 	return emit(verdict, notification, claim.recheck, ctx.logger);
 }

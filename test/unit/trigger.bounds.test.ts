@@ -16,7 +16,7 @@ jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/tran
 import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { DEDUPE_WINDOW, PERSISTED_KEYS, resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
 import { CONFIRM_TIMING } from '../../nodes/PayOnUsTrigger/confirm';
-import { TRIGGER_CLOCK } from '../../nodes/PayOnUsTrigger/receive';
+import { clock as triggerClock } from '../../nodes/PayOnUsTrigger/clock';
 
 const KEY = 'whk-bounds-key';
 const hashOf = (a: string, r: string, s: string) => createHash('sha256').update(a + r + s + KEY).digest('hex');
@@ -91,10 +91,10 @@ let clock = Date.UTC(2025, 0, 1, 12);
 const window = { ...DEDUPE_WINDOW };
 beforeAll(() => {
 	CONFIRM_TIMING.pauseMs = 0;
-	TRIGGER_CLOCK.now = () => clock;
+	triggerClock.now = () => clock;
 });
 afterAll(() => {
-	TRIGGER_CLOCK.now = () => Date.now();
+	triggerClock.now = () => Date.now();
 });
 beforeEach(() => {
 	Object.assign(DEDUPE_WINDOW, window);
@@ -195,7 +195,7 @@ describe('the horizon persisted for a restart does not narrow the live memory', 
  * Issue 29, rule 3: an event is new by what changed, not by when its record
  * was born. Events whose records were created at 10:00 on day 0 settle 1 h,
  * 25 h, 3 days and 10 days later, on a trigger that runs for 11 days (its
- * clock injected: TRIGGER_CLOCK) handling other events every 6 hours, so
+ * clock injected: clock.ts) handling other events every 6 hours, so
  * that its memory lets go of keys past its 24 h window all along. Each late
  * event is Confirmed at its first delivery; each replay (the next day, and
  * after a restart) is never Confirmed. Under the reading where the service

@@ -14,7 +14,7 @@ import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcess
 import { computeWebhookHash } from '../../nodes/shared/signature';
 
 type TriggerModule = typeof import('../../nodes/PayOnUsTrigger/PayOnUsTrigger.node');
-type ReceiveModule = typeof import('../../nodes/PayOnUsTrigger/receive');
+type ClockModule = typeof import('../../nodes/PayOnUsTrigger/clock');
 type ConfirmModule = typeof import('../../nodes/PayOnUsTrigger/confirm');
 type CredModule = typeof import('../../credentials/PayOnUsApi.credentials');
 
@@ -25,12 +25,12 @@ let payins: SandboxApi;
 /** A fresh process (its own token cache, key cache and recent read) on the shared credential store. */
 function startProcess(store: CredentialStore) {
 	let trigger!: TriggerModule;
-	let receive!: ReceiveModule;
+	let clock!: ClockModule;
 	let confirm!: ConfirmModule;
 	let cred!: CredModule;
 	jest.isolateModules(() => {
 		trigger = require('../../nodes/PayOnUsTrigger/PayOnUsTrigger.node');
-		receive = require('../../nodes/PayOnUsTrigger/receive');
+		clock = require('../../nodes/PayOnUsTrigger/clock');
 		confirm = require('../../nodes/PayOnUsTrigger/confirm');
 		cred = require('../../credentials/PayOnUsApi.credentials');
 	});
@@ -39,7 +39,7 @@ function startProcess(store: CredentialStore) {
 	// credential read is reused for however slow the machine (token expiry
 	// keeps real time).
 	const startedAt = Date.now();
-	receive.TRIGGER_CLOCK.now = () => startedAt;
+	clock.clock.now = () => startedAt;
 	const n8n = new FakeN8n(store, new cred.PayOnUsApi());
 	/** Delivers one signed notification; resolves with the items on the two outputs. */
 	const deliver = async (body: IDataObject) => {

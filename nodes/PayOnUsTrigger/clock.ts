@@ -1,0 +1,4 @@
+import { systemClock, type Clock } from '../shared/clock';
+
+/** The PayOnUs Trigger's clock: its memory of events, its key and credential reads (tests move it). */
+export const clock: Clock = systemClock();
