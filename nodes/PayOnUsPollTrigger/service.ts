@@ -4,10 +4,11 @@ import { LISTS, readList } from '../shared/api';
 import type { Stream } from './cursor';
 
 /**
- * Every read the PayOnUs Poll Trigger makes of the service, in one place:
- * the payins (GET /api/v1/payment-requests, pages from 0) or the transfers
+ * Every read the PayOnUs Poll Trigger makes of the service, in one place
+ * (poll.ts calls these, never `client.request` itself): the payins
+ * (GET /api/v1/payment-requests, pages from 0) or the transfers
  * (GET /api/v1/transfer-requests, pages from 1, needs a Merchant ID) of one
- * stream, every page.
+ * stream, every page, once per business asked for.
  */
 
 /**
@@ -17,20 +18,41 @@ import type { Stream } from './cursor';
  */
 const PAGE_SIZE = 30;
 
+/** What a poll asks the service for. */
 export interface ListQuery {
+	/** Records created on or after this day (YYYY-MM-DD); undefined: every record. */
 	fromDate?: string;
-	status?: string;
-	businessId?: string;
+	/** One status is asked of the service; with several, every status is read (the poll filters). */
+	statuses: string[];
+	/** Only these businesses (each asked separately); empty: every business. */
+	businessIds: string[];
 	/** Transfers only. */
 	merchantId: string;
 }
 
-/** The records of one stream matching the query (all pages, or the first `limit`). */
-export async function listRecords(
+/**
+ * The records of one stream matching the query: every page, or the first
+ * `limit` records of each business asked for. Records of a business not
+ * asked for are dropped here too: the service's filters are not all
+ * documented.
+ */
+export async function readRecords(client: PayOnUsClient, stream: Stream, query: ListQuery, limit?: number): Promise<IDataObject[]> {
+	const status = query.statuses.length === 1 ? query.statuses[0] : undefined;
+	const businesses = query.businessIds.length > 0 ? query.businessIds : [undefined];
+	const out: IDataObject[] = [];
+	for (const businessId of businesses) {
+		out.push(...(await readPages(client, stream, { fromDate: query.fromDate, status, businessId, merchantId: query.merchantId }, limit)));
+	}
+	if (query.businessIds.length === 0) return out;
+	return out.filter((r) => r.businessId === undefined || query.businessIds.includes(String(r.businessId)));
+}
+
+/** One list query (one business, at most one status): every page, or the first `limit` records. */
+async function readPages(
 	client: PayOnUsClient,
 	stream: Stream,
-	query: ListQuery,
-	limit?: number,
+	query: { fromDate?: string; status?: string; businessId?: string; merchantId: string },
+	limit: number | undefined,
 ): Promise<IDataObject[]> {
 	const qs: IDataObject = {};
 	if (query.fromDate !== undefined) qs.fromDate = query.fromDate;

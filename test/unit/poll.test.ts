@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { fakeClient } from './fakes/transport';
 jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
 
-import { PayOnUsPollTrigger, POLL_CLOCK } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { clock } from '../../nodes/PayOnUsPollTrigger/clock';
 import { addDays, advance, readFrom, readStream } from '../../nodes/PayOnUsPollTrigger/cursor';
 
 /** A tiny service: records with creation days, filtered by fromDate like the real one. */
@@ -40,7 +41,7 @@ function pollContext(params: IDataObject, staticData: IDataObject, mode = 'trigg
 
 /** The poll's clock is injected: "today" never moves under a test (no midnight race). */
 const TODAY = '2026-01-15';
-POLL_CLOCK.now = () => new Date(`${TODAY}T12:00:00Z`);
+clock.now = () => Date.parse(`${TODAY}T12:00:00Z`);
 const at = (day: string, time = '10:00:00') => `${day} ${time}`;
 
 async function poll(service: FakeService, staticData: IDataObject, params: IDataObject = {}, mode = 'trigger') {

@@ -8,7 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { fakeClient } from './fakes/transport';
 jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
 
-import { PayOnUsPollTrigger, POLL_CLOCK } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { clock } from '../../nodes/PayOnUsPollTrigger/clock';
 import { addDays, advance, MAX_SEEN, type StreamState } from '../../nodes/PayOnUsPollTrigger/cursor';
 
 /** A service that ignores fromDate (and every other filter) and answers oldest first. */
@@ -29,7 +30,7 @@ class CarelessService {
 
 /** The poll's clock is injected: "today" never moves under a test (no midnight race). */
 const TODAY = '2026-01-15';
-POLL_CLOCK.now = () => new Date(`${TODAY}T12:00:00Z`);
+clock.now = () => Date.parse(`${TODAY}T12:00:00Z`);
 const at = (day: string, time = '10:00:00') => `${day} ${time}`;
 
 function ctx(staticData: IDataObject, params: IDataObject = {}) {

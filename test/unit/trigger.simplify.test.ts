@@ -5,7 +5,8 @@ import { fakeClient } from './fakes/transport';
 jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
 
 import { OUTPUT_NAMES, PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
-import { PayOnUsPollTrigger, POLL_CLOCK } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { clock as pollClock } from '../../nodes/PayOnUsPollTrigger/clock';
 import { PayOnUsPaymentPage } from '../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node';
 import { resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
 import { shapeOf, SIMPLIFIED_MAX_FIELDS, simplifyItems, simplifyRecord } from '../../nodes/shared/triggerSimplify';
@@ -15,7 +16,7 @@ import { paidItem } from '../../nodes/PayOnUsPaymentPage/checkout/items';
 
 const KEY = 'whk-simplify-key';
 SAMPLE_TIMING.delayMs = 0;
-POLL_CLOCK.now = () => new Date('2026-01-15T12:00:00Z');
+pollClock.now = () => Date.parse('2026-01-15T12:00:00Z');
 
 /** A payin as the service lists it: 47 fields, in the service's order (id first, onusReference last). */
 function serviceRecord(over: IDataObject = {}): IDataObject {
