@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
 import { sleep } from 'n8n-workflow';
+import type { Clock } from '../clock';
 import { TokenCallError } from '../errors';
 
 /**
@@ -52,8 +53,8 @@ export function tokenId(token: string): string {
 	return sha256(`payonus-dead\n${token}`).slice(0, 24);
 }
 
-export interface TokenCacheClock {
-	now(): number;
+/** The shared Clock (../clock.ts), and a way to wait. */
+export interface TokenCacheClock extends Clock {
 	sleep(ms: number): Promise<void>;
 }
 
