@@ -4,9 +4,10 @@
  *
  *   1. A shopper pays a dynamic NGN account (the merchant's shop creates the
  *      account through the API; the sandbox's fund simulation is the bank
- *      transfer) -> COLLECTION -> "Auto-payout on collection" pays the
- *      supplier's share, "Payment notifications" writes a line for the
- *      collection and one for the payout.
+ *      transfer) -> COLLECTION -> the receiving workflow hands it to
+ *      "Auto-payout on collection", which pays the supplier's share, and to
+ *      "Payment notifications", which e-mails the collection and the payout
+ *      (the mail catcher's inbox).
  *   2. A customer approves a KES mobile money charge on their phone (the
  *      sandbox control API stands in for the phone) -> COLLECTION ->
  *      notification; the auto-payout skips it (only NGN is shared).
@@ -22,8 +23,6 @@
  * Options: --folder DIR (the `npm start` folder; addresses are read from its
  * start-state.json), --no-wait (do not wait for the workflows' results).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { SandboxClient } from '../sandbox/client';
 import { SandboxApi as Shop } from '../dev/sandboxScenarios';
 import { readState, resolveFolder, type StartState } from './lib/state';
@@ -184,12 +183,15 @@ async function main(): Promise<void> {
 		);
 		if (charge) say(`  stored card charged: NGN ${charge.amount} (${charge.paymentStatus}), ${charge.onusReference}`);
 	}
-	const notes = join(state.filesDir ?? join(folder, 'files'), 'payment-notifications.log');
 	await sleep(1500);
-	if (existsSync(notes)) {
-		const lines = readFileSync(notes, 'utf8').trim().split('\n');
-		say(`  ${notes} (last lines):`);
-		for (const line of lines.slice(-4)) say(`    ${line}`);
+	if (state.mailUrl) {
+		try {
+			const mails = (await (await fetch(`${state.mailUrl}api/email`)).json()) as Array<{ subject: string }>;
+			say(`  e-mails in the inbox ${state.mailUrl} (last ones):`);
+			for (const mail of mails.slice(-4)) say(`    ${mail.subject}`);
+		} catch (error) {
+			say(`  the mail inbox ${state.mailUrl} did not answer (${(error as Error).message})`);
+		}
 	}
 	say('');
 	say(`Open ${state.n8nUrl}/home/executions to see each run.`);
