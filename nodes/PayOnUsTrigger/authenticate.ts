@@ -1,10 +1,9 @@
 import { NodeOperationError, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 import * as n8nWorkflow from 'n8n-workflow';
-import { readCredential } from '../shared/credential/read';
+import type { PayOnUsCredential } from '../shared/credential/read';
 import { verifyWebhookHash } from '../shared/signature';
-import { recentCredentials } from './credentialReads';
+import type { RequestCredential } from './credential';
 import { refusal, type Answer } from './emit';
-import { verificationKeys } from './keyCache';
 import { isSafeId, isSigned, type Notification } from './notification';
 
 /**
@@ -13,7 +12,8 @@ import { isSafeId, isSigned, type Notification } from './notification';
  * COLLECTION, PAYOUT and REFUND go on only with a `hash` header equal to
  * SHA-256(accountNumber + onusReference + paymentStatus + key); anything else
  * gets 401 and starts nothing. The key is the credential's Webhook
- * Verification Key, remembered briefly (keyCache.ts); the hash is compared
+ * Verification Key, from the request's read of the credential (credential.ts:
+ * a recent read, read again before a refusal); the hash is compared
  * by the pure verifySigned (nodes/shared/signature.ts). The key never leaves
  * this module: it is not logged, output or put in errors. Card tokenization
  * notifications are not signed: their link id must be a safe id (400
@@ -29,13 +29,10 @@ export function verifySigned(body: IDataObject, hashHeader: string | string[] | 
 	);
 }
 
-/** What the check needs of n8n: which credential, its key (read on demand), the error for a credential without one, the trigger's clock. */
+/** What the check needs of n8n: the request's credential, and the error for a credential without a key. */
 export interface KeySource {
-	credentialId: string | undefined;
-	read: () => Promise<string>;
+	credential: RequestCredential;
 	missing: () => Error;
-	/** The clock the remembered key ages on (the trigger's, like the credential reads it shares). */
-	now: () => number;
 }
 
 /**
@@ -57,46 +54,33 @@ function missingKeyError(ctx: IWebhookFunctions): Error {
 	return new ErrorClass(ctx.getNode(), message, { description });
 }
 
-/**
- * The trigger's credential as the key source. Each read is also remembered
- * for the confirmation's client (credentialReads.ts), on the trigger's clock.
- */
-export function keySourceOf(ctx: IWebhookFunctions, now: () => number): KeySource {
-	const credentialId = ctx.getNode().credentials?.payOnUsApi?.id ?? undefined;
-	return {
-		credentialId,
-		read: async () => {
-			const credential = await readCredential(ctx);
-			recentCredentials.remember(credentialId, credential, now());
-			return credential?.webhookVerificationKey ?? '';
-		},
-		missing: () => missingKeyError(ctx),
-		now,
-	};
+/** The trigger's credential (this request's read) as the key source. */
+export function keySourceOf(ctx: IWebhookFunctions, credential: RequestCredential): KeySource {
+	return { credential, missing: () => missingKeyError(ctx) };
+}
+
+/** The credential's key, '' when it has none. */
+function keyOf(credential: PayOnUsCredential | undefined): string {
+	return credential?.webhookVerificationKey ?? '';
 }
 
 /**
- * Whether the `hash` header signs the body under the credential's key.
- * Throws (n8n answers 500) when the credential has no key at all.
+ * Whether the `hash` header signs the body under the credential's key: the
+ * request's read first; when that does not verify and was not read during
+ * this request, a read made now. Throws (n8n answers 500) when the
+ * credential, read now, has no key at all.
  */
 export async function signatureValid(
 	keys: KeySource,
 	body: IDataObject,
 	hashHeader: string | string[] | undefined,
 ): Promise<boolean> {
-	let keyMissing = false;
-	const verified = await verificationKeys.verify(
-		keys.credentialId,
-		async () => {
-			const key = await keys.read();
-			keyMissing = key.length === 0;
-			return key;
-		},
-		(key) => key.length > 0 && verifySigned(body, hashHeader, key),
-		keys.now(),
-	);
-	if (!verified && keyMissing) throw keys.missing();
-	return verified;
+	const verifies = (key: string) => key.length > 0 && verifySigned(body, hashHeader, key);
+	const { credential, readHere } = await keys.credential.current();
+	if (verifies(keyOf(credential))) return true;
+	const key = keyOf(readHere ? credential : await keys.credential.readNow());
+	if (key.length === 0) throw keys.missing();
+	return verifies(key);
 }
 
 /** Undefined when the notification is authentic enough to go on, else the refusal. */

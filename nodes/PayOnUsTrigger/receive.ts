@@ -5,7 +5,7 @@ import { authenticate, keySourceOf } from './authenticate';
 import { claimEvent, judgeEvent, settleEvent } from './claim';
 import { clock } from './clock';
 import { confirmEvent } from './confirm';
-import { recentCredentials } from './credentialReads';
+import { requestCredentialOf } from './credential';
 import { accepted, answered, duplicate, emit, ignored, received, respond } from './emit';
 import { filterEvent, isConfirming } from './filter';
 import { receivedItem } from './items';
@@ -39,8 +39,9 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	if ('refused' in read) return answered(res, read.refused);
 	const { notification } = read;
 
-	const keys = keySourceOf(ctx, () => clock.now());
-	const refused = await authenticate(notification, request.headers.hash, keys);
+	// One read of the credential for the whole request (credential.ts), handed to each step that needs it.
+	const credential = requestCredentialOf(ctx, () => clock.now());
+	const refused = await authenticate(notification, request.headers.hash, keySourceOf(ctx, credential));
 	if (refused) return answered(res, refused);
 
 	const route = filterEvent(
@@ -64,12 +65,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 
 	respond(res, received());
 	const verdict = await confirmEvent(notification, route, {
-		// The latest read of the credential, when recent enough (credentialReads.ts); a new read renews it.
-		client: async () =>
-			await createClient(ctx, {
-				recentRead: recentCredentials.recent(keys.credentialId, clock.now()),
-				onRead: (credential) => recentCredentials.remember(keys.credentialId, credential, clock.now()),
-			}),
+		client: async () => await createClient(ctx, { credential: await credential.forClient() }),
 		merchantId: (client) => merchantIdOf(ctx.getNodeParameter('merchantId', ''), client.defaults),
 		judge: (record) => judgeEvent(scope, record),
 		recheck: claim.recheck,

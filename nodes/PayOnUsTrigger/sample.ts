@@ -120,7 +120,9 @@ export async function sendTestEvent(
 	try {
 		const events = splitList(ctx.getNodeParameter('events', []) as unknown);
 		const filters = nodeFilters((n, fallback) => ctx.getNodeParameter(n, fallback), ctx.getNode().typeVersion);
-		const client = await createClient(ctx);
+		// One read of the credential: the client's and the key's.
+		const credential = await readCredential(ctx);
+		const client = await createClient(ctx, { credential });
 		const merchantId = merchantIdOf(ctx.getNodeParameter('merchantId', ''), client.defaults);
 		const sample = await findSample(client, events, filters, merchantId);
 		if (!sample) {
@@ -129,7 +131,7 @@ export async function sendTestEvent(
 			);
 			return undefined;
 		}
-		const key = (await readCredential(ctx))?.webhookVerificationKey ?? '';
+		const key = credential?.webhookVerificationKey ?? '';
 		if (key.length === 0) {
 			ctx.logger.warn(`${name}: the credential has no Webhook Verification Key, so no test event was sent`);
 			return undefined;

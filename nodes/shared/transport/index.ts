@@ -56,13 +56,11 @@ export interface ClientOptions {
 	/** Tests only: the wait between attempts (an injected clock). */
 	sleep?: (ms: number) => Promise<void>;
 	/**
-	 * The credential as the caller read it a moment ago (the webhook trigger
-	 * shares one read over a burst of notifications), used instead of a
-	 * fresh read when `reusable` says so.
+	 * The credential as the caller read it (the webhook trigger reads it once
+	 * per request, and takes a recent read only when `reusable` says so),
+	 * used instead of a read of createClient's own.
 	 */
-	recentRead?: PayOnUsCredential;
-	/** Told of the credential when createClient read it itself (so the caller's recent read can be renewed). */
-	onRead?: (credential: PayOnUsCredential) => void;
+	credential?: PayOnUsCredential;
 }
 
 /** Calls in flight at most when the caller sets no ceiling (dropdown loaders, triggers). */
@@ -284,16 +282,12 @@ export function reusable(credential: PayOnUsCredential): boolean {
 
 /**
  * The client for a node context. Reads the `payOnUsApi` credential once for
- * the environment and the defaults (../credential/read.ts), or takes the
- * caller's recent read when `reusable`; each call then re-uses it, and
+ * the environment and the defaults (../credential/read.ts), unless the
+ * caller hands its own read (`credential`); each call then re-uses it, and
  * re-reads it after a refused token.
  */
 export async function createClient(ctx: PayOnUsContext, options: ClientOptions = {}): Promise<PayOnUsClient> {
-	let credential = options.recentRead;
-	if (credential === undefined || !reusable(credential)) {
-		credential = await readCredential(ctx);
-		if (credential) options.onRead?.(credential);
-	}
+	const credential = options.credential ?? (await readCredential(ctx));
 	if (!credential) throw setupError(ctx.getNode(), 'No PayOnUs API credential is set on this node');
 	return new Transport(ctx, credential, options);
 }

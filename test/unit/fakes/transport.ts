@@ -12,3 +12,6 @@ export const fakeClient = {
 };
 
 export const createClient = jest.fn(async () => fakeClient);
+
+/** Whether a read can stand in for a fresh one (the trigger's credential.ts asks): with the fake client, always. */
+export const reusable = jest.fn(() => true);

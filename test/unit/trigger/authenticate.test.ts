@@ -2,6 +2,8 @@
 import { computeWebhookHash } from '../../../nodes/shared/signature';
 import { authenticate, signatureValid, verifySigned, type KeySource } from '../../../nodes/PayOnUsTrigger/authenticate';
 import type { Notification } from '../../../nodes/PayOnUsTrigger/notification';
+import { CredentialMemory, RequestCredential } from '../../../nodes/PayOnUsTrigger/credential';
+import { normaliseCredential } from '../../../nodes/shared/credential/read';
 
 const KEY = 'whk-step-key';
 const body = { type: 'PAYOUT', accountNumber: '0123456789', onusReference: 'ONUS-9', paymentStatus: 'SUCCESSFUL', transactionAmount: 5 };
@@ -14,15 +16,18 @@ const tokenization = (linkId: unknown): Notification => ({
 
 /** A credential without an id (nothing remembered between checks), counting reads. */
 function keys(key: string): KeySource & { reads: number } {
-	const source = {
+	const source: KeySource & { reads: number } = {
 		reads: 0,
-		credentialId: undefined,
-		read: async () => {
-			source.reads++;
-			return key;
-		},
+		credential: new RequestCredential(
+			undefined,
+			async () => {
+				source.reads++;
+				return normaliseCredential({ environment: 'sandbox', clientId: 'c', clientSecret: 's', webhookVerificationKey: key });
+			},
+			() => 0,
+			new CredentialMemory(),
+		),
 		missing: () => new Error('no key'),
-		now: () => 0,
 	};
 	return source;
 }
