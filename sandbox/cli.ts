@@ -2,7 +2,8 @@
  * `npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--seed sandbox/seed.json] [--profile a,b]
  *                     [--tls [--tls-dir DIR]] [--rtt-ms 150] [--jitter-ms 20]`
  * Starts the sandbox and prints the base URL, the control prefix and the
- * client id/secret pairs it accepts. Ctrl-C stops it.
+ * client id/secret pairs it accepts, and its card encryption public key (a
+ * Payment Page's Card Encryption Public Key). Ctrl-C stops it.
  *
  * --tls serves HTTPS with a CA made at start (its PEM path is printed: give
  * it to clients as NODE_EXTRA_CA_CERTS); --rtt-ms / --jitter-ms add a
@@ -14,6 +15,7 @@ import { resolve } from 'node:path';
 import { startSandbox, type SeedConfig } from './server';
 import { parseProfiles, PROFILE_NAMES } from './profiles';
 import { whenParentGone } from './parentWatch';
+import { sandboxKeys } from './cards';
 
 function arg(name: string): string | undefined {
 	const argv = process.argv.slice(2);
@@ -83,6 +85,9 @@ async function main() {
 		const wallets = [...s.wallets.values()].filter((w) => w.entityId === b.id).map((w) => w.currency);
 		console.log(`    ${b.id} "${b.name}" (${b.merchantId}) wallets ${wallets.join(', ')}${b.tokenizationEnabled ? '' : '; tokenization disabled'}`);
 	}
+	// what a Payment Page needs to offer card (its Card Encryption Public Key); a new pair per process
+	console.log(`  card encryption public key (also GET ${sb.url}/_sandbox/public-key):`);
+	console.log(sandboxKeys().publicPem.trim());
 }
 
 main().catch((error) => {

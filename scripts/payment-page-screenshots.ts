@@ -12,6 +12,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startSandbox } from '../sandbox/server';
+import { SandboxClient } from '../sandbox/client';
 import { launchChromium } from '../dev/chromium';
 import { startN8n } from '../dev/n8n';
 import { loadExample, prepareExample, repoRoot } from './lib/examples';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
 		const workflow = prepareExample(loadExample('sellWithLink'), {
 			credential: { id: credential.id, name },
 			settings: { salesFile: '/tmp/payonus-screenshots-sales.log' },
+			cardPublicKey: await new SandboxClient(sb.url).publicKey(),
 		});
 		// One visitor (this script) takes several checkouts a minute: the page's bounds (rule 4) raised, as a builder can.
 		const raised = { attemptsPerVisitor: 1000, attemptsPerTarget: 1000, attemptsPerPage: 1000, callsPerVisitor: 100000, callsPerPage: 100000 };

@@ -241,6 +241,7 @@ async function main(): Promise<void> {
 		refresh: args.refresh,
 		demo: { ledgerTableId, chatUrl: chat.url },
 		smtp: smtpCredentialData(mail),
+		cardPublicKey: await new SandboxClient(sandbox.url).publicKey(),
 		log: (l) => say(`  ${l}`),
 	});
 	// the sandbox delivers every notification to the ONE receiving workflow, as the service does

@@ -1,8 +1,7 @@
-import type { IHttpRequestOptions, IWebhookFunctions } from 'n8n-workflow';
+import type { IWebhookFunctions } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/clientInterface';
 import { baseUrlOf, normaliseCredential, readCredential } from '../shared/credential/read';
 import { isLoopbackHost } from '../shared/environments';
-import { readSandboxPublicKey } from './service';
 import { deriveKey } from './checkout/sealedState';
 
 /** What the page reads from its credential, cached briefly (the secret itself is never kept). */
@@ -62,26 +61,6 @@ export function lazyClient(get: () => Promise<PayOnUsClient>, info: PageCredenti
 		request: async (opts) => await (await get()).request(opts),
 		paginate: async (opts) => await (await get()).paginate(opts),
 	};
-}
-
-const sandboxKeys = new Map<string, { at: number; pem: string }>();
-
-/** With a Custom base URL (the local sandbox): its card encryption key, cached 5 minutes; '' otherwise or when unreadable. */
-export async function sandboxPublicKey(
-	info: PageCredential,
-	httpRequest: (options: IHttpRequestOptions) => Promise<unknown>,
-): Promise<string> {
-	if (info.environment !== 'custom') return '';
-	const base = info.baseUrl;
-	const hit = sandboxKeys.get(base);
-	if (hit && Date.now() - hit.at < 5 * 60 * 1000) return hit.pem;
-	try {
-		const pem = await readSandboxPublicKey(httpRequest, base);
-		sandboxKeys.set(base, { at: Date.now(), pem });
-		return pem;
-	} catch {
-		return '';
-	}
 }
 
 /**

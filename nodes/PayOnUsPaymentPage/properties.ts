@@ -136,7 +136,7 @@ export const paymentPageProperties: INodeProperties[] = [
 		displayOptions: { show: { methods: ['card'] } },
 		placeholder: '-----BEGIN PUBLIC KEY-----',
 		description:
-			"PayOnUs's RSA public key for the credential's environment (PEM). The customer's browser encrypts the card details with it, so card numbers never reach n8n in clear. Empty with a Custom base URL: the local sandbox's key (GET /_sandbox/public-key) is used.",
+			"PayOnUs's RSA public key for the credential's environment (PEM, 2048 bits or more), from your PayOnUs dashboard; for a local sandbox, `npm run sandbox` prints it. The customer's browser encrypts the card details with it, so card numbers never reach n8n in clear. Without a valid key the page does not offer card.",
 	},
 	{
 		displayName: 'Ask Name',

@@ -1,4 +1,4 @@
-import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/clientInterface';
 import { PATHS } from '../shared/api';
 import { findByReference, PAYMENT_REQUESTS } from '../shared/moneyMoving';
@@ -125,19 +125,3 @@ export async function createEftPayin(
 
 /** The customer steps of a card payment (PIN/OTP) and a mobile money OTP: sent once, never retried. */
 export { completeCardPayment, verifyMobileMoneyOtp } from '../shared/api';
-
-// ---------- the sandbox's card key (credential.ts, for request/config.ts) ----------
-
-/** The local sandbox's card encryption key (GET /_sandbox/public-key); throws when it cannot be read. */
-export async function readSandboxPublicKey(
-	httpRequest: (options: IHttpRequestOptions) => Promise<unknown>,
-	baseUrl: string,
-): Promise<string> {
-	const answer = (await httpRequest({
-		method: 'GET',
-		url: `${baseUrl}/_sandbox/public-key`,
-		json: true,
-		timeout: 10_000,
-	})) as IDataObject;
-	return String((answer?.data as IDataObject | undefined)?.publicKey ?? '');
-}

@@ -12,6 +12,7 @@ import type { N8nClient } from '../../dev/n8n/client';
 export { PACKAGE_NAME };
 export const CREDENTIAL_TYPE = 'payOnUsApi';
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.payOnUsTrigger`;
+export const PAYMENT_PAGE_TYPE = `${PACKAGE_NAME}.payOnUsPaymentPage`;
 /** The webhook path the PayOnUs Trigger declares (`webhooks[0].path`). */
 export const TRIGGER_WEBHOOK_PATH = 'webhook';
 
@@ -90,6 +91,8 @@ export interface PrepareOptions {
 	name?: string;
 	/** Replace every webhookId (tests import one example several times). */
 	webhookIdSuffix?: string;
+	/** The Payment Page nodes' Card Encryption Public Key (a local sandbox's: SandboxClient.publicKey()). */
+	cardPublicKey?: string;
 }
 
 /**
@@ -111,6 +114,7 @@ export function prepareExample(example: ExampleWorkflow, opts: PrepareOptions): 
 		}
 		if (node.type === EXECUTE_WORKFLOW_TYPE && opts.workflowIds) linkWorkflow(node, opts.workflowIds);
 		if (node.name === 'Settings' && opts.settings) applySettings(node, opts.settings);
+		if (node.type === PAYMENT_PAGE_TYPE && opts.cardPublicKey) node.parameters = { ...node.parameters, cardPublicKey: opts.cardPublicKey };
 		return node;
 	});
 	return {

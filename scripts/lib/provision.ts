@@ -10,6 +10,7 @@ import { sandboxCredentialData } from '../../dev/sandboxCredential';
 import type { ExampleKey, ExampleWorkflow } from './examples';
 import {
 	CREDENTIAL_TYPE,
+	PAYMENT_PAGE_TYPE,
 	SMTP_CREDENTIAL_TYPE,
 	loadAllExamples,
 	payOnUsTriggerPaths,
@@ -32,6 +33,8 @@ export interface ProvisionOptions {
 	demo?: DemoSettings;
 	/** n8n's SMTP credential data for the Send Email nodes (the mail catcher's; dev/mailCatcher.ts). */
 	smtp: Record<string, unknown>;
+	/** The sandbox's card encryption key: the Payment Page nodes' Card Encryption Public Key. */
+	cardPublicKey?: string;
 	log?: (line: string) => void;
 }
 
@@ -109,6 +112,7 @@ export async function provision(api: N8nClient, opts: ProvisionOptions): Promise
 			smtpCredential,
 			settings: nodeSettings,
 			workflowIds: key === 'receiver' ? workflowIds : undefined,
+			cardPublicKey: opts.cardPublicKey,
 		});
 		const found = await api.findWorkflowsByName(prepared.name);
 		let id: string;
@@ -128,6 +132,11 @@ export async function provision(api: N8nClient, opts: ProvisionOptions): Promise
 				log(`workflow "${prepared.name}" reused (${id})`);
 				if (await relinkCredential(api, stored as StoredWorkflow, credential, knownCredentialIds)) {
 					log(`workflow "${prepared.name}": PayOnUs nodes linked to the credential again (it had been deleted)`);
+					stored = await api.getWorkflow(id);
+				}
+				if (opts.cardPublicKey && (await refreshCardKey(api, stored as StoredWorkflow, opts.cardPublicKey))) {
+					await api.deactivate(id, { wait: false }); // published again below, with the key
+					log(`workflow "${prepared.name}": Payment Page card key set to this run's sandbox key`);
 					stored = await api.getWorkflow(id);
 				}
 				if (key === 'nightlyReconciliation' && nodeSettings && (await refreshDemoSettings(api, stored as StoredWorkflow, nodeSettings))) {
@@ -217,6 +226,19 @@ const SETTINGS_KEYS = [
 async function saveNodes(api: N8nClient, stored: StoredWorkflow): Promise<void> {
 	const settings = Object.fromEntries(Object.entries(stored.settings ?? {}).filter(([k]) => SETTINGS_KEYS.includes(k)));
 	await api.updateWorkflow(stored.id, { name: stored.name, nodes: stored.nodes, connections: stored.connections, settings });
+}
+
+/**
+ * The sandbox makes a new card key pair per run, and decrypts only with its
+ * own: a reused workflow's Payment Page nodes get this run's public key.
+ */
+async function refreshCardKey(api: N8nClient, stored: StoredWorkflow, cardPublicKey: string): Promise<boolean> {
+	const pages = stored.nodes.filter((n) => n.type === PAYMENT_PAGE_TYPE);
+	const stale = pages.filter((n) => (n.parameters as Record<string, unknown> | undefined)?.cardPublicKey !== cardPublicKey);
+	if (stale.length === 0) return false;
+	for (const node of stale) node.parameters = { ...(node.parameters as Record<string, unknown> | undefined), cardPublicKey };
+	await saveNodes(api, stored);
+	return true;
 }
 
 /**

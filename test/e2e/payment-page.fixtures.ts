@@ -181,10 +181,11 @@ export function paymentPageSuite(): PageSuite {
 		const credential = await pp.n8n.createCredential({ name: credName, type: 'payOnUsApi', data: credentialData(pp.sb.url, `page-key-${RUN}`) });
 		const cred = { payOnUsApi: { id: credential.id, name: credName } };
 
-		// NGN (bank transfer + card): the "Sell with a link" example itself; the
-		// card key is the sandbox's, picked up by the node (Custom base URL).
+		// NGN (bank transfer + card): the "Sell with a link" example itself,
+		// with the sandbox's card key pasted into the page, as a builder does.
 		const example = prepareExample(loadExample('sellWithLink'), {
 			credential: { id: credential.id, name: credName },
+			cardPublicKey: await new SandboxClient(pp.sb.url).publicKey(),
 			name: `PayOnUs example: Sell with a link (e2e ${RUN})`,
 			webhookIdSuffix: `e2e-${RUN}`,
 			settings: { salesFile: join(pp.filesDir, 'sales.log') },

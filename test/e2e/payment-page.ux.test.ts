@@ -65,9 +65,10 @@ beforeAll(async () => {
 	kesWorkflowId = (await n8n.createWorkflow(kes)).id;
 	await n8n.activate(kesWorkflowId);
 	kesUrl = n8n.webhookUrl(`pay-ux-kes-${RUN}`);
-	// Card (the sandbox's key), and a checkout that expires in 3 s, for the remaining states.
+	// Card (the sandbox's key, pasted in as a builder does), and a checkout that expires in 3 s, for the remaining states.
+	const cardPublicKey = await new SandboxClient(sb.url).publicKey();
 	for (const [key, params] of [
-		['card', { currency: 'NGN', amount: 5000, methods: ['card', 'bank'] }],
+		['card', { currency: 'NGN', amount: 5000, methods: ['card', 'bank'], cardPublicKey }],
 		['expiring', { currency: 'NGN', amount: 5000, methods: ['bank'], options: { expiryMinutes: 0.05 } }],
 	] as const) {
 		const wf = pageWorkflow(`page ux ${key} ${RUN}`, `pay-ux-${key}-${RUN}`, params as Record<string, unknown>);

@@ -40,6 +40,8 @@ export interface Answer {
 	location?: string;
 	result: IWebhookResponseData;
 	logs: string[];
+	/** URLs the node asked through n8n's own request helper (outside its client). */
+	outbound: string[];
 	/** n8n finishing the answer with this status (a paid answer's release on 5xx). */
 	finish(status: number): void;
 }
@@ -51,7 +53,7 @@ export async function request(
 	form: IDataObject = {},
 	from: { ip?: string; headers?: IDataObject } = {},
 ): Promise<Answer> {
-	const answer = { headers: {}, logs: [] as string[] } as unknown as Answer;
+	const answer = { headers: {}, logs: [] as string[], outbound: [] as string[] } as unknown as Answer;
 	let onFinish: () => void = () => undefined;
 	const res = {
 		statusCode: 200,
@@ -101,7 +103,12 @@ export async function request(
 		getMode: () => p.mode,
 		getWorkflowStaticData: () => p.staticData,
 		getNodeWebhookUrl: () => 'https://n8n.test/webhook/pay',
-		helpers: { httpRequest: async () => ({}) },
+		helpers: {
+			httpRequest: async (options: { url?: string }) => {
+				answer.outbound.push(String(options.url));
+				return {};
+			},
+		},
 		logger: {
 			error: (m: string) => answer.logs.push(`error: ${m}`),
 			warn: (m: string) => answer.logs.push(`warn: ${m}`),

@@ -51,6 +51,30 @@ describe('the page outside a checkout', () => {
 	});
 });
 
+describe("card: the key is the node's setting, as a deployment supplies it", () => {
+	it('a local sandbox credential and no key: card not offered, nothing asked of the sandbox, the log names the setting', async () => {
+		const a = await request(page({ cardPublicKey: '' }), 'GET');
+		expect(a.status).toBe(200);
+		expect(a.body).toContain('value="bank"');
+		expect(a.body).not.toContain('value="card"');
+		expect(a.outbound).toEqual([]);
+		expect(a.logs).toEqual([expect.stringMatching(/^warn: PayOnUs Payment Page "Pay" does not offer card: it needs the Card Encryption Public Key set to/)]);
+	});
+
+	it('card alone and no key: 503, and the setup error says what to set', async () => {
+		const a = await request(page({ methods: ['card'], cardPublicKey: '' }), 'GET');
+		expect(a.status).toBe(503);
+		expect(a.outbound).toEqual([]);
+		expect(a.logs).toContainEqual(expect.stringMatching(/^error: PayOnUs Payment Page "Pay" is not usable: .*card needs the Card Encryption Public Key set to the environment's RSA public key/));
+	});
+
+	it('with the key: card offered', async () => {
+		const a = await request(page(), 'GET');
+		expect(a.body).toContain('value="card"');
+		expect(a.logs).toEqual([]);
+	});
+});
+
 describe('a checkout, request by request', () => {
 	it('start: post/redirect/get onto the sealed state; the state opens only with the node\'s key', async () => {
 		const p = page();

@@ -10,7 +10,9 @@ import { clock } from '../clock';
  * What the page can offer, per business and currency, read from PayOnUs and
  * kept a few minutes in this process (the page's GET must stay cheap):
  *  - bank transfer: NGN (dynamic accounts are NGN only);
- *  - card: when a valid RSA public key (2048 bits or more) is configured;
+ *  - card: when the node's Card Encryption Public Key is a valid RSA key
+ *    (2048 bits or more): the key of the credential's environment, the way
+ *    a deployment supplies it (docs/payment-page.md says where to find it);
  *  - mobile money: when the service lists networks for the currency;
  *  - EFT: ZAR, when the service lists EFT banks;
  * and, when the credential has a Default Merchant ID, only if the business
@@ -65,6 +67,10 @@ export interface RawPageParameters {
 }
 
 export class PageSetupError extends Error {}
+
+/** What card payments need, in the words of the setup error (the node's setting, by its label). */
+export const CARD_KEY_NEEDED =
+	"the Card Encryption Public Key set to the environment's RSA public key (PEM, 2048 bits or more, from your PayOnUs dashboard)";
 
 function ask(v: string): AskMode {
 	return v === 'required' || v === 'optional' ? v : 'no';
@@ -149,15 +155,14 @@ export async function buildConfig(
 	merchantId: string | undefined,
 	p: RawPageParameters,
 	scope: string,
-	fetchSandboxKey: () => Promise<string>,
 ): Promise<PageConfig> {
 	checkParameters(p);
 	const chosen = METHODS.filter((m) => p.methods.includes(m));
 	if (merchantId) await requireWallet(getClient, merchantId, p, `${scope}|${p.businessId}|${p.currency}`);
-	const offer = await offerMethods(getClient, chosen, p, scope, fetchSandboxKey);
+	const offer = await offerMethods(getClient, chosen, p, scope);
 	if (offer.methods.length === 0) {
 		throw new PageSetupError(
-			`None of the chosen methods (${chosen.join(', ')}) can take ${p.currency} for this business: bank transfer needs NGN, EFT needs ZAR, mobile money needs a currency with networks, card needs a valid RSA public key`,
+			`None of the chosen methods (${chosen.join(', ')}) can take ${p.currency} for this business: bank transfer needs NGN, EFT needs ZAR, mobile money needs a currency with networks, card needs ${CARD_KEY_NEEDED}`,
 		);
 	}
 	return pageConfig(p, offer);
@@ -189,13 +194,12 @@ async function offerMethods(
 	chosen: Method[],
 	p: RawPageParameters,
 	scope: string,
-	fetchSandboxKey: () => Promise<string>,
 ): Promise<Offer> {
 	const offer: Offer = { methods: [], cardPublicKey: '', networks: [], eftBanks: [] };
 	for (const m of chosen) {
 		if (m === 'bank' && p.currency === 'NGN') offer.methods.push(m);
 		if (m === 'card') {
-			offer.cardPublicKey = await cardKey(p.cardPublicKey, fetchSandboxKey);
+			offer.cardPublicKey = usablePublicKey(p.cardPublicKey);
 			if (offer.cardPublicKey) offer.methods.push(m);
 		}
 		if (m === 'momo') {
@@ -208,13 +212,6 @@ async function offerMethods(
 		}
 	}
 	return offer;
-}
-
-/** The configured key, or (none configured) the local sandbox's; '' when unusable. */
-async function cardKey(configured: string, fetchSandboxKey: () => Promise<string>): Promise<string> {
-	const key = usablePublicKey(configured);
-	if (!key && !configured.trim()) return usablePublicKey(await fetchSandboxKey());
-	return key;
 }
 
 /** The currency's mobile money networks (not those needing a pre-OTP initiating code: the page cannot serve them). */

@@ -25,17 +25,17 @@ export interface PageSettings {
  */
 function businessOf(param: ParameterReader, defaults: CredentialDefaults, stored: IDataObject | undefined): string {
 	const given = String(param('businessId', '', { extractValue: true }) ?? '').trim();
+	let failure: unknown;
 	try {
 		const filled = withDefaults({ businessId: given }, stored, { credential: defaults, label: () => 'Business' });
 		return String(filled.businessId ?? '');
 	} catch (error) {
-		if (error instanceof EmptyFromExpressionError) {
-			throw new PageSetupError(
-				`${error.message}. The credential's Default Business ID applies only when Business is left empty in the editor: fix the expression, or empty the field`,
-			);
-		}
-		throw error;
+		failure = error;
 	}
+	if (!(failure instanceof EmptyFromExpressionError)) throw failure;
+	throw new PageSetupError(
+		`${failure.message}. The credential's Default Business ID applies only when Business is left empty in the editor: fix the expression, or empty the field`,
+	);
 }
 
 /**

@@ -2,9 +2,9 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/clientInterface';
 import { createClient } from '../../shared/transport';
 import type { PageConfig } from '../checkout/types';
-import { lazyClient, pageCredential, sandboxPublicKey, takesTestPayments } from '../credential';
+import { lazyClient, pageCredential, takesTestPayments } from '../credential';
 import type { DoorLimits } from './bounds';
-import { buildConfig, PageSetupError } from './config';
+import { buildConfig, CARD_KEY_NEEDED, PageSetupError } from './config';
 import { readSettings } from './settings';
 
 /** The page set up for one request: its credential, its parameters, and what it can offer right now. */
@@ -33,9 +33,9 @@ export async function setUpPage(ctx: IWebhookFunctions): Promise<PageSetup> {
 	const settings = readSettings((name, fallback, options) => ctx.getNodeParameter(name, fallback, options), info, node.parameters as IDataObject);
 	if (typeof settings.limits === 'string') throw new PageSetupError(settings.limits);
 	const limits = settings.limits;
-	const fetchSandboxKey = async (): Promise<string> =>
-		await sandboxPublicKey(info, async (options) => await ctx.helpers.httpRequest(options));
-	const config = await buildConfig(getClient, info.merchantId, settings.parameters, credentialId, fetchSandboxKey);
+	const config = await buildConfig(getClient, info.merchantId, settings.parameters, credentialId);
+	if (settings.parameters.methods.includes('card') && !config.methods.includes('card'))
+		ctx.logger.warn(`PayOnUs Payment Page "${node.name}" does not offer card: it needs ${CARD_KEY_NEEDED}`);
 	return {
 		key: info.key,
 		config,
