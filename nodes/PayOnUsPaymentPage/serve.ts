@@ -19,7 +19,7 @@ import { setUpPage, type PageSetup } from './request/setup';
  *  1. set the page up (request/setup.ts): credential, parameters, what it can offer;
  *  2. route the request (request/route.ts): a fresh checkout, show, poll or a step;
  *  3. open the checkout's sealed state (checkout/sealedState.ts);
- *  4. run what the buyer asked (checkout.ts), which re-reads the payins
+ *  4. run what the buyer asked (checkout/index.ts), which re-reads the payins
  *     and decides paid (checkout/paid.ts: Get Payment says SUCCESSFUL with
  *     the checkout's amount, currency, business and reference);
  *  5. claim once, emit (request/emittedCheckouts.ts, request/outputs.ts);

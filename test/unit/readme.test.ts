@@ -39,7 +39,7 @@ describe('README', () => {
 	it("names, in Layout, the file where a PAYOUT notification's status is checked, and the checkout's and the payout's", () => {
 		const layout = readme.slice(readme.indexOf('## Layout'), readme.indexOf('\n## ', readme.indexOf('## Layout') + 1));
 		expect(layout).toMatch(/PAYOUT.*`nodes\/PayOnUsTrigger\/confirm\.ts`/);
-		expect(layout).toContain('`nodes/PayOnUsPaymentPage/checkout.ts`');
+		expect(layout).toContain('`nodes/PayOnUsPaymentPage/checkout/index.ts`');
 		expect(layout).toContain('`nodes/shared/moneyMoving/send.ts`');
 	});
 });

@@ -2,7 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/clientInterface';
 import type { Attempt, CheckoutState, Method } from './sealedState';
 
-/** The shapes the checkout (../checkout.ts and this folder) and the page (../render/) share. */
+/** The shapes the checkout (this folder, its entry index.ts) and the page (../render/) share. */
 
 export type AskMode = 'no' | 'optional' | 'required';
 

@@ -1,30 +1,30 @@
-import { simulatePaid } from './checkout/bank';
-import { card, completeCard } from './checkout/card';
-import { eft } from './checkout/eft';
-import { CheckoutInputError, safeValues } from './checkout/input';
-import { momo, momoOtp } from './checkout/momo';
-import { isExpired, nextView, notYet, paidView } from './checkout/nextView';
-import { emitNotPaid } from './checkout/outcomes';
-import { refresh } from './checkout/refresh';
-import type { CheckoutState } from './checkout/sealedState';
-import { chooseMethod, start } from './checkout/start';
-import type { CheckoutEnv, Latest, PollAnswer, View } from './checkout/types';
-import { view } from './checkout/view';
-import { settle } from './service';
+import { simulatePaid } from './bank';
+import { card, completeCard } from './card';
+import { eft } from './eft';
+import { CheckoutInputError, safeValues } from './input';
+import { momo, momoOtp } from './momo';
+import { isExpired, nextView, notYet, paidView } from './nextView';
+import { emitNotPaid } from './outcomes';
+import { refresh } from './refresh';
+import type { CheckoutState } from './sealedState';
+import { chooseMethod, start } from './start';
+import type { CheckoutEnv, Latest, PollAnswer, View } from './types';
+import { view } from './view';
+import { settle } from '../service';
 
-export { CheckoutInputError } from './checkout/input';
-export type { AskMode, CheckoutEnv, PageConfig, PollAnswer, View, ViewKind } from './checkout/types';
+export { CheckoutInputError } from './input';
+export type { AskMode, CheckoutEnv, PageConfig, PollAnswer, View, ViewKind } from './types';
 
 /**
  * A checkout, free of n8n (unit-tested with a fake client): the three things
  * a buyer's request asks of it, each run on what PayOnUs says now.
  *  - show (GET with a sealed state): the page as it stands;
  *  - poll (GET ?poll=1): its status only;
- *  - step (POST): one step, dispatched to its file in ./checkout/: the start
+ *  - step (POST): one step, dispatched to its file in this folder: the start
  *    form and the method (start.ts), then one file per method (bank.ts,
  *    card.ts, momo.ts, eft.ts).
- * Each first re-reads the attempts (checkout/refresh.ts) and decides paid
- * (checkout/paid.ts); a checkout that is paid stays paid.
+ * Each first re-reads the attempts (refresh.ts) and decides paid
+ * (paid.ts); a checkout that is paid stays paid.
  */
 export class Checkout {
 	constructor(private readonly env: CheckoutEnv) {}
