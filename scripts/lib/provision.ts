@@ -126,6 +126,8 @@ export async function provision(api: N8nClient, opts: ProvisionOptions): Promise
 			id = String(found[0].id);
 			if (opts.refresh) {
 				await api.updateWorkflow(id, prepared);
+				// published again below, so the running version is the file's too (n8n 2.x keeps a published version)
+				if ((await api.getWorkflow(id)).active) await api.deactivate(id, { wait: false });
 				log(`workflow "${prepared.name}" replaced from examples/ (${id})`);
 			} else {
 				stored = await api.getWorkflow(id);
