@@ -28,11 +28,13 @@ export interface OperationContext {
  * What running an operation does to the service. The node runs it by this
  * declaration (../run/):
  * - 'read': every call is a GET and none moves money. Items run
- *   concurrently (READ_CONCURRENCY) through a client that refuses anything
- *   but a GET.
+ *   concurrently (up to Options > Max Requests in Flight; the calls in
+ *   flight start at READ_CONCURRENCY and adapt to the service) through a
+ *   client that refuses anything but a GET.
  * - 'write': anything else that moves no money (creates, deletes, a name
- *   enquiry's POST). Items run one after the other (or Options >
- *   Money-Moving Concurrency at once), with one back-off for the run.
+ *   enquiry's POST). Items run Options > Money-Moving Concurrency at once
+ *   (by default one after the other in versions 1-2, 32 from version 3),
+ *   with one back-off for the run.
  * - 'movesMoney': a call that moves money (or starts moving it: charges,
  *   collections, payouts). Run as 'write', plus Dry Run and the AI-tool
  *   spending limits (../safeguards/), which read `money`.

@@ -113,7 +113,7 @@ export function moneyMovingConcurrency(value: unknown, typeVersion?: number): nu
 /**
  * What an item acts on that another item of the run may act on too: its
  * reference(s) and its card token. Items sharing a key are never in flight
- * together and run in input order (runKeyed in ./bounded.ts): the second
+ * together and run in input order (runBounded's `keys`, ./bounded.ts): the second
  * item of a reference then meets the first one's finished outcome (a
  * duplicate reference), never a transfer still being made.
  */

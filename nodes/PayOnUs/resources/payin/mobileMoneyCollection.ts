@@ -88,7 +88,7 @@ export const mobileMoneyCollection: PayOnUsOperation<typeof schema> = {
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
-		const data = await postPayin(client, PATHS.mobileMoneyCollection, {
+		const body = {
 			amount: input.amount,
 			reference: input.reference,
 			businessId: input.businessId,
@@ -96,7 +96,9 @@ export const mobileMoneyCollection: PayOnUsOperation<typeof schema> = {
 			momoNetwork: input.momoNetwork,
 			customer: customer.build(input),
 			...(extra.initiatingCode ? { initiatingCode: extra.initiatingCode } : {}),
-		});
+		};
+		// The record must also show the phone the customer approves on (a payin's proof).
+		const data = await postPayin(client, PATHS.mobileMoneyCollection, body, { customerPhone: true });
 		return { ...data, nextStep: mobileMoneyNextStep(data) };
 	},
 };

@@ -3,6 +3,12 @@ import type { PayOnUsClient } from '../../../shared/clientInterface';
 import { moneyMoving, PAYMENT_REQUESTS } from '../../../shared/moneyMoving';
 import { moneyAsNumbers } from '../../../shared/records';
 
+/** What a payin's record must show besides its amount and currency, as its operation declares it. */
+export interface PayinProof {
+	/** The customer's phone (mobile money: the phone asked to approve is part of the payin). */
+	customerPhone?: boolean;
+}
+
 /**
  * The request every money-moving payin makes: a POST carrying the merchant
  * reference, never resent blindly: after a lost answer the transport first
@@ -13,12 +19,13 @@ export async function postPayin(
 	client: PayOnUsClient,
 	path: string,
 	body: IDataObject & { businessId: string; reference: string },
+	proof: PayinProof = {},
 ): Promise<IDataObject> {
 	// What the record of this payin must show (../../../shared/moneyMoving/match.ts):
 	// the amount, the currency when the call names it, the customer's phone
-	// for mobile money. (A fixed account carries no amount: no comparison.)
+	// when the operation says so (`proof`). (A fixed account carries no amount: no comparison.)
 	const customer = body.customer as IDataObject | undefined;
-	const phone = path.includes('mobile-money') && typeof customer?.phone === 'string' ? customer.phone : undefined;
+	const phone = proof.customerPhone === true && typeof customer?.phone === 'string' ? customer.phone : undefined;
 	const expected =
 		typeof body.amount === 'number'
 			? {

@@ -18,6 +18,14 @@ function answer(data: Record<string, unknown>) {
 }
 
 describe('payin: charge card', () => {
+	it('the record must show the amount and currency, not the customer\'s phone (only mobile money declares it)', async () => {
+		const client = answer({ paymentStatus: 'SUCCESSFUL', onusReference: 'ONUS-CARD-2' });
+		const withPhone = { ...good, additionalFields: { ...good.additionalFields, customerPhone: '+2348000000001' } };
+		await op.execute(context(client), parsed(op.schema, withPhone));
+		expect((client.requests[0].body as { customer: { phone?: string } }).customer.phone).toBe('+2348000000001');
+		expect(client.requests[0].moneyMoving?.expected).toEqual({ amount: 150, currency: 'NGN', businessId: 'BUS-2001' });
+	});
+
 	it('sends the encrypted card data and the documented body', async () => {
 		const client = answer({ authTypeRequired: null, paymentStatus: 'SUCCESSFUL', onusReference: 'ONUS-CARD-1', redirectUrl: null });
 		const out = (await op.execute(context(client), parsed(op.schema, good))) as Record<string, unknown>;
