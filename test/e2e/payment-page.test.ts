@@ -200,7 +200,7 @@ describe('card', () => {
 		const page = await pp.browser.newPage();
 		const ref = await startCheckout(page, pp.flows.ngn, { email: 'declined@example.com', name: 'Dee Clined', method: 'card' });
 		await enterCard(page, CARDS.declined);
-		expect(await page.textContent('[role="alert"]')).toMatch(/declin/i);
+		expect(await page.textContent('[role="alert"]')).toMatch(/card payment was not approved|declin/i);
 		expect(await executionsOf(pp.flows.ngn, ref)).toHaveLength(0);
 		await enterCard(page, CARDS.ok);
 		await expectPaid(page);
