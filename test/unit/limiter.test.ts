@@ -78,4 +78,40 @@ describe('AdaptiveLimiter', () => {
 		expect(retryAfterMs('soon')).toBeUndefined();
 		expect(retryAfterMs(undefined)).toBeUndefined();
 	});
+
+	it('pause: passes at once when no hold runs; holds every new call; overlapping pauses end at the latest; the limit stays', async () => {
+		const clock = new ManualClock();
+		const limiter = new AdaptiveLimiter({ initial: 4, ceiling: 4, clock });
+		await limiter.pause(0);
+		expect(clock.t).toBe(0);
+		const ends: Record<string, number> = {};
+		void limiter.pause(500).then(() => (ends.a = clock.t));
+		void limiter.pause(200).then(() => (ends.b = clock.t));
+		void limiter.acquire().then(() => (ends.c = clock.t));
+		await settle();
+		clock.advance(200);
+		await settle();
+		expect(ends).toEqual({});
+		clock.advance(300);
+		await settle();
+		expect(ends).toEqual({ a: 500, b: 500, c: 500 });
+		expect(limiter.heldUntil).toBe(500);
+		expect(limiter.limit).toBe(4);
+	});
+
+	it('a pause and a push-back are one hold: a call waits for the later of the two', async () => {
+		const clock = new ManualClock();
+		const limiter = new AdaptiveLimiter({ initial: 4, ceiling: 4, clock });
+		limiter.release(await limiter.acquire(), { pushBackMs: 300 });
+		void limiter.pause(100);
+		let started = -1;
+		void limiter.acquire().then(() => (started = clock.t));
+		await settle();
+		clock.advance(100);
+		await settle();
+		expect(started).toBe(-1);
+		clock.advance(200);
+		await settle();
+		expect(started).toBe(300);
+	});
 });

@@ -22,7 +22,8 @@ jest.mock('../../nodes/shared/transport', () => ({
 }));
 
 import { MONEY_MOVING_CONCURRENCY_DEFAULT, MONEY_MOVING_CONCURRENCY_MAX, PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
-import { backoffClock, gatedClient, MONEY_MOVING_CONCURRENCY_DEFAULT_V3, moneyMovingConcurrency, SharedBackoff } from '../../nodes/PayOnUs/run/concurrency';
+import { MONEY_MOVING_CONCURRENCY_DEFAULT_V3, moneyMovingConcurrency } from '../../nodes/PayOnUs/run/concurrency';
+import { limiterClock } from '../../nodes/shared/transport/limiter';
 
 /** A virtual clock: `wait` resolves when `run` moves time to its deadline (earliest first). */
 class VirtualClock {
@@ -79,14 +80,14 @@ const simulate = (i: number, options?: IDataObject): Params => ({
 const refOf = (req: RequestOptions) => String((req.body as IDataObject).onusReference);
 
 let clock: VirtualClock;
-const realClock = { ...backoffClock };
+const realClock = { ...limiterClock };
 beforeEach(() => {
 	clock = new VirtualClock();
-	backoffClock.now = clock.now;
-	backoffClock.wait = clock.wait;
+	limiterClock.now = clock.now;
+	limiterClock.wait = clock.wait;
 });
 afterAll(() => {
-	Object.assign(backoffClock, realClock);
+	Object.assign(limiterClock, realClock);
 });
 
 /** Each call takes `duration(ref)` virtual ms; records start times and the peak in flight. */
@@ -143,8 +144,9 @@ describe('Money-Moving Concurrency', () => {
 		expect(t.peak).toBe(2);
 		expect(out.map((o) => o.pairedItem)).toEqual(Array.from({ length: 7 }, (_, item) => ({ item })));
 		expect(out.map((o) => (o.json as IDataObject).ref)).toEqual(Array.from({ length: 7 }, (_, i) => `ONUS-NUB-${i}`));
-		// The shared back-off reached the transport as its pause.
-		expect(typeof clientOptions?.sleep).toBe('function');
+		// The run's limiter reached the transport, its pause as the transport's: a back-off holds the run.
+		expect(clientOptions?.limiter).toBeDefined();
+		expect(clientOptions?.sleep).toBe(clientOptions?.limiter?.pause);
 	});
 
 	it('honours the option, and clamps it to 1..8', async () => {
@@ -170,7 +172,14 @@ describe('Money-Moving Concurrency', () => {
 		const { t, fn } = timed(() => 10);
 		client = new FakeClient().respond('POST', PATH, async (req: RequestOptions) => {
 			if (refOf(req) === 'ONUS-NUB-1') await clientOptions!.sleep!(1000);
-			return await fn(req);
+			// Every call acquires the run's limiter first, as the transport's attempt() does.
+			const limiter = clientOptions!.limiter!;
+			const seq = await limiter.acquire();
+			try {
+				return await fn(req);
+			} finally {
+				limiter.release(seq, { ok: true });
+			}
 		});
 		const ctx = fakeExecuteContext(Array.from({ length: 6 }, (_, i) => ({ i })), (i) => simulate(i, { moneyMovingConcurrency: 2 }));
 		await clock.run(node.execute.call(ctx));
@@ -269,35 +278,5 @@ describe('items that share a reference or a card token (issue 22, point 6)', () 
 		expect(out[0].json.error).toBeUndefined();
 		expect(String(out[1].json.error)).toMatch(/^Duplicate of item 0: the onusReference "ONUS-SAME" is already reported there \[item 1\]$/);
 		expect(out[1].json.outcome).toBe('alreadyDone');
-	});
-});
-
-describe('SharedBackoff', () => {
-	it('passes at once when no back-off runs; overlapping pauses end at the latest resume time', async () => {
-		const backoff = new SharedBackoff(clock.now, clock.wait);
-		await clock.run(backoff.gate());
-		expect(clock.now()).toBe(0);
-		const ends: Record<string, number> = {};
-		const a = backoff.pause(500).then(() => (ends.a = clock.now()));
-		const b = backoff.pause(200).then(() => (ends.b = clock.now()));
-		const c = backoff.gate().then(() => (ends.c = clock.now()));
-		await clock.run(Promise.all([a, b, c]));
-		expect(ends).toEqual({ a: 500, b: 500, c: 500 });
-		expect(backoff.until).toBe(500);
-	});
-
-	it('every call of a gated client, lookups included, waits out the back-off', async () => {
-		const backoff = new SharedBackoff(clock.now, clock.wait);
-		const seen: number[] = [];
-		const inner = new FakeClient().respond('GET', '/x', () => {
-			seen.push(clock.now());
-			return {};
-		});
-		const gated = gatedClient(inner, backoff);
-		await clock.run(
-			Promise.all([backoff.pause(300), gated.request({ method: 'GET', path: '/x' }), gated.paginate({ path: '/y', style: 'zeroBased', returnAll: true })]),
-		);
-		expect(seen).toEqual([300]);
-		expect(inner.paginations).toHaveLength(1);
 	});
 });

@@ -11,7 +11,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
-import { backoffClock } from '../../nodes/PayOnUs/run/concurrency';
+import { limiterClock } from '../../nodes/shared/transport/limiter';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { SandboxClient } from '../../sandbox/client';
 import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
@@ -20,14 +20,14 @@ jest.setTimeout(60_000);
 
 const PATH = '/api/v1/transfer-requests/bank-transfer';
 let sb: SandboxHandle;
-const realClock = { ...backoffClock };
+const realClock = { ...limiterClock };
 beforeAll(async () => {
 	sb = await startSandbox({ port: 0, config: { tokenCallsPerMinute: 1_000_000, transferDelayMs: 2, requestLogLimit: 1000 } });
 	// The run's back-off: no wall-clock waits (the order of events is the sandbox's fault latency, not a margin).
-	backoffClock.wait = async () => {};
+	limiterClock.wait = async () => {};
 });
 afterAll(async () => {
-	Object.assign(backoffClock, realClock);
+	Object.assign(limiterClock, realClock);
 	await sb.stop();
 });
 

@@ -63,3 +63,29 @@ describe('reads against a service that pushes back', () => {
 		expect(r.ok).toBe(200);
 	});
 });
+
+describe("one hold: a pause of the run's limiter", () => {
+	it('holds every call of the client (a read, a list walked page by page) until it ends: none reaches the service before', async () => {
+		const control = new SandboxClient(sb.url);
+		await control.setProfiles([]);
+		await control.clearRequests();
+		// A clock that moves only when told: nothing passes the hold before `release`.
+		const waits: Array<() => void> = [];
+		let t = 0;
+		const clock = { now: () => t, wait: async () => await new Promise<void>((resolve) => waits.push(resolve)) };
+		const limiter = new AdaptiveLimiter({ initial: 8, ceiling: 8, clock });
+		const n8n = new FakeN8n(new CredentialStore(sandboxCredential(sb.url)), new PayOnUsApi());
+		const client = await createClient(n8n.context() as never, { limiter, sleep: limiter.pause });
+		const paused = limiter.pause(1000);
+		const read = client.request<IDataObject>({ method: 'GET', path: PATH });
+		const pages = client.paginate({ path: '/api/v1/payment-requests', style: 'zeroBased', returnAll: true });
+		for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+		expect(limiter.stats.peak).toBe(0);
+		expect((await control.requests({})).filter((e) => e.path === PATH || e.path.startsWith('/api/v1/payment-requests'))).toHaveLength(0);
+		t = 1000;
+		for (const wake of waits.splice(0)) wake();
+		await Promise.all([paused, read, pages]);
+		expect(limiter.stats.peak).toBeGreaterThan(0);
+		expect((await control.requests({ path: PATH })).filter((e) => e.path === PATH)).toHaveLength(1);
+	});
+});

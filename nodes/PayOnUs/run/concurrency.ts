@@ -1,11 +1,10 @@
-import { sleep, type IDataObject, type INodeProperties } from 'n8n-workflow';
-import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/clientInterface';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 /**
  * Money-Moving Concurrency: items of a state-changing operation in flight at
  * once. Each item keeps its reference and its lookup before any resend
- * (shared/moneyMoving/send.ts); results are stored by index (input order); one back-off is
- * shared by the execution (SharedBackoff). docs/performance.md#performance-over-a-real-network.
+ * (shared/moneyMoving/send.ts); results are stored by index (input order); the run's
+ * calls back off together (the limiter's hold: ./index.ts). docs/performance.md#performance-over-a-real-network.
  */
 
 // 1: saved workflows keep sending one item after the other, as before the
@@ -144,59 +143,4 @@ export function recordIdentity(json: IDataObject): string | undefined {
 		if (typeof v === 'string' && v !== '') return `${k}:${v}`;
 	}
 	return undefined;
-}
-
-/**
- * One back-off per execution: the transport's pause (429, 5xx, resend, lookup
- * retry) moves the shared resume time; every call waits at `gate` first.
- */
-/** The clock of SharedBackoff; tests replace `now` and `wait` (injected time, no wall clock). */
-export const backoffClock = {
-	now: (): number => Date.now(),
-	wait: async (ms: number): Promise<void> => await sleep(ms),
-};
-
-export class SharedBackoff {
-	private resumeAt = 0;
-
-	constructor(
-		private readonly now: () => number = () => backoffClock.now(),
-		private readonly wait: (ms: number) => Promise<void> = async (ms) => await backoffClock.wait(ms),
-	) {}
-
-	/** When calls may go again (ms, the injected clock). */
-	get until(): number {
-		return this.resumeAt;
-	}
-
-	/** Backs the whole run off for `ms` (from now), then waits until the shared resume time. */
-	pause = async (ms: number): Promise<void> => {
-		this.resumeAt = Math.max(this.resumeAt, this.now() + Math.max(0, ms));
-		await this.gate();
-	};
-
-	/** Waits until no back-off is running (at once when none is). */
-	gate = async (): Promise<void> => {
-		for (;;) {
-			const left = this.resumeAt - this.now();
-			if (left <= 0) return;
-			await this.wait(left);
-		}
-	};
-}
-
-/** The client an item gets: every call (lookups included) first waits out the run's back-off. */
-export function gatedClient(client: PayOnUsClient, backoff: SharedBackoff): PayOnUsClient {
-	return {
-		environment: client.environment,
-		defaults: client.defaults,
-		request: async <T = IDataObject>(opts: RequestOptions): Promise<T> => {
-			await backoff.gate();
-			return await client.request<T>(opts);
-		},
-		paginate: async <T = IDataObject>(opts: PaginateOptions): Promise<T[]> => {
-			await backoff.gate();
-			return await client.paginate<T>(opts);
-		},
-	};
 }

@@ -11,7 +11,7 @@ import { dryRunItems } from '../safeguards/dryRun';
 import { dryRunHint } from '../safeguards/dryRunHint';
 import { isToolNode, limitedOperation, readToolLimits } from '../safeguards/toolLimits';
 import { READ_CONCURRENCY, readOnlyClient, runBounded } from './bounded';
-import { gatedClient, moneyMovingConcurrency, orderKeys, readCeiling, recordIdentity, SharedBackoff } from './concurrency';
+import { moneyMovingConcurrency, orderKeys, readCeiling, recordIdentity } from './concurrency';
 import { errorJson, errorMessage, noteSentAlongside, toNodeError } from './failures';
 import { inputReader, operationContext, validateItems, type ItemInput } from './input';
 import { readBoolean } from '../../shared/parameters';
@@ -36,17 +36,19 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 	}
 	// From version 3: Simplify / the tool's Output choice (../resources/output.ts).
 	let op: NodeOperation = shapedOperation(found, (name, i, fallback) => ctx.getNodeParameter(name, i, fallback as string) as unknown, isToolNode(ctx.getNode().type));
-	// Operations that are not read only: one back-off for the whole execution (./concurrency.ts).
-	const backoff = op.effect === 'read' ? undefined : new SharedBackoff();
+	const reads = op.effect === 'read';
 	// Calls in flight: adapted to the service, up to the ceiling (reads: Max
 	// Requests in Flight; the others: Money-Moving Concurrency).
 	const options = (ctx.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;
 	const typeVersion = ctx.getNode().typeVersion;
-	const ceiling = backoff
-		? moneyMovingConcurrency(options.moneyMovingConcurrency, typeVersion)
-		: readCeiling(options.maxRequestsInFlight);
+	const ceiling = reads
+		? readCeiling(options.maxRequestsInFlight)
+		: moneyMovingConcurrency(options.moneyMovingConcurrency, typeVersion);
 	const limiter = new AdaptiveLimiter({ initial: READ_CONCURRENCY, ceiling });
-	const client = await createClient(ctx, backoff ? { sleep: backoff.pause, limiter } : { limiter });
+	// One way of backing off, the limiter's hold: a push-back (429/503) holds
+	// every call of any run; in a run that is not read only, every other pause
+	// of the transport (a 5xx, a resend, a lookup's retry) holds them too.
+	const client = await createClient(ctx, reads ? { limiter } : { limiter, sleep: limiter.pause });
 
 	// Dry Run (../safeguards/dryRun.ts): every item checked and reported,
 	// nothing that moves money sent; invalid items are reported, not thrown.
@@ -106,7 +108,7 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 		}
 	};
 	const results: INodeExecutionData[][] = new Array(items.length);
-	if (!backoff) await runReads(inputs, results, client, runItem, ceiling);
+	if (reads) await runReads(inputs, results, client, runItem, ceiling);
 	else {
 		// Only one item of the run may report a given money movement as its own (./concurrency.ts recordIdentity).
 		const claims = new Map<string, number>();
@@ -134,7 +136,7 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 			}
 			return out;
 		};
-		await runWrites(inputs, results, gatedClient(client, backoff), async (i, c) => claimed(i, await runItem(i, c)), ceiling);
+		await runWrites(inputs, results, client, async (i, c) => claimed(i, await runItem(i, c)), ceiling);
 	}
 	return [results.flat()];
 }
@@ -202,12 +204,12 @@ async function runReads(
  * items at once (versions 1-2: default 1 = strictly one after the other),
  * items sharing a reference or a card token one after the other in input
  * order, output in input order, each item's reference looked up before any
- * resend, one back-off for the run (./concurrency.ts).
+ * resend, the run's calls backing off together (the limiter's hold).
  */
 async function runWrites(
 	inputs: ItemInput[],
 	results: INodeExecutionData[][],
-	gated: PayOnUsClient,
+	client: PayOnUsClient,
 	runItem: RunItem,
 	limit: number,
 ): Promise<void> {
@@ -216,7 +218,7 @@ async function runWrites(
 		return input.ok ? orderKeys(input.data as IDataObject) : [];
 	};
 	try {
-		await runBounded(0, inputs.length, limit, results, async (k) => await runItem(k, gated), keys);
+		await runBounded(0, inputs.length, limit, results, async (k) => await runItem(k, client), keys);
 	} catch (error) {
 		throw noteSentAlongside(error, results, limit);
 	}

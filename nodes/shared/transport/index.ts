@@ -53,7 +53,11 @@ export interface ClientOptions {
 	pushBackRetries?: number;
 	/** Calls in flight, adapted to the service (./limiter.ts). Default: from 8, at most DEFAULT_CEILING. */
 	limiter?: AdaptiveLimiter;
-	/** Tests only: the wait between attempts (an injected clock). */
+	/**
+	 * The wait between attempts: by default a plain wait of this call; a run
+	 * of the action node's writes passes its limiter's `pause`, so that the
+	 * wait holds every call of the run (./limiter.ts). Tests inject a clock.
+	 */
 	sleep?: (ms: number) => Promise<void>;
 	/**
 	 * The credential as the caller read it (the webhook trigger reads it once

@@ -10,6 +10,12 @@ import { sleep } from 'n8n-workflow';
  * push-backs answering calls started before the last halving halves only once
  * (they report the same overload).
  *
+ * The hold is the one way calls back off together: a push-back holds them
+ * for its Retry-After, and `pause` lets a caller hold them for a wait of its
+ * own (a run of the action node's writes makes every pause of its transport
+ * one: a resend's, a lookup's, a 5xx's back-off holds every item of the run,
+ * ../../PayOnUs/run/index.ts). Every call waits out the hold when it acquires.
+ *
  * Time is injected (`clock`): tests move it; nothing here reads the wall clock
  * unless given none.
  */
@@ -76,6 +82,25 @@ export class AdaptiveLimiter {
 		this.inFlight++;
 		this.stats.peak = Math.max(this.stats.peak, this.inFlight);
 		return this.started++;
+	}
+
+	/**
+	 * Holds every new call for `ms` (from now; a longer hold already running
+	 * stays), then waits until the hold ends. Unlike a push-back, it does not
+	 * change the calls allowed in flight.
+	 */
+	pause = async (ms: number): Promise<void> => {
+		this.resumeAt = Math.max(this.resumeAt, this.clock.now() + Math.max(0, ms));
+		for (;;) {
+			const left = this.resumeAt - this.clock.now();
+			if (left <= 0) return;
+			await this.clock.wait(left);
+		}
+	};
+
+	/** When new calls may start again (ms, the limiter's clock; in the past when no hold runs). */
+	get heldUntil(): number {
+		return this.resumeAt;
 	}
 
 	/** The call `seq` ended: fine (`ok`), failed otherwise (neutral), or pushed back by the service (429/503) with its Retry-After (0: none). */
