@@ -47,10 +47,14 @@ describe('bank transfers', () => {
 		await c.control('PUT', '/webhooks', { url: hook.url, verificationKey: 'vk' });
 		const before = await balance('BUS-2001', 'NGN');
 		const body = bank('9999991112');
+		// the automatic outcome held back (an hour), so "still PENDING" does not race a loaded machine; settled below
+		await c.control('PUT', '/config', { transferDelayMs: 3_600_000 });
 		const r = await c.post('/api/v1/transfer-requests/bank-transfer', body);
+		await c.control('PUT', '/config', { transferDelayMs: 20 });
 		expect(r.body.data).toEqual({ paymentStatus: 'PENDING', currency: 'NGN', amount: 1000, fee: 10.75, onusReference: expect.stringMatching(/^ONUS-TRNF-\d{13}-\d{8}-\d{6}$/), merchantReference: body.reference });
 		expect(await balance('BUS-2001', 'NGN')).toBe(before - 1010.75);
 		expect((await find(r.body.data.onusReference)).paymentStatus).toBe('PENDING');
+		await c.control('POST', `/transfers/${encodeURIComponent(r.body.data.onusReference)}/settle`, {});
 		await waitFor(async () => (await find(r.body.data.onusReference)).paymentStatus === 'SUCCESSFUL');
 		const t = await find(r.body.data.onusReference);
 		expect(t).toMatchObject({ merchantReference: body.reference, beneficiaryAccountNumber: '9999991112', bankCode: '044', bankName: 'Access Bank', paymentChannel: 'BANK_TRANSFER', transferType: 'WALLET_TO_BANK_ACCOUNT', fee: 10.75 });
