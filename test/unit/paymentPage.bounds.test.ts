@@ -17,6 +17,7 @@ import { paymentPageProperties } from '../../nodes/PayOnUsPaymentPage/properties
 let fake = new FakePayOnUs();
 let clientsCreated = 0;
 jest.mock('../../nodes/shared/transport', () => ({
+	...jest.requireActual('../../nodes/shared/transport'),
 	createClient: jest.fn(async () => {
 		clientsCreated++;
 		return fake;

@@ -14,7 +14,7 @@ import { pageConfig } from './paymentPage.fakes';
 import type { View } from '../../nodes/PayOnUsPaymentPage/checkout';
 
 let fake = new FakePayOnUs();
-jest.mock('../../nodes/shared/transport', () => ({ createClient: jest.fn(async () => fake) }));
+jest.mock('../../nodes/shared/transport', () => ({ ...jest.requireActual('../../nodes/shared/transport'), createClient: jest.fn(async () => fake) }));
 beforeEach(() => {
 	fake = new FakePayOnUs();
 });

@@ -17,6 +17,8 @@ export interface Page {
 	nodeId: string;
 	/** The credential's environment ('custom' with a local base URL: the sandbox, TEST MODE). */
 	environment?: string;
+	/** The credential's id (each page its own: reads are remembered per credential for REUSE_MS). */
+	credentialId: string;
 }
 
 let pages = 0;
@@ -28,6 +30,7 @@ export function page(params: IDataObject = {}, over: Partial<Page> = {}): Page {
 		typeVersion: 1.1,
 		secret: 'secret-1',
 		nodeId: `node-${++pages}`,
+		credentialId: `cred-${pages}`,
 		...over,
 	};
 }
@@ -42,6 +45,8 @@ export interface Answer {
 	logs: string[];
 	/** URLs the node asked through n8n's own request helper (outside its client). */
 	outbound: string[];
+	/** How many times the request read the node's credential. */
+	credentialReads: number;
 	/** n8n finishing the answer with this status (a paid answer's release on 5xx). */
 	finish(status: number): void;
 }
@@ -53,7 +58,7 @@ export async function request(
 	form: IDataObject = {},
 	from: { ip?: string; headers?: IDataObject } = {},
 ): Promise<Answer> {
-	const answer = { headers: {}, logs: [] as string[], outbound: [] as string[] } as unknown as Answer;
+	const answer = { headers: {}, logs: [] as string[], outbound: [] as string[], credentialReads: 0 } as unknown as Answer;
 	let onFinish: () => void = () => undefined;
 	const res = {
 		statusCode: 200,
@@ -97,9 +102,12 @@ export async function request(
 		getQueryData: () => query,
 		getBodyData: () => form,
 		getNodeParameter: (name: string, fallback: unknown) => (name in p.params ? p.params[name] : fallback),
-		getNode: () => ({ id: p.nodeId, name: 'Pay', typeVersion: p.typeVersion, credentials: { payOnUsApi: { id: 'cred-1', name: 'c' } } }),
+		getNode: () => ({ id: p.nodeId, name: 'Pay', typeVersion: p.typeVersion, credentials: { payOnUsApi: { id: p.credentialId, name: 'c' } } }),
 		getWorkflow: () => ({ id: 'wf-1' }),
-		getCredentials: async () => ({ clientSecret: p.secret, environment: p.environment ?? 'custom', baseUrl: 'http://localhost:9/' }),
+		getCredentials: async () => {
+			answer.credentialReads++;
+			return { clientSecret: p.secret, environment: p.environment ?? 'custom', baseUrl: 'http://localhost:9/' };
+		},
 		getMode: () => p.mode,
 		getWorkflowStaticData: () => p.staticData,
 		getNodeWebhookUrl: () => 'https://n8n.test/webhook/pay',

@@ -7,9 +7,12 @@ import { encryptedCard, FakePayOnUs } from './paymentPage.fakes';
 import { page, request, sealedAt, sealedIn, type Page } from './paymentPage.requests';
 import { deriveKey, open } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 import { SIMPLIFIED_MAX_FIELDS } from '../../nodes/shared/triggerSimplify';
+import { clock } from '../../nodes/PayOnUsPaymentPage/clock';
+import { REUSE_MS } from '../../nodes/PayOnUsTrigger/credential';
 
 let fake = new FakePayOnUs();
-jest.mock('../../nodes/shared/transport', () => ({ createClient: jest.fn(async () => fake) }));
+// `reusable`: a read can stand in for a fresh one for the client (as with a stored, live token)
+jest.mock('../../nodes/shared/transport', () => ({ createClient: jest.fn(async () => fake), reusable: () => true }));
 
 /** A bank transfer checkout started on `p`: its sealed state. */
 async function bankCheckout(p: Page, email = 'ada@example.com'): Promise<string> {
@@ -72,6 +75,41 @@ describe("card: the key is the node's setting, as a deployment supplies it", () 
 		const a = await request(page(), 'GET');
 		expect(a.body).toContain('value="card"');
 		expect(a.logs).toEqual([]);
+	});
+});
+
+describe('the credential: one read per request, handed to every step', () => {
+	const realNow = clock.now;
+	afterEach(() => {
+		clock.now = realNow;
+	});
+
+	it('a request reads it at most once and makes the client over its read; a read younger than REUSE_MS is taken instead', async () => {
+		const { createClient } = jest.requireMock('../../nodes/shared/transport') as { createClient: jest.Mock };
+		createClient.mockClear();
+		let now = Date.now();
+		clock.now = () => now;
+		const p = page();
+		const get = await request(p, 'GET');
+		expect(get.credentialReads).toBe(1);
+		expect((await request(p, 'GET')).credentialReads).toBe(0);
+		const start = await request(p, 'POST', {}, { c: sealedIn(get.body), step: 'start', email: 'ada@example.com', method: 'bank' });
+		expect(start.credentialReads).toBe(0);
+		expect(createClient).toHaveBeenCalledTimes(1);
+		expect(createClient.mock.calls[0][1]).toEqual({ credential: expect.objectContaining({ clientSecret: 'secret-1' }) });
+		now += REUSE_MS;
+		expect((await request(p, 'GET', { c: sealedAt(start.location) })).credentialReads).toBe(1);
+	});
+
+	it('a changed Client Secret takes effect REUSE_MS after the last read at the latest', async () => {
+		let now = Date.now();
+		clock.now = () => now;
+		const p = page();
+		const c = sealedIn((await request(p, 'GET')).body);
+		const sealed = sealedAt((await request(p, 'POST', {}, { c, step: 'start', email: 'ada@example.com', method: 'bank' })).location);
+		p.secret = 'secret-2';
+		now += REUSE_MS;
+		expect(await request(p, 'GET', { c: sealed })).toMatchObject({ status: 400, body: expect.stringContaining('This payment link is not valid') });
 	});
 });
 

@@ -150,7 +150,7 @@ type GetClient = () => Promise<PayOnUsClient>;
  * take right now. `scope` keys the process cache (credential + business).
  */
 export async function buildConfig(
-	/** Created only on a cache miss (creating one reads the credential again). */
+	/** Created only on a cache miss (over the request's one read of the credential). */
 	getClient: GetClient,
 	merchantId: string | undefined,
 	p: RawPageParameters,

@@ -2,6 +2,8 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/clientInterface';
 import { createClient } from '../../shared/transport';
 import type { PageConfig } from '../checkout/types';
+import { requestCredentialOf } from '../../PayOnUsTrigger/credential';
+import { clock } from '../clock';
 import { lazyClient, pageCredential, takesTestPayments } from '../credential';
 import type { DoorLimits } from './bounds';
 import { buildConfig, CARD_KEY_NEEDED, PageSetupError } from './config';
@@ -26,10 +28,13 @@ export async function setUpPage(ctx: IWebhookFunctions): Promise<PageSetup> {
 	const node = ctx.getNode();
 	const workflowId = String(ctx.getWorkflow().id ?? '');
 	const credentialId = node.credentials?.payOnUsApi?.id ?? '';
-	const info = await pageCredential(ctx, `${credentialId}|${workflowId}|${node.id}`);
+	// one read of the credential for this request, handed to every step (../credential.ts)
+	const credential = requestCredentialOf(ctx, () => clock.now());
+	const info = await pageCredential(credential, `${workflowId}|${node.id}`);
 	if (typeof info === 'string') throw new PageSetupError(info);
 	let clientPromise: Promise<PayOnUsClient> | undefined;
-	const getClient = async (): Promise<PayOnUsClient> => await (clientPromise ??= createClient(ctx));
+	const getClient = async (): Promise<PayOnUsClient> =>
+		await (clientPromise ??= (async () => await createClient(ctx, { credential: await credential.forClient() }))());
 	const settings = readSettings((name, fallback, options) => ctx.getNodeParameter(name, fallback, options), info, node.parameters as IDataObject);
 	if (typeof settings.limits === 'string') throw new PageSetupError(settings.limits);
 	const limits = settings.limits;
