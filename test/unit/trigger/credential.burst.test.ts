@@ -88,6 +88,10 @@ async function storeWithLiveToken(): Promise<CredentialStore> {
 
 const stats = () => ({ ...sb.state.clientStats('sandbox-client-1') });
 
+// Real sandbox, real token calls and ten deliveries each: a loaded 2-core machine
+// needs more than jest's 5 s; the assertions count reads and calls, never time.
+jest.setTimeout(60_000);
+
 beforeAll(async () => {
 	sb = await startSandbox({ port: 0 });
 	payins = new SandboxApi(sb.url);
