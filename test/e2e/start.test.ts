@@ -20,6 +20,7 @@ import { until } from '../../dev/wait';
 jest.setTimeout(600_000);
 
 const READY = 'PayOnUs demo is ready';
+const BANNER_END = 'Ctrl-C stops everything';
 const OWNER = { email: 'owner@example.com', password: 'PayOnUs-demo-1' };
 const EXAMPLE_NAMES = Object.keys(EXAMPLES).map((key) => loadExample(key as keyof typeof EXAMPLES).name);
 
@@ -68,7 +69,8 @@ async function startOnce(opts: { throughShell?: boolean } = {}): Promise<Run> {
 	child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
 	await new Promise<void>((resolve, reject) => {
 		const timer = setInterval(() => {
-			if (out.includes(READY)) {
+			// the banner comes in several writes: read it once its last line is there
+			if (out.includes(READY) && out.includes(BANNER_END)) {
 				clearInterval(timer);
 				resolve();
 			} else if (child.exitCode !== null || Date.now() - started > 300_000) {
