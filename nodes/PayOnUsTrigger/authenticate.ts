@@ -2,7 +2,7 @@ import { NodeOperationError, type IDataObject, type IWebhookFunctions } from 'n8
 import * as n8nWorkflow from 'n8n-workflow';
 import type { PayOnUsCredential } from '../shared/credential/read';
 import { verifyWebhookHash } from '../shared/signature';
-import type { RequestCredential } from './credential';
+import type { RequestCredential } from '../shared/credential/perRequest';
 import { refusal, type Answer } from './emit';
 import { isSafeId, isSigned, type Notification } from './notification';
 

@@ -5,7 +5,7 @@ import { authenticate, keySourceOf } from './authenticate';
 import { claimEvent, judgeEvent, settleEvent } from './claim';
 import { clock } from './clock';
 import { confirmEvent } from './confirm';
-import { requestCredentialOf } from './credential';
+import { requestCredentialOf } from '../shared/credential/perRequest';
 import { accepted, answered, duplicate, emit, ignored, received, respond } from './emit';
 import { filterEvent, isConfirming } from './filter';
 import { receivedItem } from './items';

@@ -8,7 +8,7 @@ import { page, request, sealedAt, sealedIn, type Page } from './paymentPage.requ
 import { deriveKey, open } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 import { SIMPLIFIED_MAX_FIELDS } from '../../nodes/shared/triggerSimplify';
 import { clock } from '../../nodes/PayOnUsPaymentPage/clock';
-import { REUSE_MS } from '../../nodes/PayOnUsTrigger/credential';
+import { REUSE_MS } from '../../nodes/shared/credential/perRequest';
 
 let fake = new FakePayOnUs();
 // `reusable`: a read can stand in for a fresh one for the client (as with a stored, live token)

@@ -2,7 +2,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/clientInterface';
 import { createClient } from '../../shared/transport';
 import type { PageConfig } from '../checkout/types';
-import { requestCredentialOf } from '../../PayOnUsTrigger/credential';
+import { requestCredentialOf } from '../../shared/credential/perRequest';
 import { clock } from '../clock';
 import { lazyClient, pageCredential, takesTestPayments } from '../credential';
 import type { DoorLimits } from './bounds';

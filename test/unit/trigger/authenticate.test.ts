@@ -2,7 +2,7 @@
 import { computeWebhookHash } from '../../../nodes/shared/signature';
 import { authenticate, signatureValid, verifySigned, type KeySource } from '../../../nodes/PayOnUsTrigger/authenticate';
 import type { Notification } from '../../../nodes/PayOnUsTrigger/notification';
-import { CredentialMemory, RequestCredential } from '../../../nodes/PayOnUsTrigger/credential';
+import { CredentialMemory, RequestCredential } from '../../../nodes/shared/credential/perRequest';
 import { normaliseCredential } from '../../../nodes/shared/credential/read';
 
 const KEY = 'whk-step-key';

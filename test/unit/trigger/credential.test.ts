@@ -10,7 +10,7 @@ import { tokenFingerprint } from '../../../nodes/shared/accessToken/credential';
 import { normaliseCredential } from '../../../nodes/shared/credential/read';
 import { computeWebhookHash } from '../../../nodes/shared/signature';
 import { signatureValid } from '../../../nodes/PayOnUsTrigger/authenticate';
-import { CredentialMemory, REUSE_MS, RequestCredential } from '../../../nodes/PayOnUsTrigger/credential';
+import { CredentialMemory, REUSE_MS, RequestCredential } from '../../../nodes/shared/credential/perRequest';
 
 const t0 = 1_700_000_000_000;
 const identity = { environment: 'custom', baseUrl: 'https://payonus.example.com', clientId: 'client-1', clientSecret: 'secret-1' };

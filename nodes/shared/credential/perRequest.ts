@@ -1,10 +1,10 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
-import { BoundedMap } from '../shared/boundedMap';
-import { readCredential, type PayOnUsCredential } from '../shared/credential/read';
-import { reusable } from '../shared/transport';
+import { BoundedMap } from '../boundedMap';
+import { readCredential, type PayOnUsCredential } from './read';
+import { reusable } from '../transport';
 
 /**
- * The trigger's credential: one read per incoming request, handed to every
+ * A webhook node's credential (PayOnUs Trigger, Payment Page): one read per incoming request, handed to every
  * step that needs it (authenticate.ts: the Webhook Verification Key;
  * receive.ts: the confirmation's client), and one process memory of the
  * latest read of each credential that a request may take instead of reading.
