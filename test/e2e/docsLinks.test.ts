@@ -1,6 +1,6 @@
 /**
  * The Docs link of each node's panel, read in a real n8n's editor (headless
- * Chromium): n8n builds it as test/unit/docsLinks.test.ts models it (the
+ * Chromium): n8n builds it as test/repo/docsLinks.test.ts models it (the
  * codex's primaryDocumentation URL, then "?" and its tracking query), which
  * that test follows to a real page of the repository. Here: the href the
  * editor really shows, per node, on both supported n8n versions.

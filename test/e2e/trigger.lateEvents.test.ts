@@ -7,7 +7,7 @@
  * rest is judged against its horizon). The service's clock is the sandbox's
  * (injected: sandbox/clock.ts); n8n's own clock is real, so the trigger's
  * memory lets keys go by a restart, the way it does in a deployment (its 24 h
- * window on the trigger's injected clock, clock.ts: test/unit/trigger.bounds.test.ts).
+ * window on the trigger's injected clock, clock.ts: test/unit/trigger/bounds.test.ts).
  *
  * Run under each reading of what the spec leaves open (which date moves), one
  * sandbox and one workflow each, in one n8n:

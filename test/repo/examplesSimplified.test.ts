@@ -5,7 +5,7 @@ import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
 import { findOperation } from '../../nodes/PayOnUs/resources';
 import { SIMPLIFIERS } from '../../nodes/shared/simplify';
 import { SHAPES, shapeOf, SIMPLIFY_SINCE_VERSION, simplifyRecord, type SimplifiedKind } from '../../nodes/shared/triggerSimplify';
-import { ROOT } from '../unit/repoFiles';
+import { ROOT } from './repoFiles';
 
 /**
  * The examples' expressions against the simplified items (issue 31 point 4):

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { emit } from '../../nodes/PayOnUsTrigger/emit';
-import { repositoryPaths, ROOT } from '../unit/repoFiles';
+import { repositoryPaths, ROOT } from './repoFiles';
 
 /**
  * Names true (issue 32): the PayOnUs Trigger's outputs are named, in docs,

@@ -3,8 +3,8 @@
  * scope, what static data carried, the synchronous claim, keeping the newest
  * keys and the horizon, release, rule 3 (`judge`: new by the date of the
  * record's last change), test mode, the bound on scopes. The cases of the
- * former SeenKeys (paymentPage.test.ts) and SeenRegistry
- * (trigger.dedupe.test.ts) moved here.
+ * former SeenKeys (paymentPage/page.test.ts) and SeenRegistry
+ * (trigger/dedupe.test.ts) moved here.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { changeOf, Claims, type ClaimScope, type ClaimWindow, type KeptIn } from '../../nodes/shared/claim';

@@ -5,12 +5,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { fakeClient } from './fakes/transport';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
+import { fakeClient } from '../fakes/transport';
+jest.mock('../../../nodes/shared/transport', () => jest.requireActual('../fakes/transport'));
 
-import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
-import { clock } from '../../nodes/PayOnUsPollTrigger/clock';
-import { addDays, advance, MAX_SEEN, type StreamState } from '../../nodes/PayOnUsPollTrigger/cursor';
+import { PayOnUsPollTrigger } from '../../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { clock } from '../../../nodes/PayOnUsPollTrigger/clock';
+import { addDays, advance, MAX_SEEN, type StreamState } from '../../../nodes/PayOnUsPollTrigger/cursor';
 
 /** A service that ignores fromDate (and every other filter) and answers oldest first. */
 class CarelessService {

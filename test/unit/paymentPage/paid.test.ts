@@ -1,7 +1,7 @@
 /** Payment Page, step "decide paid" (checkout/paid.ts): only Get Payment's SUCCESSFUL, for the checkout's own terms. */
 import type { IDataObject } from 'n8n-workflow';
-import { decidePaid } from '../../nodes/PayOnUsPaymentPage/checkout/paid';
-import type { Attempt, CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
+import { decidePaid } from '../../../nodes/PayOnUsPaymentPage/checkout/paid';
+import type { Attempt, CheckoutState } from '../../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 
 const state: CheckoutState = { v: 1, id: 'a'.repeat(24), iat: 0, exp: 1, amt: 5000, cur: 'NGN', em: 'a@b.co' };
 const attempt: Attempt = { n: 2, m: 'bank', r: 'ONUS-NUB-1' };

@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { fakeClient } from './fakes/transport';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
+import { fakeClient } from '../fakes/transport';
+jest.mock('../../../nodes/shared/transport', () => jest.requireActual('../fakes/transport'));
 
-import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
-import { clock } from '../../nodes/PayOnUsPollTrigger/clock';
-import { addDays, advance, readFrom, readStream } from '../../nodes/PayOnUsPollTrigger/cursor';
+import { PayOnUsPollTrigger } from '../../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { clock } from '../../../nodes/PayOnUsPollTrigger/clock';
+import { addDays, advance, readFrom, readStream } from '../../../nodes/PayOnUsPollTrigger/cursor';
 
 /** A tiny service: records with creation days, filtered by fromDate like the real one. */
 class FakeService {

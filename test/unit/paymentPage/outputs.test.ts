@@ -1,5 +1,5 @@
 /** Payment Page, step "emit" (request/outputs.ts): the items one request hands n8n. */
-import { emitting, PageOutputs, simplified } from '../../nodes/PayOnUsPaymentPage/request/outputs';
+import { emitting, PageOutputs, simplified } from '../../../nodes/PayOnUsPaymentPage/request/outputs';
 
 function claims(taken: string[] = []) {
 	const seen = new Set(taken);

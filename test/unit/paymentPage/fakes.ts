@@ -7,10 +7,10 @@
  */
 import { constants, generateKeyPairSync, publicEncrypt } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import type { PayOnUsClient, RequestOptions } from '../../nodes/shared/clientInterface';
-import { Checkout, type CheckoutEnv, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
-import { deriveKey, seal } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
-import { FAKE_NODE, httpError } from './fakes';
+import type { PayOnUsClient, RequestOptions } from '../../../nodes/shared/clientInterface';
+import { Checkout, type CheckoutEnv, type PageConfig } from '../../../nodes/PayOnUsPaymentPage/checkout';
+import { deriveKey, seal } from '../../../nodes/PayOnUsPaymentPage/checkout/sealedState';
+import { FAKE_NODE, httpError } from '../fakes';
 
 export const KEY = deriveKey('secret-1', 'wf|node');
 

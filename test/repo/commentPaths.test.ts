@@ -9,7 +9,7 @@ import { repositoryPaths, SOURCE_FILE } from './repoFiles';
  * sandbox/, scripts/, bench/ and test/ are read with TypeScript's own parser
  * (a string or a line of code is not a comment). A path is a word with a
  * folder part or a file extension: `nodes/shared/errors.ts`,
- * `shared/api/paths.ts`, `./fakes/index.ts`, `../harness/`, `DESIGN.md`.
+ * `shared/api/paths.ts`, `../unit/fakes/index.ts`, `../harness/`, `DESIGN.md`.
  *
  * Where a path is looked for:
  *  - a path starting with ./ or ../: from the comment's folder only (also
@@ -22,7 +22,7 @@ import { repositoryPaths, SOURCE_FILE } from './repoFiles';
  *  - under dist/ or build/ (compiled output): as its TypeScript source.
  * Not this repository's paths: n8n's own files (N8N_FILES), folders made at
  * run time (MADE_AT_RUN_TIME) and module names quoted in example code
- * (`import { x } from './fakes/transport'`).
+ * (`import { x } from '../unit/fakes/transport'`).
  */
 
 const root = join(__dirname, '..', '..');
@@ -163,7 +163,7 @@ describe('paths named in comments', () => {
 	const files = sources();
 	it('reads the comments of every folder it should', () => {
 		for (const top of READ) expect(files.some((f) => f.startsWith(`${top}/`))).toBe(true);
-		expect(files).toContain('test/unit/commentPaths.test.ts');
+		expect(files).toContain('test/repo/commentPaths.test.ts');
 	});
 
 	it('every repository path a comment names exists', () => {

@@ -1,6 +1,6 @@
 /** Payment Page, step "read the node's parameters" (request/settings.ts). */
-import { PageSetupError } from '../../nodes/PayOnUsPaymentPage/request/config';
-import { readSettings, type ParameterReader } from '../../nodes/PayOnUsPaymentPage/request/settings';
+import { PageSetupError } from '../../../nodes/PayOnUsPaymentPage/request/config';
+import { readSettings, type ParameterReader } from '../../../nodes/PayOnUsPaymentPage/request/settings';
 
 function reader(values: Record<string, unknown>): { read: ParameterReader; asked: string[] } {
 	const asked: string[] = [];

@@ -3,8 +3,8 @@
  * (signed fields only) and the reset of the trigger's memory (the per-scope
  * cases of the mechanism are in claim.test.ts).
  */
-import { claimEvent, dedupeKey, resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
-import { EVENTS } from '../../nodes/PayOnUsTrigger/notification';
+import { claimEvent, dedupeKey, resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
+import { EVENTS } from '../../../nodes/PayOnUsTrigger/notification';
 
 const signed = {
 	type: 'COLLECTION',

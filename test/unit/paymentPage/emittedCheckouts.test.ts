@@ -1,8 +1,8 @@
 /** Payment Page, step "claim once" (request/emittedCheckouts.ts): a checkout starts the workflow once. */
 import type { IDataObject } from 'n8n-workflow';
-import { clock } from '../../nodes/PayOnUsPaymentPage/clock';
-import { claimsFor, EMITTED_WINDOW, PERSISTED_KEYS } from '../../nodes/PayOnUsPaymentPage/request/emittedCheckouts';
-import { emitting, PageOutputs } from '../../nodes/PayOnUsPaymentPage/request/outputs';
+import { clock } from '../../../nodes/PayOnUsPaymentPage/clock';
+import { claimsFor, EMITTED_WINDOW, PERSISTED_KEYS } from '../../../nodes/PayOnUsPaymentPage/request/emittedCheckouts';
+import { emitting, PageOutputs } from '../../../nodes/PayOnUsPaymentPage/request/outputs';
 
 const DAY = 24 * 60 * 60 * 1000;
 let n = 0;

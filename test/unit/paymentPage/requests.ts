@@ -6,7 +6,7 @@
  * first request.
  */
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
-import { PEM } from './paymentPage.fakes';
+import { PEM } from './fakes';
 
 export interface Page {
 	params: IDataObject;
@@ -122,7 +122,7 @@ export async function request(
 			warn: (m: string) => answer.logs.push(`warn: ${m}`),
 		},
 	};
-	const { PayOnUsPaymentPage } = require('../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node') as typeof import('../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node');
+	const { PayOnUsPaymentPage } = require('../../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node') as typeof import('../../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node');
 	answer.result = await new PayOnUsPaymentPage().webhook.call(ctx as never);
 	return answer;
 }

@@ -7,13 +7,13 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { fakeClient } from './fakes/transport';
-import { httpError } from './fakes/errors';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
+import { fakeClient } from '../fakes/transport';
+import { httpError } from '../fakes/errors';
+jest.mock('../../../nodes/shared/transport', () => jest.requireActual('../fakes/transport'));
 
-import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
-import { CONFIRM_TIMING } from '../../nodes/PayOnUsTrigger/confirm';
-import { resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
+import { PayOnUsTrigger } from '../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
+import { CONFIRM_TIMING } from '../../../nodes/PayOnUsTrigger/confirm';
+import { resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
 
 const KEY = 'whk-confirm-key';
 const REF = 'ONUS-NUB-1000000000077-01012025-101010';

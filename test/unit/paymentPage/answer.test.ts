@@ -1,9 +1,9 @@
 /** Payment Page, step "answer" (request/answer.ts): which answer, and how it is written. */
-import type { View } from '../../nodes/PayOnUsPaymentPage/checkout/types';
-import { notices, pollAnswer, send, viewAnswer, type PageResponse } from '../../nodes/PayOnUsPaymentPage/request/answer';
-import { PageOutputs } from '../../nodes/PayOnUsPaymentPage/request/outputs';
-import type { RenderOptions } from '../../nodes/PayOnUsPaymentPage/render/html';
-import { pageConfig } from './paymentPage.fakes';
+import type { View } from '../../../nodes/PayOnUsPaymentPage/checkout/types';
+import { notices, pollAnswer, send, viewAnswer, type PageResponse } from '../../../nodes/PayOnUsPaymentPage/request/answer';
+import { PageOutputs } from '../../../nodes/PayOnUsPaymentPage/request/outputs';
+import type { RenderOptions } from '../../../nodes/PayOnUsPaymentPage/render/html';
+import { pageConfig } from './fakes';
 
 const o: RenderOptions = { nonce: 'N0NCE', config: pageConfig() };
 const state = { v: 1 as const, id: 'a'.repeat(24), iat: 0, exp: 1, amt: 5000, cur: 'NGN' };

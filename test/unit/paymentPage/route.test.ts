@@ -1,5 +1,5 @@
 /** Payment Page, step "route the request" (request/route.ts): what one request asks for. */
-import { routeOf } from '../../nodes/PayOnUsPaymentPage/request/route';
+import { routeOf } from '../../../nodes/PayOnUsPaymentPage/request/route';
 
 describe('routeOf', () => {
 	it('GET without a sealed state starts a checkout; a POST without one has expired', () => {

@@ -3,16 +3,16 @@
  * node's webhook()), with a fake n8n and a fake PayOnUs: the answers, the
  * items handed to n8n, static data, the log.
  */
-import { encryptedCard, FakePayOnUs } from './paymentPage.fakes';
-import { page, request, sealedAt, sealedIn, type Page } from './paymentPage.requests';
-import { deriveKey, open } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
-import { SIMPLIFIED_MAX_FIELDS } from '../../nodes/shared/triggerSimplify';
-import { clock } from '../../nodes/PayOnUsPaymentPage/clock';
-import { REUSE_MS } from '../../nodes/shared/credential/perRequest';
+import { encryptedCard, FakePayOnUs } from './fakes';
+import { page, request, sealedAt, sealedIn, type Page } from './requests';
+import { deriveKey, open } from '../../../nodes/PayOnUsPaymentPage/checkout/sealedState';
+import { SIMPLIFIED_MAX_FIELDS } from '../../../nodes/shared/triggerSimplify';
+import { clock } from '../../../nodes/PayOnUsPaymentPage/clock';
+import { REUSE_MS } from '../../../nodes/shared/credential/perRequest';
 
 let fake = new FakePayOnUs();
 // `reusable`: a read can stand in for a fresh one for the client (as with a stored, live token)
-jest.mock('../../nodes/shared/transport', () => ({ createClient: jest.fn(async () => fake), reusable: () => true }));
+jest.mock('../../../nodes/shared/transport', () => ({ createClient: jest.fn(async () => fake), reusable: () => true }));
 
 /** A bank transfer checkout started on `p`: its sealed state. */
 async function bankCheckout(p: Page, email = 'ada@example.com'): Promise<string> {
@@ -85,7 +85,7 @@ describe('the credential: one read per request, handed to every step', () => {
 	});
 
 	it('a request reads it at most once and makes the client over its read; a read younger than REUSE_MS is taken instead', async () => {
-		const { createClient } = jest.requireMock('../../nodes/shared/transport') as { createClient: jest.Mock };
+		const { createClient } = jest.requireMock('../../../nodes/shared/transport') as { createClient: jest.Mock };
 		createClient.mockClear();
 		let now = Date.now();
 		clock.now = () => now;

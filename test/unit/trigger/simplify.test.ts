@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { fakeClient } from './fakes/transport';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
+import { fakeClient } from '../fakes/transport';
+jest.mock('../../../nodes/shared/transport', () => jest.requireActual('../fakes/transport'));
 
-import { OUTPUT_NAMES, PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
-import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
-import { clock as pollClock } from '../../nodes/PayOnUsPollTrigger/clock';
-import { PayOnUsPaymentPage } from '../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node';
-import { resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
-import { shapeOf, SIMPLIFIED_MAX_FIELDS, simplifyItems, simplifyRecord } from '../../nodes/shared/triggerSimplify';
-import { simplified } from '../../nodes/PayOnUsPaymentPage/request/outputs';
-import { findSample, newestRecord, SAMPLE_TIMING, sampleNotification } from '../../nodes/PayOnUsTrigger/sample';
-import { paidItem } from '../../nodes/PayOnUsPaymentPage/checkout/items';
+import { OUTPUT_NAMES, PayOnUsTrigger } from '../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
+import { PayOnUsPollTrigger } from '../../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { clock as pollClock } from '../../../nodes/PayOnUsPollTrigger/clock';
+import { PayOnUsPaymentPage } from '../../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node';
+import { resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
+import { shapeOf, SIMPLIFIED_MAX_FIELDS, simplifyItems, simplifyRecord } from '../../../nodes/shared/triggerSimplify';
+import { simplified } from '../../../nodes/PayOnUsPaymentPage/request/outputs';
+import { findSample, newestRecord, SAMPLE_TIMING, sampleNotification } from '../../../nodes/PayOnUsTrigger/sample';
+import { paidItem } from '../../../nodes/PayOnUsPaymentPage/checkout/items';
 
 const KEY = 'whk-simplify-key';
 SAMPLE_TIMING.delayMs = 0;

@@ -6,10 +6,10 @@
  * card data only as RSA ciphertext.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { checkParameters, usablePublicKey } from '../../nodes/PayOnUsPaymentPage/request/config';
-import { renderView } from '../../nodes/PayOnUsPaymentPage/render/html';
-import { deriveKey, newCheckoutId, open, seal, type CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
-import { checkoutSetup as setup, encryptedCard, KEY, pageConfig as config, PEM } from './paymentPage.fakes';
+import { checkParameters, usablePublicKey } from '../../../nodes/PayOnUsPaymentPage/request/config';
+import { renderView } from '../../../nodes/PayOnUsPaymentPage/render/html';
+import { deriveKey, newCheckoutId, open, seal, type CheckoutState } from '../../../nodes/PayOnUsPaymentPage/checkout/sealedState';
+import { checkoutSetup as setup, encryptedCard, KEY, pageConfig as config, PEM } from './fakes';
 
 describe('the sealed checkout state', () => {
 	it('opens what it sealed, and nothing altered or sealed for another node', () => {

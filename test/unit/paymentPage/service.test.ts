@@ -4,10 +4,10 @@
  * operation refuses.
  */
 import { NodeOperationError } from 'n8n-workflow';
-import { CheckoutInputError } from '../../nodes/PayOnUsPaymentPage/checkout/input';
-import { createCardPayin, getPayin, inPageWords } from '../../nodes/PayOnUsPaymentPage/service';
-import { encryptedCard, FakePayOnUs } from './paymentPage.fakes';
-import { FAKE_NODE, httpError } from './fakes';
+import { CheckoutInputError } from '../../../nodes/PayOnUsPaymentPage/checkout/input';
+import { createCardPayin, getPayin, inPageWords } from '../../../nodes/PayOnUsPaymentPage/service';
+import { encryptedCard, FakePayOnUs } from './fakes';
+import { FAKE_NODE, httpError } from '../fakes';
 
 const caller = (client = new FakePayOnUs()) => ({ client, node: FAKE_NODE });
 

@@ -3,9 +3,9 @@
  * (nodes/shared/triggerOptions.ts): public names and defaults, and how the
  * values are read.
  */
-import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
-import { PayOnUsPollTrigger } from '../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
-import { readFilters, splitList, statusSelected } from '../../nodes/shared/triggerOptions';
+import { PayOnUsTrigger } from '../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
+import { PayOnUsPollTrigger } from '../../../nodes/PayOnUsPollTrigger/PayOnUsPollTrigger.node';
+import { readFilters, splitList, statusSelected } from '../../../nodes/shared/triggerOptions';
 
 function optionsOf(properties: Array<{ name: string; options?: unknown[] }>) {
 	return properties.find((p) => p.name === 'options')?.options as Array<Record<string, unknown>>;

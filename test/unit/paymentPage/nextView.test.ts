@@ -1,8 +1,8 @@
 /** Payment Page, the view a checkout shows once re-read (checkout/nextView.ts). */
 import type { IDataObject } from 'n8n-workflow';
-import { attemptView, nextView, notYet, paidView } from '../../nodes/PayOnUsPaymentPage/checkout/nextView';
-import type { Attempt, CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
-import { checkoutSetup } from './paymentPage.fakes';
+import { attemptView, nextView, notYet, paidView } from '../../../nodes/PayOnUsPaymentPage/checkout/nextView';
+import type { Attempt, CheckoutState } from '../../../nodes/PayOnUsPaymentPage/checkout/sealedState';
+import { checkoutSetup } from './fakes';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
 const base: CheckoutState = { v: 1, id: 'b'.repeat(24), iat: NOW, exp: NOW + 60_000 };

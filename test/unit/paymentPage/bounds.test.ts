@@ -8,16 +8,16 @@
  * hand. The scripted-visitor cases fail on the code before the bounds
  * (every prompt was sent).
  */
-import { FakePayOnUs } from './paymentPage.fakes';
-import { page, request, sealedAt, sealedIn, type Page } from './paymentPage.requests';
-import { clock } from '../../nodes/PayOnUsPaymentPage/clock';
-import { DEFAULT_LIMITS, DoorBuckets, DoorClosed, LIMIT_NAMES, limitsOf, visitorOf } from '../../nodes/PayOnUsPaymentPage/request/bounds';
-import { paymentPageProperties } from '../../nodes/PayOnUsPaymentPage/properties';
+import { FakePayOnUs } from './fakes';
+import { page, request, sealedAt, sealedIn, type Page } from './requests';
+import { clock } from '../../../nodes/PayOnUsPaymentPage/clock';
+import { DEFAULT_LIMITS, DoorBuckets, DoorClosed, LIMIT_NAMES, limitsOf, visitorOf } from '../../../nodes/PayOnUsPaymentPage/request/bounds';
+import { paymentPageProperties } from '../../../nodes/PayOnUsPaymentPage/properties';
 
 let fake = new FakePayOnUs();
 let clientsCreated = 0;
-jest.mock('../../nodes/shared/transport', () => ({
-	...jest.requireActual('../../nodes/shared/transport'),
+jest.mock('../../../nodes/shared/transport', () => ({
+	...jest.requireActual('../../../nodes/shared/transport'),
 	createClient: jest.fn(async () => {
 		clientsCreated++;
 		return fake;

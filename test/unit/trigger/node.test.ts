@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { fakeClient } from './fakes/transport';
-import { httpError } from './fakes/errors';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
+import { fakeClient } from '../fakes/transport';
+import { httpError } from '../fakes/errors';
+jest.mock('../../../nodes/shared/transport', () => jest.requireActual('../fakes/transport'));
 
-import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
-import { resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
-import { classify } from '../../nodes/PayOnUsTrigger/notification';
-import { parseBody, MAX_BODY_BYTES } from '../../nodes/PayOnUsTrigger/read';
-import { confirmLink } from '../../nodes/PayOnUsTrigger/tokenization';
+import { PayOnUsTrigger } from '../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
+import { resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
+import { classify } from '../../../nodes/PayOnUsTrigger/notification';
+import { parseBody, MAX_BODY_BYTES } from '../../../nodes/PayOnUsTrigger/read';
+import { confirmLink } from '../../../nodes/PayOnUsTrigger/tokenization';
 
 const KEY = 'whk-test-key';
 const hashOf = (a: string, r: string, s: string, key = KEY) =>

@@ -5,13 +5,13 @@
  * buyer's time zone; a receipt reference that wraps only between its parts.
  * The same is checked in Chromium (test/e2e/payment-page.ux.test.ts).
  */
-import type { PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout/types';
-import { renderView } from '../../nodes/PayOnUsPaymentPage/render/html';
-import { CheckoutInputError, withCustomer } from '../../nodes/PayOnUsPaymentPage/checkout/input';
-import { takesTestPayments } from '../../nodes/PayOnUsPaymentPage/credential';
-import type { CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
-import type { View } from '../../nodes/PayOnUsPaymentPage/checkout/types';
-import { pageConfig } from './paymentPage.fakes';
+import type { PageConfig } from '../../../nodes/PayOnUsPaymentPage/checkout/types';
+import { renderView } from '../../../nodes/PayOnUsPaymentPage/render/html';
+import { CheckoutInputError, withCustomer } from '../../../nodes/PayOnUsPaymentPage/checkout/input';
+import { takesTestPayments } from '../../../nodes/PayOnUsPaymentPage/credential';
+import type { CheckoutState } from '../../../nodes/PayOnUsPaymentPage/checkout/sealedState';
+import type { View } from '../../../nodes/PayOnUsPaymentPage/checkout/types';
+import { pageConfig } from './fakes';
 
 function config(over: Partial<PageConfig> = {}): PageConfig {
 	return pageConfig({ description: '', methods: ['bank'], askName: 'required', askPhone: 'optional', cardPublicKey: '', ...over });

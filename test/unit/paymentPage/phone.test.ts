@@ -4,9 +4,9 @@
  * ("international format, + and 7 to 15 digits"), and every page showed a
  * Nigerian example.
  */
-import { internationalPhone, phoneError, phoneHint } from '../../nodes/PayOnUsPaymentPage/checkout/phone';
-import { withCustomer } from '../../nodes/PayOnUsPaymentPage/checkout/input';
-import { pageConfig } from './paymentPage.fakes';
+import { internationalPhone, phoneError, phoneHint } from '../../../nodes/PayOnUsPaymentPage/checkout/phone';
+import { withCustomer } from '../../../nodes/PayOnUsPaymentPage/checkout/input';
+import { pageConfig } from './fakes';
 
 describe('internationalPhone', () => {
 	it.each([

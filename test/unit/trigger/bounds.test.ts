@@ -10,13 +10,13 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { fakeClient } from './fakes/transport';
-jest.mock('../../nodes/shared/transport', () => jest.requireActual('./fakes/transport'));
+import { fakeClient } from '../fakes/transport';
+jest.mock('../../../nodes/shared/transport', () => jest.requireActual('../fakes/transport'));
 
-import { PayOnUsTrigger } from '../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
-import { DEDUPE_WINDOW, PERSISTED_KEYS, resetSeenKeys } from '../../nodes/PayOnUsTrigger/claim';
-import { CONFIRM_TIMING } from '../../nodes/PayOnUsTrigger/confirm';
-import { clock as triggerClock } from '../../nodes/PayOnUsTrigger/clock';
+import { PayOnUsTrigger } from '../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
+import { DEDUPE_WINDOW, PERSISTED_KEYS, resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
+import { CONFIRM_TIMING } from '../../../nodes/PayOnUsTrigger/confirm';
+import { clock as triggerClock } from '../../../nodes/PayOnUsTrigger/clock';
 
 const KEY = 'whk-bounds-key';
 const hashOf = (a: string, r: string, s: string) => createHash('sha256').update(a + r + s + KEY).digest('hex');

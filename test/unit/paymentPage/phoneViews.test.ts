@@ -7,14 +7,14 @@
  * and names the seller; TEST MODE only, "Simulate the customer paying"
  * finishes a sandbox checkout through the node's Simulate Payment.
  */
-import { FakePayOnUs } from './paymentPage.fakes';
-import { page, request, sealedAt, sealedIn } from './paymentPage.requests';
-import { renderView } from '../../nodes/PayOnUsPaymentPage/render/html';
-import { pageConfig } from './paymentPage.fakes';
-import type { View } from '../../nodes/PayOnUsPaymentPage/checkout';
+import { FakePayOnUs } from './fakes';
+import { page, request, sealedAt, sealedIn } from './requests';
+import { renderView } from '../../../nodes/PayOnUsPaymentPage/render/html';
+import { pageConfig } from './fakes';
+import type { View } from '../../../nodes/PayOnUsPaymentPage/checkout';
 
 let fake = new FakePayOnUs();
-jest.mock('../../nodes/shared/transport', () => ({ ...jest.requireActual('../../nodes/shared/transport'), createClient: jest.fn(async () => fake) }));
+jest.mock('../../../nodes/shared/transport', () => ({ ...jest.requireActual('../../../nodes/shared/transport'), createClient: jest.fn(async () => fake) }));
 beforeEach(() => {
 	fake = new FakePayOnUs();
 });

@@ -1,12 +1,12 @@
 /** Payment Page, the step of each method (checkout/start.ts, bank.ts, card.ts, momo.ts, eft.ts, adopt.ts). */
-import { adoptedAttempt, createOnce } from '../../nodes/PayOnUsPaymentPage/checkout/adopt';
-import { bank } from '../../nodes/PayOnUsPaymentPage/checkout/bank';
-import { card, completeCard, encryptedCardData } from '../../nodes/PayOnUsPaymentPage/checkout/card';
-import { eft } from '../../nodes/PayOnUsPaymentPage/checkout/eft';
-import { momo, momoOtp } from '../../nodes/PayOnUsPaymentPage/checkout/momo';
-import { open, type CheckoutState } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
-import { chooseMethod, start } from '../../nodes/PayOnUsPaymentPage/checkout/start';
-import { checkoutSetup, encryptedCard, KEY } from './paymentPage.fakes';
+import { adoptedAttempt, createOnce } from '../../../nodes/PayOnUsPaymentPage/checkout/adopt';
+import { bank } from '../../../nodes/PayOnUsPaymentPage/checkout/bank';
+import { card, completeCard, encryptedCardData } from '../../../nodes/PayOnUsPaymentPage/checkout/card';
+import { eft } from '../../../nodes/PayOnUsPaymentPage/checkout/eft';
+import { momo, momoOtp } from '../../../nodes/PayOnUsPaymentPage/checkout/momo';
+import { open, type CheckoutState } from '../../../nodes/PayOnUsPaymentPage/checkout/sealedState';
+import { chooseMethod, start } from '../../../nodes/PayOnUsPaymentPage/checkout/start';
+import { checkoutSetup, encryptedCard, KEY } from './fakes';
 
 const NOW = Date.UTC(2026, 0, 1, 12);
 const id = 'c'.repeat(24);
