@@ -18,46 +18,20 @@
  * that does not name its reference).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { SandboxClient } from '../sandbox/client';
-import { startSandbox } from '../sandbox/server';
 import { ANSWER_SHAPE_TEST_PROFILES } from '../sandbox/profiles';
-import { MONEY_OPS, runCell, SHAPE_FAULTS, type CellResult, type Fault } from '../dev/moneyDrill';
+import { runDrillMatrix, SHAPE_FAULTS, type CellResult } from '../dev/moneyDrill';
 
 export const description =
 	'answer-shapes drill: every money-moving operation x answer shape (spec and unspecified) x fault; false successes, double movements, unknown outcomes with their reference';
 
-function arg(args: string[], name: string, fallback: string): string {
-	return args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
-}
-
 export async function run(args: string[]): Promise<Record<string, unknown>> {
-	const count = Number(arg(args, 'count', '10'));
-	const opNames = arg(args, 'ops', '');
-	const profileNames = arg(args, 'profiles', '');
-	const faultNames = arg(args, 'faults', '');
-	const ops = opNames ? MONEY_OPS.filter((o) => opNames.split(',').some((n) => o.name.toLowerCase().startsWith(n.toLowerCase()))) : MONEY_OPS;
-	const shapes = profileNames ? ANSWER_SHAPE_TEST_PROFILES.filter((p) => profileNames.split(',').includes(p.name)) : ANSWER_SHAPE_TEST_PROFILES;
-	const faults = (faultNames ? faultNames.split(',') : SHAPE_FAULTS) as Fault[];
-	const handle = await startSandbox({
-		port: 0,
-		config: { tokenCallsPerMinute: 1_000_000, transferDelayMs: 2, momoAutoDelayMs: 2, requestLogLimit: 100 },
+	const { count, ops, profiles: shapes, faults, cells, started } = await runDrillMatrix(args, {
+		defaultCount: 10,
+		profiles: ANSWER_SHAPE_TEST_PROFILES,
+		faults: SHAPE_FAULTS,
+		tag: 'as',
+		label: 'shape',
 	});
-	const cells: CellResult[] = [];
-	const started = Date.now();
-	try {
-		for (const shape of shapes) {
-			await new SandboxClient(handle.url).setProfiles(shape.profiles);
-			for (const op of ops) {
-				for (const fault of faults) {
-					const tag = `as-${shape.name}-${op.name.replace(/\W/g, '')}-${fault}-${Date.now().toString(36)}`;
-					cells.push(await runCell(handle.url, op, shape.name, fault, count, tag));
-				}
-			}
-			console.log(`  shape ${shape.name}: done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-		}
-	} finally {
-		await handle.stop();
-	}
 
 	// One line per answer shape x fault over every operation (the report's table).
 	const sum = (group: CellResult[], f: (c: CellResult) => number) => group.reduce((s, c) => s + f(c), 0);

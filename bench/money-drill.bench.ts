@@ -26,47 +26,20 @@
  *   errors           other error items (reused-reference: all of them, goal = count)
  */
 import type { IDataObject } from 'n8n-workflow';
-import { SandboxClient } from '../sandbox/client';
-import { startSandbox } from '../sandbox/server';
 import { TEST_PROFILES } from '../sandbox/profiles';
-import { FAULTS, MONEY_OPS, runCell, type CellResult, type Fault } from '../dev/moneyDrill';
+import { FAULTS, runDrillMatrix, type CellResult } from '../dev/moneyDrill';
 
 export const description =
 	'money-safety drill: every money-moving operation x sandbox profile x fault (dropped answers, 503, reused reference); ledger vs outputs';
 
-function arg(args: string[], name: string, fallback: string): string {
-	return args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
-}
-
 export async function run(args: string[]): Promise<Record<string, unknown>> {
-	const count = Number(arg(args, 'count', '50'));
-	const opNames = arg(args, 'ops', '');
-	const profileNames = arg(args, 'profiles', '');
-	const faultNames = arg(args, 'faults', '');
-	const ops = opNames ? MONEY_OPS.filter((o) => opNames.split(',').some((n) => o.name.toLowerCase().startsWith(n.toLowerCase()))) : MONEY_OPS;
-	const profiles = profileNames ? TEST_PROFILES.filter((p) => profileNames.split(',').includes(p.name)) : TEST_PROFILES;
-	const faults = (faultNames ? faultNames.split(',') : FAULTS) as Fault[];
-	const handle = await startSandbox({
-		port: 0,
-		config: { tokenCallsPerMinute: 1_000_000, transferDelayMs: 2, momoAutoDelayMs: 2, requestLogLimit: 100 },
+	const { count, ops, faults, cells, started } = await runDrillMatrix(args, {
+		defaultCount: 50,
+		profiles: TEST_PROFILES,
+		faults: FAULTS,
+		tag: 'md',
+		label: 'profile',
 	});
-	const cells: CellResult[] = [];
-	const started = Date.now();
-	try {
-		for (const profile of profiles) {
-			await new SandboxClient(handle.url).setProfiles(profile.profiles);
-			for (const op of ops) {
-				for (const fault of faults) {
-					const tag = `md-${profile.name}-${op.name.replace(/\W/g, '')}-${fault}-${Date.now().toString(36)}`;
-					const cell = await runCell(handle.url, op, profile.name, fault, count, tag);
-					cells.push(cell);
-				}
-			}
-			console.log(`  profile ${profile.name}: done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-		}
-	} finally {
-		await handle.stop();
-	}
 
 	const ratio = (c: CellResult) => (c.fault === 'reused-reference' ? `extra ${c.extraMovements}` : c.intended ? (c.movements / c.intended).toFixed(2) : '-');
 	const table: IDataObject[] = cells.map((c) => ({

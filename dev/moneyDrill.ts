@@ -21,6 +21,8 @@ import { eftPayment } from '../nodes/PayOnUs/resources/payin/eftPayment';
 import { PayOnUsApi } from '../credentials/PayOnUsApi.credentials';
 import { CredentialStore, FakeN8n, sandboxCredential } from './inProcessN8n';
 import { SandboxClient } from '../sandbox/client';
+import { startSandbox } from '../sandbox/server';
+import type { ProfileName } from '../sandbox/profiles';
 
 export const BUSINESS = 'BUS-2001';
 
@@ -389,4 +391,58 @@ export async function runCell(url: string, op: MoneyOp, profile: string, fault: 
 		}
 	}
 	return cell;
+}
+
+/** A drill's command line: `--count`, `--ops`, `--profiles`, `--faults` (comma lists; empty: all). */
+function drillArg(args: string[], name: string, fallback: string): string {
+	return args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+}
+
+/** What a drill ran: its cells, and the operations, profiles and faults it crossed. */
+export interface DrillMatrix {
+	count: number;
+	ops: MoneyOp[];
+	profiles: Array<{ name: string; profiles: ProfileName[] }>;
+	faults: Fault[];
+	cells: CellResult[];
+	started: number;
+}
+
+/**
+ * Runs every money-moving operation x profile x fault (one cell each, `count`
+ * movements) on a sandbox of its own, the one loop of the money drill and the
+ * answer-shapes drill (bench/money-drill.bench.ts, bench/answer-shapes.bench.ts).
+ */
+export async function runDrillMatrix(
+	args: string[],
+	o: { defaultCount: number; profiles: Array<{ name: string; profiles: ProfileName[] }>; faults: Fault[]; tag: string; label: string },
+): Promise<DrillMatrix> {
+	const count = Number(drillArg(args, 'count', String(o.defaultCount)));
+	const opNames = drillArg(args, 'ops', '');
+	const profileNames = drillArg(args, 'profiles', '');
+	const faultNames = drillArg(args, 'faults', '');
+	const ops = opNames ? MONEY_OPS.filter((op) => opNames.split(',').some((n) => op.name.toLowerCase().startsWith(n.toLowerCase()))) : MONEY_OPS;
+	const profiles = profileNames ? o.profiles.filter((p) => profileNames.split(',').includes(p.name)) : o.profiles;
+	const faults = (faultNames ? faultNames.split(',') : o.faults) as Fault[];
+	const handle = await startSandbox({
+		port: 0,
+		config: { tokenCallsPerMinute: 1_000_000, transferDelayMs: 2, momoAutoDelayMs: 2, requestLogLimit: 100 },
+	});
+	const cells: CellResult[] = [];
+	const started = Date.now();
+	try {
+		for (const profile of profiles) {
+			await new SandboxClient(handle.url).setProfiles(profile.profiles);
+			for (const op of ops) {
+				for (const fault of faults) {
+					const tag = `${o.tag}-${profile.name}-${op.name.replace(/\W/g, '')}-${fault}-${Date.now().toString(36)}`;
+					cells.push(await runCell(handle.url, op, profile.name, fault, count, tag));
+				}
+			}
+			console.log(`  ${o.label} ${profile.name}: done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+		}
+	} finally {
+		await handle.stop();
+	}
+	return { count, ops, profiles, faults, cells, started };
 }
