@@ -563,18 +563,32 @@ export function wordCount(text: string): number {
 }
 
 /**
+ * What a service error means for one call: a short title (at most
+ * MAX_TITLE_WORDS words, naming the thing and the field) and one line on
+ * what to do, which goes first in the description, before the details.
+ */
+export interface Meaning {
+	title: string;
+	todo: string;
+}
+
+/**
  * Gives a service error what it means for this call (the error keeps its
  * type, status and details, so n8n still shows the service's own words):
- * a meaning of at most MAX_TITLE_WORDS words becomes the title; a longer
- * one is added to the description, after the line on what to do, and the
- * title stays the transport's (naming the thing and the field). Errors of
- * other statuses pass unchanged.
+ * a Meaning sets the title and puts its what-to-do line first in the
+ * description; a plain text of at most MAX_TITLE_WORDS words becomes the
+ * title; a longer one is added to the description, after the line on what
+ * to do, and the title stays the transport's (naming the thing and the
+ * field). Errors of other statuses pass unchanged.
  */
-export function explain(error: unknown, meanings: Partial<Record<number, string>>): unknown {
+export function explain(error: unknown, meanings: Partial<Record<number, string | Meaning>>): unknown {
 	const status = statusOf(error);
 	const meaning = status === undefined ? undefined : meanings[status];
 	if (meaning && error instanceof PayOnUsApiError) {
-		if (wordCount(meaning) <= MAX_TITLE_WORDS) error.message = meaning;
+		if (typeof meaning === 'object') {
+			error.message = meaning.title;
+			error.description = error.description ? `${meaning.todo} ${error.description}` : meaning.todo;
+		} else if (wordCount(meaning) <= MAX_TITLE_WORDS) error.message = meaning;
 		else {
 			const sentence = `${capitalized(meaning.trim()).replace(/\.$/, '')}.`;
 			error.description = error.description ? `${error.description} ${sentence}` : sentence;

@@ -55,7 +55,7 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 		expect(String(out[0].url)).toMatch(/^http/);
 		expect(out[1]).toMatchObject({ status: 'PENDING', merchantReference: refB });
 		expect(out[2].error).toContain('Card tokenization is not enabled for business BUS-2003');
-		expect(out[3].error).toContain(`Merchant reference "${refA}" is already used by link ${String(out[0].id)} (status PENDING) for business BUS-2001`);
+		expect(out[3].error).toContain(`Merchant reference "${refA}" already used by link ${String(out[0].id)} (status PENDING)`);
 		expect(out[4].error).toContain('"Expiry Minutes" must be at most 1440 minutes (24 hours)');
 		expect(out[5].error).toContain('"Customer Email" must be an e-mail address');
 		expect(out[6].error).toContain('"Merchant Reference" must be at most 100 characters');

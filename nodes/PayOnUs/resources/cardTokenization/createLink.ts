@@ -107,12 +107,18 @@ export const createLink: PayOnUsOperation<typeof schema> = {
 					// The explanation stays without the holder.
 				}
 				throw explain(error, {
-					409: `Merchant reference "${input.merchantReference}" is already used${holder} for business ${input.businessId}; a tokenization reference can never be reused, even after the link expired or was cancelled: use a new reference`,
+					409: {
+						title: `Merchant reference "${input.merchantReference}" already used${holder}`,
+						todo: `Use a new reference: a tokenization reference of business ${input.businessId} can never be reused, even after the link expired or was cancelled.`,
+					},
 				});
 			}
 			throw explain(error, {
 				403: notEnabled(input.businessId),
-				404: `Business ${input.businessId} was not found for this API client (check the environment)`,
+				404: {
+					title: `Business "${input.businessId}" not found`,
+					todo: "Check the Business ID and the credential's environment (sandbox or production).",
+				},
 			});
 		}
 	},

@@ -57,8 +57,14 @@ export const deleteToken: PayOnUsOperation<typeof schema> = {
 			});
 		} catch (error) {
 			throw explain(error, {
-				403: `Card token ${input.cardTokenId} belongs to another business than ${input.businessId} (or card tokenization is not enabled for it): nothing was deleted`,
-				404: `No card token "${input.cardTokenId}" exists for business ${input.businessId} in this environment: nothing was deleted`,
+				403: {
+					title: `Card token ${input.cardTokenId} belongs to another business than ${input.businessId}`,
+					todo: 'Nothing was deleted. Check the token and the business (or whether card tokenization is enabled for it on the PayOnUs dashboard).',
+				},
+				404: {
+					title: `No card token "${input.cardTokenId}" exists for business ${input.businessId}`,
+					todo: 'Nothing was deleted. Check the token ID and the credential\'s environment (sandbox or production).',
+				},
 			});
 		}
 		const message = typeof answer?.message === 'string' ? answer.message : '';

@@ -79,7 +79,10 @@ export const getLink: PayOnUsOperation<typeof schema> = {
 		} catch (error) {
 			throw explain(error, {
 				403: notEnabled(input.businessId),
-				404: `No tokenization link with ${byId ? 'ID' : 'merchant reference'} "${key}" for business ${input.businessId}`,
+				404: {
+					title: `No tokenization link with ${byId ? 'ID' : 'merchant reference'} "${key}" for business ${input.businessId}`,
+					todo: "Check the link's ID or reference, the business and the credential's environment (sandbox or production).",
+				},
 			});
 		}
 	},

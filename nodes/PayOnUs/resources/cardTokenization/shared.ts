@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readList, type PagedList } from '../../../shared/api';
 import type { PayOnUsClient } from '../../../shared/clientInterface';
 import * as v from '../../../shared/validation';
-import { explain } from '../../../shared/errors';
+import { explain, type Meaning } from '../../../shared/errors';
 import { dateFilter } from '../fields';
 import { checkDateRange, givenFilters } from '../search';
 
@@ -38,8 +38,10 @@ export function withoutCardData<T>(value: T, depth = 0): T {
 	return value;
 }
 
-export const notEnabled = (businessId: string) =>
-	`Card tokenization is not enabled for business ${businessId}, or the API client may not use it: enable card tokenization for this business on the PayOnUs dashboard (same environment)`;
+export const notEnabled = (businessId: string): Meaning => ({
+	title: `Card tokenization is not enabled for business ${businessId}`,
+	todo: 'Enable card tokenization for this business on the PayOnUs dashboard (same environment), or check that this API client may use it.',
+});
 
 /** Search filters both searches share (spec: Search links / Search card tokens). */
 export function commonFilterOptions(): INodeProperties[] {
@@ -98,7 +100,10 @@ export async function searchMerchantRecords(
 		return withoutCardData(records);
 	} catch (error) {
 		throw explain(error, {
-			403: `Searching ${what} was refused for merchant ${input.merchantId}: the API client may not read them, or card tokenization is not enabled for a business searched`,
+			403: {
+				title: `Searching ${what} refused for merchant ${input.merchantId}`,
+				todo: 'Check that this API client may read them and that card tokenization is enabled for the businesses searched (PayOnUs dashboard).',
+			},
 		});
 	}
 }

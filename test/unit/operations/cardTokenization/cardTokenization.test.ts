@@ -94,11 +94,11 @@ describe('createLink', () => {
 			if (o.method === 'POST') throw httpError(409);
 			return { ...link, status: 'EXPIRED' };
 		});
-		// Issue 31: a meaning longer than 12 words goes to the description; the title stays short.
+		// Issue 31: a short title naming the thing, then what to do, then the details.
 		await expect(createLink.execute(context(client), input(createLink, raw))).rejects.toMatchObject({
-			message: 'PayOnUs failed with 409',
-			description: expect.stringContaining(
-				'Merchant reference "card-1" is already used by link LNK-1 (status EXPIRED) for business BUS-2001; a tokenization reference can never be reused, even after the link expired or was cancelled: use a new reference.',
+			message: 'Merchant reference "card-1" already used by link LNK-1 (status EXPIRED)',
+			description: expect.stringMatching(
+				/^Use a new reference: a tokenization reference of business BUS-2001 can never be reused, even after the link expired or was cancelled\. The service said: /,
 			),
 		});
 		expect(client.calls[1]).toEqual({
@@ -115,8 +115,9 @@ describe('createLink', () => {
 		});
 		const run = createLink.execute(context(client), input(createLink, { ...raw, businessId: 'BUS-2003' }));
 		await expect(run).rejects.toBe(original);
+		expect(original.message).toBe('Card tokenization is not enabled for business BUS-2003');
 		expect((original as unknown as { description: string }).description).toBe(
-			'The service said: something Card tokenization is not enabled for business BUS-2003, or the API client may not use it: enable card tokenization for this business on the PayOnUs dashboard (same environment).',
+			'Enable card tokenization for this business on the PayOnUs dashboard (same environment), or check that this API client may use it. The service said: something',
 		);
 	});
 });
@@ -283,14 +284,17 @@ describe('deleteToken', () => {
 
 	it('explains 404 and 403', async () => {
 		for (const [status, text] of [
-			[404, 'No card token "TOK-1" exists for business BUS-2001 in this environment: nothing was deleted.'],
-			[403, 'Card token TOK-1 belongs to another business than BUS-2001 (or card tokenization is not enabled for it): nothing was deleted.'],
+			[404, 'No card token "TOK-1" exists for business BUS-2001'],
+			[403, 'Card token TOK-1 belongs to another business than BUS-2001'],
 		] as const) {
 			const client = fakeClient(() => {
 				throw httpError(status);
 			});
-			// Longer than 12 words: in the description, after what the transport said (issue 31).
-			await expect(deleteToken.execute(context(client), input(deleteToken, raw))).rejects.toMatchObject({ description: expect.stringContaining(text) });
+			// Issue 31: the title names the token and the business; the description opens with what to do.
+			await expect(deleteToken.execute(context(client), input(deleteToken, raw))).rejects.toMatchObject({
+				message: text,
+				description: expect.stringMatching(/^Nothing was deleted\. Check /),
+			});
 		}
 	});
 
