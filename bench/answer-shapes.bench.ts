@@ -35,6 +35,15 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 
 	// One line per answer shape x fault over every operation (the report's table).
 	const sum = (group: CellResult[], f: (c: CellResult) => number) => group.reduce((s, c) => s + f(c), 0);
+	/** What a group of cells ended in (both tables). */
+	const outcomes = (group: CellResult[]): IDataObject => ({
+		doubles: sum(group, (c) => c.doubleMovements),
+		falseSucc: sum(group, (c) => c.falseSuccesses),
+		ok: sum(group, (c) => c.successes),
+		unknown: sum(group, (c) => c.unknown),
+		unnamed: sum(group, (c) => c.unknownWithoutReference),
+		errors: sum(group, (c) => c.errors),
+	});
 	const table: IDataObject[] = [];
 	for (const shape of shapes) {
 		for (const fault of faults) {
@@ -44,12 +53,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				fault,
 				items: group.length * count,
 				moved: fault === 'reused-reference' ? `extra ${sum(group, (c) => c.extraMovements)}` : `${sum(group, (c) => c.movements)}/${sum(group, (c) => c.intended)}`,
-				doubles: sum(group, (c) => c.doubleMovements),
-				falseSucc: sum(group, (c) => c.falseSuccesses),
-				ok: sum(group, (c) => c.successes),
-				unknown: sum(group, (c) => c.unknown),
-				unnamed: sum(group, (c) => c.unknownWithoutReference),
-				errors: sum(group, (c) => c.errors),
+				...outcomes(group),
 			});
 		}
 	}
@@ -59,12 +63,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		return {
 			op: op.name,
 			cells: group.length,
-			doubles: sum(group, (c) => c.doubleMovements),
-			falseSucc: sum(group, (c) => c.falseSuccesses),
-			ok: sum(group, (c) => c.successes),
-			unknown: sum(group, (c) => c.unknown),
-			unnamed: sum(group, (c) => c.unknownWithoutReference),
-			errors: sum(group, (c) => c.errors),
+			...outcomes(group),
 		};
 	});
 	console.log('\nPer operation (every shape and fault):');
