@@ -119,14 +119,14 @@ export class Claims {
 
 	/** Whether the key is claimed (within the window): a repeat. */
 	has(scope: ClaimScope, key: string, now: number): boolean {
-		const entry = this.memory(scope, now).keys.get(key);
-		return entry !== undefined && entry.at >= now - this.window.ttlMs;
+		return this.held(this.memory(scope, now), key, now);
 	}
 
 	/** Claims the key, synchronously: true for the one copy that goes on, false for a repeat. Not kept yet. */
 	claim(scope: ClaimScope, key: string, now: number): boolean {
-		if (this.has(scope, key, now)) return false;
+		// one read of the memory (static data merged, pruned) per claim
 		const memory = this.memory(scope, now);
+		if (this.held(memory, key, now)) return false;
 		// Expired but not pruned yet: let go properly (the horizon covers it).
 		if (memory.keys.has(key)) this.letGo(memory, key);
 		memory.keys.set(key, { at: now });
@@ -190,6 +190,11 @@ export class Claims {
 	}
 
 	/** The scope's memory, with what static data carries merged in. */
+	private held(memory: Memory, key: string, now: number): boolean {
+		const entry = memory.keys.get(key);
+		return entry !== undefined && entry.at >= now - this.window.ttlMs;
+	}
+
 	private memory(scope: ClaimScope, now?: number): Memory {
 		const id = `${scope.workflowId ?? ''}:${scope.nodeId}:${scope.mode}`;
 		let memory = this.scopes.get(id);
