@@ -27,7 +27,8 @@ function num(v: unknown): number | undefined {
 	return Number.isFinite(n) ? n : undefined;
 }
 
-function text(v: unknown): string | undefined {
+/** A non-blank text, trimmed (else undefined). */
+export function text(v: unknown): string | undefined {
 	return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 }
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { PATHS } from '../api/paths';
-import { type Expected, REFERENCE_KEYS } from './match';
+import { type Expected, REFERENCE_KEYS, text } from './match';
 
 /**
  * 2b. Rule 1 of docs/reliability.md, "a success is proven, never inferred":
@@ -78,10 +78,6 @@ export const PAYIN_PROOFS: Record<string, Proof> = {
 export interface ProofRequest {
 	reference: string;
 	expected?: Partial<Omit<Expected, 'reference'>>;
-}
-
-function text(v: unknown): string | undefined {
-	return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 }
 
 /** True when `value` is a service reference of one of `types` (any TYPE when undefined). */
