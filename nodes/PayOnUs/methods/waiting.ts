@@ -9,7 +9,7 @@ import { createClient } from '../../shared/transport';
 
 /** The one entry of a list that needs another field first ("Pick a Currency first"). */
 export function pickFirst(what: string, description?: string): INodePropertyOptions[] {
-	return [{ name: `Pick ${what} first`, value: '', ...(description ? { description } : {}) }];
+	return waitFor(`Pick ${what}`, description);
 }
 
 /** The one entry of a list that needs something else first ("Set a Default Merchant ID ... first"). */

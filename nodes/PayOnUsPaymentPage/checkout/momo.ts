@@ -15,7 +15,10 @@ export async function momo(env: CheckoutEnv, state: CheckoutState, form: Record<
 	const network = env.config.networks.find((x) => x.code === form.network);
 	if (!network) throw new CheckoutInputError('Network: choose your mobile money network');
 	const phone = internationalPhone(form.phone ?? state.ph, env.config.currency);
-	if (!phone) throw new CheckoutInputError(phoneError('Mobile money number', env.config.currency), { phone: phoneError('Mobile money number', env.config.currency) });
+	if (!phone) {
+		const why = phoneError('Mobile money number', env.config.currency);
+		throw new CheckoutInputError(why, { phone: why });
+	}
 	const n = nextAttempt(state);
 	// The number and network prompted, shown while the page waits (and for a resend).
 	const attempt: Attempt = { n, m: 'momo', ph: phone, net: network.code };
