@@ -276,19 +276,24 @@ export class Claims {
 	/** Drops keys older than the window and, beyond the count, the oldest. */
 	private prune(memory: Memory, now: number): void {
 		const oldest = now - this.window.ttlMs;
+		// The newest change held, read once per prune, not once per undated key let
+		// go: the keys let go before raised the horizon to their own changes, so
+		// later(horizon, newest before the loop) is later(horizon, newest left).
+		let newest: { value: string | undefined } | undefined;
+		const newestHeld = () => (newest ??= { value: this.newestChange(memory) }).value;
 		for (const [key, entry] of memory.keys) {
 			const over = memory.keys.size > this.window.maxEntries;
 			if (entry.at >= oldest && !over) break;
-			this.letGo(memory, key);
+			this.letGo(memory, key, newestHeld);
 		}
 	}
 
 	/** Lets a key go for good: the horizon covers it from now on. */
-	private letGo(memory: Memory, key: string): void {
+	private letGo(memory: Memory, key: string, newestHeld = () => this.newestChange(memory)): void {
 		const entry = memory.keys.get(key);
 		memory.keys.delete(key);
 		// An undated key: the newest change still held stands in for it.
-		memory.horizon = later(memory.horizon, entry?.changed ?? this.newestChange(memory));
+		memory.horizon = later(memory.horizon, entry?.changed ?? newestHeld());
 	}
 
 	private newestChange(memory: Memory): string | undefined {
