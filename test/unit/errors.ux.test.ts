@@ -13,7 +13,6 @@ import type { MoneyMovingOptions } from '../../nodes/shared/moneyMoving';
 import { describeIssues } from '../../nodes/shared/validation';
 import { invalidInputError } from '../../nodes/PayOnUs/run/failures';
 import { findOperation } from '../../nodes/PayOnUs/resources';
-import { getPayment } from '../../nodes/PayOnUs/resources/payin/getPayment';
 import { formatAmount } from '../../nodes/shared/format';
 
 const node = { id: '1', name: 'PayOnUs', type: 'n8n-nodes-payonus.payOnUs', typeVersion: 3, position: [0, 0], parameters: {} } as INode;
@@ -80,23 +79,6 @@ describe('HTTP error titles', () => {
 		expectGoodTitle(e.message);
 		expect(e.context.request).toBe('GET /api/v1/payment-requests/businesses/BUS-2001');
 		expect(e.context.serviceMessage).toBe('Payment request not found');
-	});
-});
-
-describe('Get Payment of an unknown reference', () => {
-	it('says which payment of which business was not found', async () => {
-		const client = {
-			request: async () => {
-				throw requestError(node, { kind: 'http', status: 404, body: { message: 'not found' } }, { method: 'GET', path: '/api/v1/payment-requests/businesses/BUS-2001', baseUrl: 'https://x', timeoutMs: 1, secrets: [] });
-			},
-		};
-		const error = (await getPayment
-			.execute({ client, itemIndex: 0, item: {}, getBinary: async () => ({ data: Buffer.from('') }) } as never, { businessId: 'BUS-2001', onusReference: 'ONUS-NUB-1' })
-			.catch((e: unknown) => e)) as Error & { description: string; context: IDataObject };
-		expect(error.message).toBe('No payment "ONUS-NUB-1" in business BUS-2001');
-		expectGoodTitle(error.message);
-		expect(error.description).toContain('PayOnUs Reference');
-		expect(error.context.request).toContain('/api/v1/payment-requests/businesses/BUS-2001');
 	});
 });
 

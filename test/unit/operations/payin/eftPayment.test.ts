@@ -1,5 +1,4 @@
 import { eftPayment as op } from '../../../../nodes/PayOnUs/resources/payin/eftPayment';
-import { listEftBanks } from '../../../../nodes/PayOnUs/resources/payin/listEftBanks';
 import { context, FakeClient } from '../../fakes';
 import { parsed, problem } from './helpers';
 
@@ -44,17 +43,5 @@ describe('payin: EFT payment', () => {
 		[{ additionalFields: { addressPostalCode: 'x'.repeat(21) } }, '"additionalFields.addressPostalCode" must be at most 20 characters'],
 	])('refuses %j', (patch, message) => {
 		expect(problem(op.schema, { ...good, ...patch })).toContain(message);
-	});
-});
-
-describe('payin: list EFT banks', () => {
-	it('returns one record per bank', async () => {
-		const banks = [
-			{ code: '632005', name: 'ABSA Bank' },
-			{ code: '250655', name: 'First National Bank' },
-		];
-		const client = new FakeClient().respond('GET', '/api/v1/eft-payment/banks', banks);
-		expect(await listEftBanks.execute(context(client), {})).toEqual(banks);
-		expect(client.requests[0]).toEqual({ method: 'GET', path: '/api/v1/eft-payment/banks' });
 	});
 });
