@@ -4,7 +4,7 @@
  * keys and the horizon, release, rule 3 (`judge`: new by the date of the
  * record's last change), test mode, the bound on scopes. The cases of the
  * former SeenKeys (paymentPage/page.test.ts) and SeenRegistry
- * (trigger/dedupe.test.ts) moved here.
+ * (trigger/claim.dedupe.test.ts) moved here.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { changeOf, Claims, type ClaimScope, type ClaimWindow, type KeptIn } from '../../nodes/shared/claim';

@@ -1,7 +1,7 @@
 /**
  * The PayOnUs Trigger's pipeline (receive.ts): the steps in their order. The
  * steps themselves are tested beside this file; whole notifications in
- * test/unit/trigger/node.test.ts and the trigger tests next to it.
+ * test/unit/trigger/PayOnUsTrigger.node.test.ts and the trigger tests next to it.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { fakeClient } from '../fakes/transport';

@@ -1,16 +1,16 @@
 /**
- * The trigger's credential (credential.ts): one read per request, handed to
+ * The trigger's credential (nodes/shared/credential/perRequest.ts): one read per request, handed to
  * each step, and the one process memory of recent reads a request may take
  * instead (the signature check: authenticate.ts; the confirmation's client).
  * The key cache's and the credential-reads cache's tests live on here.
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { tokenCache } from '../../../nodes/shared/accessToken/cache';
-import { tokenFingerprint } from '../../../nodes/shared/accessToken/credential';
-import { normaliseCredential } from '../../../nodes/shared/credential/read';
-import { computeWebhookHash } from '../../../nodes/shared/signature';
-import { signatureValid } from '../../../nodes/PayOnUsTrigger/authenticate';
-import { CredentialMemory, REUSE_MS, RequestCredential } from '../../../nodes/shared/credential/perRequest';
+import { tokenCache } from '../../../../nodes/shared/accessToken/cache';
+import { tokenFingerprint } from '../../../../nodes/shared/accessToken/credential';
+import { normaliseCredential } from '../../../../nodes/shared/credential/read';
+import { computeWebhookHash } from '../../../../nodes/shared/signature';
+import { signatureValid } from '../../../../nodes/PayOnUsTrigger/authenticate';
+import { CredentialMemory, REUSE_MS, RequestCredential } from '../../../../nodes/shared/credential/perRequest';
 
 const t0 = 1_700_000_000_000;
 const identity = { environment: 'custom', baseUrl: 'https://payonus.example.com', clientId: 'client-1', clientSecret: 'secret-1' };

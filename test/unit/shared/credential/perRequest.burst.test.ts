@@ -1,6 +1,6 @@
 /**
  * The PayOnUs Trigger's confirmations take the request's read of the
- * credential (credential.ts: the signature check's, or a recent one of the
+ * credential (nodes/shared/credential/perRequest.ts: the signature check's, or a recent one of the
  * process) instead of reading it again, and only when the transport says the
  * read can stand in for a fresh one (transport `reusable`). Real transport,
  * real sandbox, n8n-core's real request helpers and a credentials helper
@@ -8,16 +8,16 @@
  * copy of the modules.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { startSandbox, type SandboxHandle } from '../../../sandbox/server';
-import { SandboxApi } from '../../../dev/sandboxScenarios';
-import { sandboxAccessToken } from '../../../dev/sandboxCredential';
-import { CredentialStore, FakeN8n, sandboxCredential } from '../../../dev/inProcessN8n';
-import { computeWebhookHash } from '../../../nodes/shared/signature';
+import { startSandbox, type SandboxHandle } from '../../../../sandbox/server';
+import { SandboxApi } from '../../../../dev/sandboxScenarios';
+import { sandboxAccessToken } from '../../../../dev/sandboxCredential';
+import { CredentialStore, FakeN8n, sandboxCredential } from '../../../../dev/inProcessN8n';
+import { computeWebhookHash } from '../../../../nodes/shared/signature';
 
-type TriggerModule = typeof import('../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node');
-type ClockModule = typeof import('../../../nodes/PayOnUsTrigger/clock');
-type ConfirmModule = typeof import('../../../nodes/PayOnUsTrigger/confirm');
-type CredModule = typeof import('../../../credentials/PayOnUsApi.credentials');
+type TriggerModule = typeof import('../../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node');
+type ClockModule = typeof import('../../../../nodes/PayOnUsTrigger/clock');
+type ConfirmModule = typeof import('../../../../nodes/PayOnUsTrigger/confirm');
+type CredModule = typeof import('../../../../credentials/PayOnUsApi.credentials');
 
 const KEY = 'whk-test-key';
 let sb: SandboxHandle;
@@ -30,10 +30,10 @@ function startProcess(store: CredentialStore) {
 	let confirm!: ConfirmModule;
 	let cred!: CredModule;
 	jest.isolateModules(() => {
-		trigger = require('../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node');
-		clock = require('../../../nodes/PayOnUsTrigger/clock');
-		confirm = require('../../../nodes/PayOnUsTrigger/confirm');
-		cred = require('../../../credentials/PayOnUsApi.credentials');
+		trigger = require('../../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node');
+		clock = require('../../../../nodes/PayOnUsTrigger/clock');
+		confirm = require('../../../../nodes/PayOnUsTrigger/confirm');
+		cred = require('../../../../credentials/PayOnUsApi.credentials');
 	});
 	confirm.CONFIRM_TIMING.pauseMs = 0;
 	// The trigger's clock stands still: a burst stays within the 10 s the
