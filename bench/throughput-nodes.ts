@@ -62,8 +62,14 @@ export function payOnUsGetPayment(credentials: Credentials, typeVersion = 1, opt
 	};
 }
 
-/** HTTP Request: the same read with the payOnUsApi credential; `batchSize`: that many items at once (Options > Batching, no interval), else all. */
-export function httpGetPayment(credentials: Credentials, baseUrl: string, batchSize?: number): IDataObject {
+/**
+ * HTTP Request: the same read with the payOnUsApi credential. It starts every
+ * item's request at once: n8n's HttpRequestV3 collects the requests' promises
+ * and awaits them together, and Options > Batching only sleeps its interval
+ * between batches (with no interval it changes nothing), so it cannot run at
+ * a given concurrency.
+ */
+export function httpGetPayment(credentials: Credentials, baseUrl: string): IDataObject {
 	return {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
@@ -75,7 +81,7 @@ export function httpGetPayment(credentials: Credentials, baseUrl: string, batchS
 			nodeCredentialType: 'payOnUsApi',
 			sendQuery: true,
 			queryParameters: { parameters: [{ name: 'onusReference', value: '={{ $json.onusReference }}' }] },
-			options: batchSize ? { batching: { batch: { batchSize, batchInterval: 0 } } } : {},
+			options: {},
 		},
 	};
 }
@@ -106,8 +112,8 @@ export function payOnUsCreateTransfer(credentials: Credentials, moneyMovingConcu
 	};
 }
 
-/** HTTP Request: the same transfer with the payOnUsApi credential (`batchSize` as httpGetPayment). */
-export function httpCreateTransfer(credentials: Credentials, baseUrl: string, batchSize?: number): IDataObject {
+/** HTTP Request: the same transfer with the payOnUsApi credential (every item at once, as httpGetPayment). */
+export function httpCreateTransfer(credentials: Credentials, baseUrl: string): IDataObject {
 	return {
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
@@ -121,7 +127,7 @@ export function httpCreateTransfer(credentials: Credentials, baseUrl: string, ba
 			contentType: 'json',
 			specifyBody: 'json',
 			jsonBody: `={{ JSON.stringify(Object.assign(${JSON.stringify(transferBody('x'))}, { reference: $json.reference })) }}`,
-			options: batchSize ? { batching: { batch: { batchSize, batchInterval: 0 } } } : {},
+			options: {},
 		},
 	};
 }

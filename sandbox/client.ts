@@ -352,9 +352,9 @@ export class SandboxClient {
 		return (await this.control<{ publicKey: string }>('GET', '/public-key')).publicKey;
 	}
 
-	/** The delaying link's settings (null when the sandbox runs without one). */
-	async link(): Promise<LinkSettings | null> {
-		return await this.control<LinkSettings | null>('GET', '/link');
+	/** The delaying link's settings and the TCP connections opened through it so far (null when the sandbox runs without one). */
+	async link(): Promise<(LinkSettings & { connectionsOpened: number }) | null> {
+		return await this.control<(LinkSettings & { connectionsOpened: number }) | null>('GET', '/link');
 	}
 
 	async setLink(settings: Partial<LinkSettings>): Promise<LinkSettings> {

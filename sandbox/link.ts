@@ -175,6 +175,8 @@ class DelayedPipe {
 export interface LinkHandle {
 	port: number;
 	settings: LinkSettings;
+	/** TCP connections clients opened through the link since it started (a client with keep-alive opens few; one without, one per call). */
+	connectionsOpened(): number;
 	/** Changes the delays; open connections use the new ones from their next chunk. */
 	set(next: Partial<LinkSettings>): LinkSettings;
 	stop(): Promise<void>;
@@ -193,7 +195,9 @@ export async function startLink(
 		return Math.max(0, half + jitter);
 	};
 	const sockets = new Set<Socket>();
+	let opened = 0;
 	const server: Server = createNetServer({ noDelay: true, allowHalfOpen: true }, (client) => {
+		opened++;
 		const upstream = connect({ host: target.host, port: target.port, noDelay: true, allowHalfOpen: true });
 		sockets.add(client);
 		sockets.add(upstream);
@@ -224,6 +228,7 @@ export async function startLink(
 	return {
 		port: (server.address() as AddressInfo).port,
 		settings,
+		connectionsOpened: () => opened,
 		set(next) {
 			if (next.rttMs !== undefined) settings.rttMs = next.rttMs;
 			if (next.jitterMs !== undefined) settings.jitterMs = next.jitterMs;
@@ -251,7 +256,15 @@ const linkSchema = z.object({
 });
 
 export function registerLink(router: Router): void {
-	router.add('GET', '/_sandbox/link', (ctx) => ok(links.get(ctx.sb)?.settings ?? null), { auth: false });
+	router.add(
+		'GET',
+		'/_sandbox/link',
+		(ctx) => {
+			const link = links.get(ctx.sb);
+			return ok(link ? { ...link.settings, connectionsOpened: link.connectionsOpened() } : null);
+		},
+		{ auth: false },
+	);
 	router.add(
 		'PUT',
 		'/_sandbox/link',
