@@ -3,7 +3,7 @@
  * driven through its handler and the REAL transport (n8n-core's request
  * helpers, dev/inProcessN8n.ts) against the sandbox, under a
  * behaviour profile and a fault; then the outputs are compared with the
- * sandbox's ledger. Used by test/unit/money.profiles.test.ts and
+ * sandbox's ledger. Used by test/unit/shared/moneyMoving.profiles.test.ts and
  * bench/money-drill.bench.ts.
  */
 import { constants, publicEncrypt } from 'node:crypto';

@@ -103,7 +103,7 @@ export function serviceMessage(body: unknown): string | undefined {
  * field (`Business "BUS-9999" not found`), then one line on what to do,
  * then the details (the service's words). The field comes from the
  * service's words (an `errors` entry `field: ...` or a field it names), its
- * value from the request; test/unit/errors.titles.test.ts walks every
+ * value from the request; test/unit/shared/errors.titles.test.ts walks every
  * operation x documented status.
  */
 

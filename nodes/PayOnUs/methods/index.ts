@@ -30,7 +30,7 @@ import { CURRENCIES } from '../../shared/validation';
  *
  * A dropdown never shows a red error for something the user has not reached
  * yet (issue 31 point 1; checked on a fresh node, and with a credential
- * without defaults, by test/unit/methods.test.ts): a list that needs
+ * without defaults, by test/unit/payonus/methods.test.ts): a list that needs
  * something first says what as its one entry, and sends nothing:
  * - no usable credential yet (a fresh node whose credential is not set, or
  *   one whose base address cannot be used): "Choose a PayOnUs API credential

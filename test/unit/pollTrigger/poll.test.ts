@@ -3,7 +3,7 @@
  * where the other poll tests do not look: settings are read before any
  * request; the cursor moves only after a whole poll; a stream no longer
  * watched keeps its cursor; Overlap (Days) is kept within 1 to 7. (What is
- * new: test/unit/pollTrigger/node.test.ts and window.test.ts; its reads:
+ * new: ./PayOnUsPollTrigger.node.test.ts and ./window.test.ts; its reads:
  * ./service.test.ts.)
  */
 import type { IDataObject } from 'n8n-workflow';

@@ -1,7 +1,7 @@
 /**
  * The pure pieces of repeat suppression: the dedupe key of a notification
  * (signed fields only) and the reset of the trigger's memory (the per-scope
- * cases of the mechanism are in claim.test.ts).
+ * cases of the mechanism are in shared/claim.test.ts).
  */
 import { claimEvent, dedupeKey, resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
 import { EVENTS } from '../../../nodes/PayOnUsTrigger/notification';

@@ -1,0 +1,117 @@
+/**
+ * The adaptive limiter (nodes/shared/transport/limiter.ts): grows while
+ * answers come back fine, halves at once on a push-back (once per burst),
+ * holds every new call until the Retry-After has passed, never exceeds its
+ * ceiling. Time is injected: a manual clock, no wall-clock waits.
+ */
+import { AdaptiveLimiter, retryAfterMs } from '../../../../nodes/shared/transport/limiter';
+
+class ManualClock {
+	t = 0;
+	waits: Array<{ at: number; resolve: () => void }> = [];
+	now = () => this.t;
+	wait = async (ms: number) => await new Promise<void>((resolve) => this.waits.push({ at: this.t + ms, resolve }));
+	advance(ms: number) {
+		this.t += ms;
+		const due = this.waits.filter((w) => w.at <= this.t);
+		this.waits = this.waits.filter((w) => w.at > this.t);
+		for (const w of due) w.resolve();
+	}
+}
+
+const settle = async () => {
+	for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+};
+
+describe('AdaptiveLimiter', () => {
+	it('starts at `initial`, grows by one per fine answer up to the ceiling, never above', async () => {
+		const limiter = new AdaptiveLimiter({ initial: 8, ceiling: 20, clock: new ManualClock() });
+		expect(limiter.limit).toBe(8);
+		for (let i = 0; i < 50; i++) limiter.release(await limiter.acquire(), { ok: true });
+		expect(limiter.limit).toBe(20);
+	});
+
+	it('holds the calls beyond the limit until one ends', async () => {
+		const limiter = new AdaptiveLimiter({ initial: 2, ceiling: 2, clock: new ManualClock() });
+		const a = await limiter.acquire();
+		await limiter.acquire();
+		let third = false;
+		void limiter.acquire().then(() => (third = true));
+		await settle();
+		expect(third).toBe(false);
+		limiter.release(a, { ok: true });
+		await settle();
+		expect(third).toBe(true);
+	});
+
+	it('a burst of push-backs from one window halves once; every new call waits the Retry-After', async () => {
+		const clock = new ManualClock();
+		const limiter = new AdaptiveLimiter({ initial: 16, ceiling: 64, clock });
+		const seqs = await Promise.all(Array.from({ length: 16 }, async () => await limiter.acquire()));
+		for (const s of seqs) limiter.release(s, { pushBackMs: 1000 });
+		expect(limiter.limit).toBe(8);
+		expect(limiter.stats.halvings).toBe(1);
+		let started = false;
+		void limiter.acquire().then(() => (started = true));
+		await settle();
+		clock.advance(999);
+		await settle();
+		expect(started).toBe(false);
+		clock.advance(1);
+		await settle();
+		expect(started).toBe(true);
+	});
+
+	it('a push-back from a call started after the halving halves again; never below 1', async () => {
+		const limiter = new AdaptiveLimiter({ initial: 4, ceiling: 8, clock: new ManualClock() });
+		for (let i = 0; i < 5; i++) limiter.release(await limiter.acquire(), { pushBackMs: 0 });
+		expect(limiter.limit).toBe(1);
+		// After halving, growth is by 1/limit per answer (about one per round trip).
+		for (let i = 0; i < 3; i++) limiter.release(await limiter.acquire(), { ok: true });
+		expect(limiter.limit).toBeLessThanOrEqual(3);
+	});
+
+	it('reads Retry-After as seconds or as an HTTP date', () => {
+		expect(retryAfterMs('2')).toBe(2000);
+		expect(retryAfterMs(['1'])).toBe(1000);
+		expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+		expect(retryAfterMs('soon')).toBeUndefined();
+		expect(retryAfterMs(undefined)).toBeUndefined();
+	});
+
+	it('pause: passes at once when no hold runs; holds every new call; overlapping pauses end at the latest; the limit stays', async () => {
+		const clock = new ManualClock();
+		const limiter = new AdaptiveLimiter({ initial: 4, ceiling: 4, clock });
+		await limiter.pause(0);
+		expect(clock.t).toBe(0);
+		const ends: Record<string, number> = {};
+		void limiter.pause(500).then(() => (ends.a = clock.t));
+		void limiter.pause(200).then(() => (ends.b = clock.t));
+		void limiter.acquire().then(() => (ends.c = clock.t));
+		await settle();
+		clock.advance(200);
+		await settle();
+		expect(ends).toEqual({});
+		clock.advance(300);
+		await settle();
+		expect(ends).toEqual({ a: 500, b: 500, c: 500 });
+		expect(limiter.heldUntil).toBe(500);
+		expect(limiter.limit).toBe(4);
+	});
+
+	it('a pause and a push-back are one hold: a call waits for the later of the two', async () => {
+		const clock = new ManualClock();
+		const limiter = new AdaptiveLimiter({ initial: 4, ceiling: 4, clock });
+		limiter.release(await limiter.acquire(), { pushBackMs: 300 });
+		void limiter.pause(100);
+		let started = -1;
+		void limiter.acquire().then(() => (started = clock.t));
+		await settle();
+		clock.advance(100);
+		await settle();
+		expect(started).toBe(-1);
+		clock.advance(200);
+		await settle();
+		expect(started).toBe(300);
+	});
+});
