@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
@@ -33,6 +33,8 @@ import type { NodeOperation } from '../../../nodes/PayOnUs/resources/types';
  *     saying what it returns.
  *  6. No path written in the operation: calls go through nodes/shared/api
  *     (PATHS, LISTS, the typed reads).
+ *  7. Its own unit test, test/unit/operations/<resource>/<value>.test.ts
+ *     (issue 32: the tests mirror the code), importing the operation's file.
  */
 
 const folders = { payin, payout, cardTokenization, reconciliation, wallet } as Record<string, Record<string, unknown>>;
@@ -128,5 +130,14 @@ describe('operation files', () => {
 			const folder = f.split('/')[0];
 			for (const op of exported) expect({ file: f, listed: listed.has(`${folder}/${op.value}`) }).toEqual({ file: f, listed: true });
 		}
+	});
+
+	it('7. has its own test file, test/unit/operations/<resource>/<value>.test.ts, which imports the operation', () => {
+		const untested = all
+			.map((op) => ({ op: `${op.resource}/${op.value}`, test: join(__dirname, op.resource, `${op.value}.test.ts`) }))
+			.filter(({ op, test }) => !existsSync(test) || !readFileSync(test, 'utf8').includes(`nodes/PayOnUs/resources/${op}'`))
+			.map(({ op }) => op);
+		expect(untested).toEqual([]);
+		expect(all.length).toBeGreaterThanOrEqual(24);
 	});
 });
