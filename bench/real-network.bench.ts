@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- real-network [--rtts=0,50,150] [--jitter=10] [--reads=1000] [--transfers=500]
+ * `npm run bench -- real-network [--rtts=0,50,150] [--repeat=3] [--jitter=10] [--reads=1000] [--transfers=500]
  *                                [--budget=20] [--payout-500]`
  *
  * Speed over a realistic link: the sandbox serves HTTPS (a CA made at start,
@@ -26,6 +26,9 @@
  * call per item reference (Get payment: the payin; Create transfer: the
  * reference, and no lookups or resends), the node's output in input order.
  *
+ * --repeat=N: the matrix N times in one start; the summary table gives each
+ * items/s and ratio as the median of the N runs with its range (the README's
+ * performance table shows `--repeat=3`).
  * --payout-500: afterwards, at the largest RTT, 500 transfers with the node's
  * default Money-Moving Concurrency, and one Bulk Transfer of 500 rows (Input
  * Items): seconds of each, at --payout-rtt (default 150). A few minutes more;
@@ -80,6 +83,8 @@ const MONEY_CONCURRENCY = MONEY_MOVING_CONCURRENCY_DEFAULT_V3;
 const READ_CONCURRENCY = READ_CEILING_DEFAULT;
 
 interface Row {
+	/** Which of the --repeat runs (1-based). */
+	run: number;
 	rttMs: number;
 	op: 'Get payment' | 'Create transfer';
 	path: string;
@@ -105,6 +110,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const fullTransfers = Number(flag('transfers', '500'));
 	const budget = Number(flag('budget', '25'));
 	const runPayout500 = args.includes('--payout-500');
+	// --repeat=N: the whole matrix N times in one start (same n8n, sandbox and link); the summary gives each figure's median and range.
+	const repeat = Math.max(1, Math.floor(Number(flag('repeat', '1'))));
 	const mmFlag = args.find((a) => a.startsWith('--money-concurrency='));
 	const mmConcurrency = Number(flag('money-concurrency', String(MONEY_CONCURRENCY)));
 	const returnAllCount = Number(flag('return-all', '10000'));
@@ -191,6 +198,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		let lastServerMs = 0;
 		let lastConnections = 0;
 		let currentRtt = 0;
+		let currentRun = 1;
 		const checkOrder = (what: string, output: IDataObject[], key: string, expected: string[]) => {
 			const wrong = output.findIndex((json, i) => json[key] !== expected[i]);
 			if (wrong >= 0) throw new Error(`${what}: output ${wrong} is not the record of input item ${wrong}`);
@@ -209,6 +217,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		};
 		const record = (rttMs: number, op: Row['op'], path: string, concurrency: number | 'all', items: number, full: number, ms: number) => {
 			const row: Row = {
+				run: currentRun,
 				rttMs,
 				op,
 				path,
@@ -231,11 +240,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		await baselines.run({ kind: 'helper', baseUrl: base, token, concurrency: READ_CONCURRENCY, calls: warmCalls });
 		await baselines.run({ kind: 'undici', baseUrl: base, token, concurrency: READ_CONCURRENCY, calls: warmCalls });
 
-		for (const rttMs of rtts) {
+		for (currentRun = 1; currentRun <= repeat; currentRun++) for (const rttMs of rtts) {
 			const jitterMs = Math.round((rttMs * jitterPercent) / 100);
 			await control.setLink({ rttMs, jitterMs });
 			currentRtt = rttMs;
-			console.log(`\n  --- RTT ${rttMs} ms, jitter ${jitterMs} ms (TLS; n8n ${N8N_VERSION}) ---`);
+			console.log(`\n  --- ${repeat > 1 ? `run ${currentRun} of ${repeat}: ` : ''}RTT ${rttMs} ms, jitter ${jitterMs} ms (TLS; n8n ${N8N_VERSION}) ---`);
 
 			// Get payment.
 			const nRead = countFor(fullReads, rttMs, READ_CONCURRENCY, 3);
@@ -299,24 +308,47 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			record(rttMs, 'Create transfer', 'undici keep-alive (limit)', mmConcurrency, nTrUndici, fullTransfers, h);
 		}
 
-		// Ratios per RTT and operation (per item, so scaled counts compare).
+		// Ratios per run, RTT and operation (per item, so scaled counts compare); with --repeat, each figure's median and range over the runs.
 		const ratios: IDataObject[] = [];
+		const summary: IDataObject[] = [];
+		const spread = (values: number[]) => {
+			const sorted = values.filter(Number.isFinite).sort((x, y) => x - y);
+			const median = sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+			return { median: Number(median.toFixed(2)), min: sorted[0] ?? NaN, max: sorted[sorted.length - 1] ?? NaN };
+		};
+		const shown = (v: { median: number; min: number; max: number }) => (repeat > 1 ? `${v.median} (${v.min}–${v.max})` : String(v.median));
 		for (const rttMs of rtts) {
 			for (const op of ['Get payment', 'Create transfer'] as const) {
-				const rate = (path: string) => rows.find((r) => r.rttMs === rttMs && r.op === op && r.path === path)?.itemsPerSecond ?? NaN;
-				const node = rate('PayOnUs node');
-				const floor = rate('n8n helper alone (floor)');
-				const http = rate('HTTP Request node');
-				const limit = rate('undici keep-alive (limit)');
+				const perRun = [];
+				for (let run = 1; run <= repeat; run++) {
+					const rate = (path: string) => rows.find((r) => r.run === run && r.rttMs === rttMs && r.op === op && r.path === path)?.itemsPerSecond ?? NaN;
+					const node = rate('PayOnUs node');
+					const floor = rate('n8n helper alone (floor)');
+					const http = rate('HTTP Request node');
+					const limit = rate('undici keep-alive (limit)');
+					const one = {
+						run,
+						rttMs,
+						op,
+						'node ÷ HTTP (all at once)': Number((node / http).toFixed(2)),
+						'node ÷ floor (speed)': Number((node / floor).toFixed(2)),
+						'node ÷ undici keep-alive (speed)': Number((node / limit).toFixed(2)),
+					};
+					ratios.push(one);
+					perRun.push({ node, floor, http, limit, ...one });
+				}
 				// Goal: at every RTT, reads and transfers at ≥ 0.95× n8n's own request helper at the same concurrency (the floor of any node that must use n8n's helpers).
-				const goal = FLOOR_GOAL;
-				ratios.push({
+				const vsFloor = spread(perRun.map((r) => r['node ÷ floor (speed)']));
+				summary.push({
 					rttMs,
 					op,
-					'node ÷ HTTP (all at once)': Number((node / http).toFixed(2)),
-					'node ÷ floor (speed)': Number((node / floor).toFixed(2)),
-					'node ÷ undici keep-alive (speed)': Number((node / limit).toFixed(2)),
-					goal: `≥${goal}× floor: ${node / floor >= goal ? 'met' : 'NOT met'}`,
+					'PayOnUs node': shown(spread(perRun.map((r) => r.node))),
+					'HTTP Request node (all at once)': shown(spread(perRun.map((r) => r.http))),
+					'n8n helper alone (floor)': shown(spread(perRun.map((r) => r.floor))),
+					'undici keep-alive (limit)': shown(spread(perRun.map((r) => r.limit))),
+					'node ÷ HTTP': shown(spread(perRun.map((r) => r['node ÷ HTTP (all at once)']))),
+					'node ÷ floor': shown(vsFloor),
+					goal: `≥${FLOOR_GOAL}× floor (median): ${vsFloor.median >= FLOOR_GOAL ? 'met' : 'NOT met'}`,
 				});
 			}
 		}
@@ -324,6 +356,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		if (rows.length > 0) {
 			console.table(rows);
 			console.table(ratios);
+			console.log(`  ${repeat > 1 ? `median (range) of ${repeat} runs` : 'one run'}: items/s and ratios`);
+			console.table(summary);
 		}
 		if (extraCalls.length > 0) console.log('  calls besides the measured one:', JSON.stringify(extraCalls));
 		if (rows.some((r) => r.scaled !== 'full')) {
@@ -439,7 +473,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		const payout = runPayout500
 			? await payout500({ n8n, control, credentials, payOnUsTransfer, newRefs, inN8n, checkLog, rttMs: payoutRtt, jitterPercent, moneyMovingConcurrency: mmConcurrency })
 			: undefined;
-		report = { extraCalls, n8nVersion: N8N_VERSION, nodeVersion: VERSION, rtts, jitterPercent, readCeiling: READ_CONCURRENCY, moneyMovingConcurrency: mmConcurrency, rows, ratios, returnAll, rateLimited, notes, payout };
+		report = { extraCalls, n8nVersion: N8N_VERSION, nodeVersion: VERSION, rtts, jitterPercent, readCeiling: READ_CONCURRENCY, moneyMovingConcurrency: mmConcurrency, repeat, rows, ratios, summary, returnAll, rateLimited, notes, payout };
 	} finally {
 		baselines?.stop();
 		await n8n?.stop();
