@@ -3,7 +3,7 @@ import type { RequestOptions } from '../clientInterface';
 import { type Failure, type PayOnUsApiError, serviceMessage } from '../errors';
 import { PageLimitError } from '../api/paging';
 import { redactText } from '../redact';
-import { parseBody, statedFailure } from '../transport/envelope';
+import { parseBody, payloadOf, statedFailure } from '../transport/envelope';
 import { classifyFailure, isUncertain, retryAfterOf } from '../transport/failure';
 import { alreadyDone, differentOwner, type OutcomeText, referenceAlreadyUsed, unknownOutcome, usedByDifferent } from './errors';
 import type { MoneyMovingOptions, MoneyOutcome } from './options';
@@ -39,8 +39,6 @@ import { type Proof, PROOFS, unproven } from './proof';
 export interface MoneyCaller {
 	/** One authenticated attempt; the raw body, or throws what n8n threw. */
 	attempt(opts: RequestOptions): Promise<unknown>;
-	/** The envelope's data (throws a PayOnUsApiError for an error inside it). */
-	unwrap<T>(body: unknown, opts: RequestOptions): T;
 	error(f: Failure, opts: RequestOptions, extra?: { message?: string; description?: string; record?: IDataObject; outcome?: MoneyOutcome }): PayOnUsApiError;
 	outcomeError(outcome: 'unknown' | 'differentOwner', opts: RequestOptions, text: OutcomeText): PayOnUsApiError;
 	secrets(): string[];
@@ -86,19 +84,14 @@ function statusText(f: Failure): string {
 }
 
 /** Reads one attempt: what the answer (or what n8n threw) means. */
-function read(t: MoneyCaller, opts: RequestOptions, mm: MoneyMovingOptions, proof: Proof | undefined, body: unknown, caught: unknown): Reading {
+function read(opts: RequestOptions, mm: MoneyMovingOptions, proof: Proof | undefined, body: unknown, caught: unknown): Reading {
 	if (caught !== undefined) return byFailure(classifyFailure(caught));
 	const parsed = parseBody(body);
 	if (parsed.failure) return { is: 'unproven', how: 'an answer that is not JSON' };
 	// Rule 2: an error the body states is an error, whatever the 2xx status (../transport/envelope.ts).
 	const stated = statedFailure(parsed.value);
 	if (stated) return byFailure(stated);
-	let data: unknown;
-	try {
-		data = t.unwrap<unknown>(parsed.value, opts);
-	} catch {
-		return { is: 'unproven', how: 'an answer that could not be read' };
-	}
+	const data = payloadOf(parsed.value, opts.envelope);
 	const { differs, missing } = judge(mm, proof, data, 'answer');
 	if (differs.length === 0 && missing.length === 0) return { is: 'proven', record: data as IDataObject };
 	return { is: 'unproven', how: `an answer that does not prove the ${mm.noun ?? 'transaction'} (${[...missing, ...differs].join('; ')})` };
@@ -201,7 +194,7 @@ export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, m
 		} catch (error) {
 			caught = error ?? new Error('unknown error');
 		}
-		const reading = read(t, opts, mm, proof, body, caught);
+		const reading = read(opts, mm, proof, body, caught);
 		if (reading.is === 'proven') return reading.record as T;
 		if (reading.is === 'refused') throw t.error(reading.failure, opts);
 		if (reading.is === 'conflict') return await onConflict<T>(t, opts, mm, proof, reading.failure, lost);

@@ -35,6 +35,11 @@ export function isEnvelope(body: unknown): body is IDataObject {
 	return !!body && typeof body === 'object' && !Array.isArray(body) && 'data' in (body as IDataObject);
 }
 
+/** What a caller gets of a parsed answer that states no error: the envelope's data, or the whole envelope with `envelope: true` (../clientInterface.ts). */
+export function payloadOf(value: unknown, envelope?: boolean): unknown {
+	return isEnvelope(value) && !envelope ? value.data : value;
+}
+
 /** The answer as JSON ('' is undefined), or a failure when it is not JSON. */
 export function parseBody(body: unknown): { value: unknown; failure?: undefined } | { failure: Failure } {
 	if (Buffer.isBuffer(body)) body = body.toString('utf8');

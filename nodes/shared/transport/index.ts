@@ -10,7 +10,7 @@ import { baseUrlOf, type PayOnUsCredential, readCredential } from '../credential
 import type { CredentialDefaults } from '../credential/defaults';
 import { type MoneyCaller, type MoneyOutcome, outcomeError, type OutcomeText, sendMoneyMoving } from '../moneyMoving';
 import type { PayOnUsContext } from './context';
-import { isEnvelope, parseBody, statedFailure } from './envelope';
+import { parseBody, payloadOf, statedFailure } from './envelope';
 import { classifyFailure, isPushBack, isTransient, retryAfterOf } from './failure';
 import { AdaptiveLimiter } from './limiter';
 import { buildMultipart } from './multipart';
@@ -177,9 +177,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		// Rule 2: an error the body states is an error, whatever the 2xx status (./envelope.ts).
 		const stated = statedFailure(value);
 		if (stated) throw this.error(stated, opts);
-		if (!isEnvelope(value)) return value as T;
-		// `envelope: true` (../clientInterface.ts): the caller needs the message too.
-		return (opts.envelope ? value : value.data) as T;
+		return payloadOf(value, opts.envelope) as T;
 	}
 
 	// ---- requests

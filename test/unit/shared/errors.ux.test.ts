@@ -43,7 +43,6 @@ function conflictCaller(): MoneyCaller {
 				response: { status: 409, data: { status: 409, message: 'Merchant reference payout-0001 already used. Reference already used for this business' } },
 			});
 		},
-		unwrap: <T>(body: unknown) => body as T,
 		error: (f: Failure, _o: RequestOptions, extra) => requestError(node, f, call, extra),
 		outcomeError: () => {
 			throw new Error('not expected');
