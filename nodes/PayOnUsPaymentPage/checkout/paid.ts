@@ -35,7 +35,7 @@ export function mismatches(
 ): string[] {
 	const expected = { reference: attemptReference(state, attempt.n), businessId, amount: state.amt ?? NaN, ...(state.cur ? { currency: state.cur } : {}) };
 	// What the record must show to be this attempt's payin (an absent field is never agreement), then its values.
-	const problems = [...new Set([...unproven(PAYIN_PROOFS[attempt.m], record, { reference: expected.reference, expected }, 'record'), ...compare(expected, record)])];
+	const problems = [...unproven(PAYIN_PROOFS[attempt.m], record, { reference: expected.reference, expected }, 'record'), ...compare(expected, record)];
 	if (state.amt === undefined) problems.push('the checkout has no amount');
 	// SUCCESSFUL is not enough: the service must say the full amount was paid
 	// (the spec lets a payin's amountPaid differ from its amount and says

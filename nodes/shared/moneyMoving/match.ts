@@ -2,8 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 /**
  * 4. Matching: a record of the service counts as the result of a request
- * only when it matches the request (reference, business where the record
- * carries one, amount, currency, beneficiary account or phone). Applied by
+ * only when it matches the request (its reference, checked by ./proof.ts;
+ * business where the record carries one, amount, currency, beneficiary
+ * account or phone, compared here). Applied by
  * ./send.ts (through the `check` that ./lookup.ts builds) to the call's own
  * answer and to every record a lookup finds.
  */
@@ -48,15 +49,14 @@ function sameAccount(a: string, b: string): boolean {
 
 /**
  * Differences between the values a service record shows and the request
- * (empty: none of them differs). A field the record does not show is not
- * compared here: whether the record must show it is the proof's rule
- * (./proof.ts, rule 1: an absent field is never agreement). The same for the
- * call's own answer and a record found by lookup.
+ * (empty: none of them differs): business, amount, currency, beneficiary
+ * account, phone. The reference is not compared here: it is the proof's
+ * (./proof.ts, unproven(), which also says which fields a record must show:
+ * an absent field is never agreement). The same for the call's own answer
+ * and a record found by lookup.
  */
 export function compare(expected: Expected, record: IDataObject): string[] {
 	const out: string[] = [];
-	const refs = REFERENCE_KEYS.map((k) => text(record[k])).filter((v): v is string => v !== undefined);
-	if (refs.length > 0 && !refs.includes(expected.reference)) out.push(`reference ${refs[0]} (requested ${expected.reference})`);
 	const business = text(record.businessId);
 	if (business !== undefined && business !== expected.businessId) out.push(`business ${business} (requested ${expected.businessId})`);
 	const amount = num(record.amount);

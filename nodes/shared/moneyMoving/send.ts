@@ -67,13 +67,13 @@ interface Judgement {
 }
 
 function judge(mm: MoneyMovingOptions, proof: Proof | undefined, record: unknown, mode: 'answer' | 'record'): Judgement {
-	const proofProblems = unproven(proof, record, { reference: mm.reference, expected: mm.expected }, mode);
-	if (!record || typeof record !== 'object' || Array.isArray(record) || !mm.check) return { differs: [], missing: proofProblems };
+	// What the record does not show, or a reference that is not the request's (rule 1, ./proof.ts).
+	const missing = unproven(proof, record, { reference: mm.reference, expected: mm.expected }, mode);
+	if (!record || typeof record !== 'object' || Array.isArray(record) || !mm.check) return { differs: [], missing };
 	const r = record as IDataObject;
 	// Values the record shows that are not the request's (absent ones are the proof's business).
 	const differs = mm.check(r, 'answer');
-	const missing = proofProblems.filter((p) => !differs.includes(p));
-	// A batch: every row must be shown and match (the strict comparison of the rows).
+	// A batch: every row must also be shown and match (the strict comparison of the rows), beyond the values that differ.
 	if (proof?.batch) for (const p of mm.check(r, 'record')) if (!differs.includes(p)) missing.push(p);
 	return { differs, missing };
 }
