@@ -165,14 +165,22 @@ function valueAt(params: IDataObject | undefined, field: string): string | undef
 	return t.length > 40 ? `${t.slice(0, 37)}...` : t;
 }
 
+/**
+ * A field with its label and the value the request sent under `sentAs`
+ * (the first that holds one). `said`: the service's words, for a currency
+ * the request does not carry (a mobile money payin): the code they name.
+ */
+function fieldOf(field: string, params: IDataObject | undefined, said?: string, sentAs: string[] = [field]): NamedField {
+	let value: string | undefined;
+	for (const key of sentAs) value ??= valueAt(params, key);
+	if (field === 'currency' && said !== undefined) value ??= /\b(?!API\b)([A-Z]{3})\b/.exec(said)?.[1];
+	return { field, label: FIELD_LABELS[field], value };
+}
+
 /** The field the service's words name (`errors` entries `field: ...` first, then the words), with the request's value. */
 export function namedField(said: string | undefined, params?: IDataObject): NamedField | undefined {
 	if (!said) return undefined;
-	const pick = (field: string): NamedField => {
-		// A currency the request does not carry (a mobile money payin): the code the words name.
-		const value = valueAt(params, field) ?? (field === 'currency' ? /\b(?!API\b)([A-Z]{3})\b/.exec(said)?.[1] : undefined);
-		return { field, label: FIELD_LABELS[field], value };
-	};
+	const pick = (field: string): NamedField => fieldOf(field, params, said);
 	const keys = Object.keys(FIELD_LABELS);
 	for (const part of said.split('; ')) {
 		const m = /^([A-Za-z][\w.]*)\s*:/.exec(part);
@@ -183,14 +191,15 @@ export function namedField(said: string | undefined, params?: IDataObject): Name
 	return undefined;
 }
 
-/** The thing in a title: `Business "BUS-9999"`, or the label alone. */
-function thing(named: NamedField): string {
-	return named.value !== undefined ? `${named.label} "${named.value}"` : named.label;
+/** The thing in a title: `Business "BUS-9999"` (in a hint: `Business ("BUS-9999")`), or the label alone. */
+function thing(named: NamedField, valueInParentheses = false): string {
+	if (named.value === undefined) return named.label;
+	return valueInParentheses ? `${named.label} ("${named.value}")` : `${named.label} "${named.value}"`;
 }
 
 /** What to do next: one line, for every status (and for an error stated without one: `undefined` status). */
 export function statusHint(status: number | undefined, moneyMoving: boolean, named?: NamedField): string {
-	const field = named ? `${named.label}${named.value !== undefined ? ` ("${named.value}")` : ''}` : 'the field PayOnUs names below';
+	const field = named ? thing(named, true) : 'the field PayOnUs names below';
 	if (status === undefined) return named ? `Correct ${field} as PayOnUs says below, then run the item again.` : 'Check the item against what PayOnUs says below, then run it again.';
 	switch (status) {
 		case 400:
@@ -250,14 +259,12 @@ export function statusTitle(status: number | undefined, subject: string, method 
 			// A read: the thing itself is missing; a write: something it refers to (a wallet, a business...).
 			return method === 'GET' ? `${capitalized(subject)} not found in PayOnUs` : `Something the ${subject} refers to was not found`;
 		case 409:
-			return named?.field === 'reference' && named.value !== undefined
-				? `Reference "${named.value}" already used for this business`
-				: 'Reference already used for this business';
+			return named?.field === 'reference' && named.value !== undefined ? `${thing(named)} already used for this business` : 'Reference already used for this business';
 		case 410:
-			return named?.field === 'cardTokenId' && named.value !== undefined ? `Stored card "${named.value}" was deleted` : `The stored card of this ${subject} was deleted`;
+			return named?.field === 'cardTokenId' && named.value !== undefined ? `${thing(named)} was deleted` : `The stored card of this ${subject} was deleted`;
 		case 422:
 			return named?.field === 'cardTokenId' && named.value !== undefined
-				? `Stored card "${named.value}" expired, or cards are not enabled`
+				? `${thing(named)} expired, or cards are not enabled`
 				: 'The card token expired, or the business cannot take card payments';
 		case 429:
 			return `Too many ${subject} requests to PayOnUs: wait a minute`;
@@ -291,15 +298,16 @@ export function summarizeHttpError(
 ): ServiceErrorSummary {
 	const secrets = context.secrets ?? [];
 	const said = serviceMessage(body);
-	// 409: the reference of the request is the thing, whatever the words name.
+	// 409: the reference of the request is the thing, whatever the words name; 410 and 422: the stored card sent, if one was.
+	const card = fieldOf('cardTokenId', context.params);
 	const named =
 		status === 409
-			? { field: 'reference', label: 'Reference', value: valueAt(context.params, 'reference') ?? valueAt(context.params, 'merchantReference') }
-			: (status === 410 || status === 422) && valueAt(context.params, 'cardTokenId') !== undefined
-				? { field: 'cardTokenId', label: FIELD_LABELS.cardTokenId, value: valueAt(context.params, 'cardTokenId') }
+			? fieldOf('reference', context.params, undefined, ['reference', 'merchantReference'])
+			: (status === 410 || status === 422) && card.value !== undefined
+				? card
 				: status === 401 || status === 429 || (status !== undefined && status >= 500)
-				? undefined
-				: namedField(said, context.params);
+					? undefined
+					: namedField(said, context.params);
 	const message = statusTitle(status, subjectOfPath(context.path), context.method, named);
 	const descriptionParts: string[] = [statusHint(status, context.moneyMoving === true, named)];
 	// The service's words say what is wrong (a field, a missing wallet...); a 409's own description says it instead.
