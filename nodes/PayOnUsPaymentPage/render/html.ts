@@ -1,6 +1,6 @@
 import type { View, ViewKind } from '../checkout/types';
 import { esc, expiryText, header, layout, simple, type Body, type RenderOptions } from './parts';
-import { bankView, codeView, detailsView, momoWaitView, paidView, startView, waitView } from './views';
+import { bankView, codeView, detailsView, momoWait, paidView, plainWait, startView, waitView } from './views';
 
 /**
  * The page's HTML: one self-contained document per answer (inline CSS and
@@ -36,12 +36,12 @@ const BODIES: Record<ViewKind, (o: RenderOptions, view: View) => Body> = {
 			false,
 		),
 	threeDs: (o, view) =>
-		waitView(o, view, 'Verify with your bank', 'Your bank needs to confirm this payment (3-D Secure).', toTheBank(view)),
+		waitView(o, view, plainWait('Verify with your bank', 'Your bank needs to confirm this payment (3-D Secure).', toTheBank(view))),
 	eft: (o, view) =>
-		waitView(o, view, 'Authorise at your bank', "Authorise the payment on your bank's page, then come back here.", toTheBank(view)),
-	momoWait: momoWaitView,
+		waitView(o, view, plainWait('Authorise at your bank', "Authorise the payment on your bank's page, then come back here.", toTheBank(view))),
+	momoWait: (o, view) => waitView(o, view, momoWait(o, view)),
 	processing: (o, view) =>
-		waitView(o, view, 'Payment in progress', 'We are waiting for the payment to be confirmed.'),
+		waitView(o, view, plainWait('Payment in progress', 'We are waiting for the payment to be confirmed.')),
 	paid: paidView,
 	expired: (o) =>
 		simple(o, 'This checkout has expired', 'No payment was taken. Start a new payment if you still want to pay.'),

@@ -243,25 +243,29 @@ ${hidden(view.sealed, step)}
 	);
 }
 
-export function waitView(
-	o: RenderOptions,
-	view: View,
-	title: string,
-	text: string,
-	link?: { href: string; label: string },
-): Body {
+/** What a wait view shows: its title, what it says (HTML lines), and the forms after "Check the payment" (HTML). */
+export interface Wait {
+	title: string;
+	lines: string[];
+	forms?: string[];
+}
+
+/** The one view of a payment waiting to be confirmed (3-D Secure, EFT, mobile money, processing): the check, polled. */
+export function waitView(o: RenderOptions, view: View, wait: Wait): Body {
 	const s = view.state;
 	return layoutBody(
 		o,
 		money(s.amt, s.cur),
-		`<section class="card" aria-labelledby="wait-h"><h2 id="wait-h">${esc(title)}</h2>
+		`<section class="card" aria-labelledby="wait-h"><h2 id="wait-h">${esc(wait.title)}</h2>
 ${view.message ? `<div class="notice" role="status">${esc(view.message)}</div>` : ''}
-<p>${esc(text)}</p>
-${link ? `<a class="button" href="${esc(link.href)}">${esc(link.label)}</a>` : ''}
-${pollBlock(view.sealed)}
-${checkForm(view.sealed, 'Check the payment')}
+${[...wait.lines, pollBlock(view.sealed), checkForm(view.sealed, 'Check the payment'), ...(wait.forms ?? [])].join('\n')}
 </section>`,
 	);
+}
+
+/** A wait that says one thing, with a link (to the bank) when there is one. */
+export function plainWait(title: string, text: string, link?: { href: string; label: string }): Wait {
+	return { title, lines: [`<p>${esc(text)}</p>`, link ? `<a class="button" href="${esc(link.href)}">${esc(link.label)}</a>` : ''] };
 }
 
 export function paidView(o: RenderOptions, view: View): Body {
@@ -310,28 +314,24 @@ function simulateForm(sealed: string): string {
 }
 
 /** The mobile money wait: the number and network prompted, how long a prompt lasts, and a resend (bounded per phone). */
-export function momoWaitView(o: RenderOptions, view: View): Body {
+export function momoWait(o: RenderOptions, view: View): Wait {
 	const s = view.state;
 	const a = view.attempt;
 	const network = o.config.networks.find((n) => n.code === a?.net)?.name ?? a?.net ?? 'your network';
 	const number = a?.ph ?? s.ph ?? '';
-	return layoutBody(
-		o,
-		money(s.amt, s.cur),
-		`<section class="card" aria-labelledby="wait-h"><h2 id="wait-h">Approve on your phone</h2>
-${view.message ? `<div class="notice" role="status">${esc(view.message)}</div>` : ''}
-<p>We sent a payment request for <b>${esc(money(s.amt, s.cur))}</b> to <b id="momo-number" class="nowrap">${esc(number)}</b> (<span id="momo-network">${esc(network)}</span>). Approve it on that phone with your mobile money PIN.</p>
-<p class="muted">A request stays on the phone for a short time only (the network decides, often about a minute). If it did not arrive or has gone, send it again.</p>
-${pollBlock(view.sealed)}
-${checkForm(view.sealed, 'Check the payment')}
-${
-	a?.ph && a.net
-		? `<form method="post" action="?c=${esc(view.sealed)}">${hidden(view.sealed, 'momo')}<input type="hidden" name="network" value="${esc(a.net)}"><input type="hidden" name="phone" value="${esc(a.ph)}"><button type="submit" class="secondary" id="resend">Send the request again</button></form>`
-		: ''
-}
-<form method="post" action="?c=${esc(view.sealed)}">${hidden(view.sealed, 'method')}<button type="submit" name="method" value="momo" class="secondary">Use another number</button></form>
-</section>`,
-	);
+	return {
+		title: 'Approve on your phone',
+		lines: [
+			`<p>We sent a payment request for <b>${esc(money(s.amt, s.cur))}</b> to <b id="momo-number" class="nowrap">${esc(number)}</b> (<span id="momo-network">${esc(network)}</span>). Approve it on that phone with your mobile money PIN.</p>`,
+			'<p class="muted">A request stays on the phone for a short time only (the network decides, often about a minute). If it did not arrive or has gone, send it again.</p>',
+		],
+		forms: [
+			a?.ph && a.net
+				? `<form method="post" action="?c=${esc(view.sealed)}">${hidden(view.sealed, 'momo')}<input type="hidden" name="network" value="${esc(a.net)}"><input type="hidden" name="phone" value="${esc(a.ph)}"><button type="submit" class="secondary" id="resend">Send the request again</button></form>`
+				: '',
+			`<form method="post" action="?c=${esc(view.sealed)}">${hidden(view.sealed, 'method')}<button type="submit" name="method" value="momo" class="secondary">Use another number</button></form>`,
+		],
+	};
 }
 
 /** A name that may wrap only between its words, never inside one (each word kept on one line). */
