@@ -1,6 +1,20 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { businessIdField } from '../PayOnUs/resources/fields';
 import { simplifyProperty } from '../shared/triggerSimplify';
+import { DEFAULT_LIMITS, type DoorLimits, LIMIT_NAMES, MAX_LIMIT } from './request/bounds';
+
+/** An Option of rule 4's limits: its name, default and highest value are request/bounds.ts's. */
+function limitOption(name: keyof DoorLimits, description: string): INodeProperties {
+	const fallback = DEFAULT_LIMITS[name];
+	return {
+		displayName: LIMIT_NAMES[name],
+		name,
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_LIMIT, numberPrecision: 0 },
+		default: fallback,
+		description,
+	};
+}
 
 /** The node's parameters (names and defaults are public: saved workflows hold them). */
 export const paymentPageProperties: INodeProperties[] = [
@@ -204,48 +218,26 @@ export const paymentPageProperties: INodeProperties[] = [
 				default: 30,
 				description: 'How long a checkout can be paid, from the moment the page is opened',
 			},
-			{
-				displayName: 'Limit: Payment Attempts per Page per Minute',
-				name: 'attemptsPerPage',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
-				default: 30,
-				description:
-					'Payments all visitors together may start on this page per minute (rule 4: each is a mobile money prompt, a bank account, a card charge or an EFT payment in your name). Raise it for a busy sale.',
-			},
-			{
-				displayName: 'Limit: Payment Attempts per Phone or Email per Minute',
-				name: 'attemptsPerTarget',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
-				default: 2,
-				description:
-					'Payments one phone number or one email address may be sent per minute on this page, whoever asks (2 lets a buyer resend a mobile money prompt once)',
-			},
-			{
-				displayName: 'Limit: Payment Attempts per Visitor per Minute',
-				name: 'attemptsPerVisitor',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
-				default: 3,
-				description: 'Payments one visitor (one IP address; IPv6: one /64) may start on this page per minute',
-			},
-			{
-				displayName: 'Limit: Service Calls per Page per Minute',
-				name: 'callsPerPage',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
-				default: 600,
-				description: 'PayOnUs calls all visitors of this page together may cause per minute, status checks included',
-			},
-			{
-				displayName: 'Limit: Service Calls per Visitor per Minute',
-				name: 'callsPerVisitor',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
-				default: 120,
-				description: 'PayOnUs calls one visitor may cause per minute, status checks included (an open checkout checks its status about 20 times a minute)',
-			},
+			limitOption(
+				'attemptsPerPage',
+				'Payments all visitors together may start on this page per minute (rule 4: each is a mobile money prompt, a bank account, a card charge or an EFT payment in your name). Raise it for a busy sale.',
+			),
+			limitOption(
+				'attemptsPerTarget',
+				'Payments one phone number or one email address may be sent per minute on this page, whoever asks (2 lets a buyer resend a mobile money prompt once)',
+			),
+			limitOption(
+				'attemptsPerVisitor',
+				'Payments one visitor (one IP address; IPv6: one /64) may start on this page per minute',
+			),
+			limitOption(
+				'callsPerPage',
+				'PayOnUs calls all visitors of this page together may cause per minute, status checks included',
+			),
+			limitOption(
+				'callsPerVisitor',
+				'PayOnUs calls one visitor may cause per minute, status checks included (an open checkout checks its status about 20 times a minute)',
+			),
 			{
 				displayName: 'Narration',
 				name: 'narration',

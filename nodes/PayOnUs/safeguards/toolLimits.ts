@@ -43,7 +43,7 @@ import { addMoney, isMoneyRequest, moneyOf, readAsk, type MoneyAsk } from './mon
  * an error. Read-only operations are not affected.
  */
 
-/** Defaults of versions 1 to 3, the same literals as the parameters' (see docs/action-node.md#spending-limits-for-ai-agents for why). */
+/** Defaults of versions 1 to 3: the limits' parameters take theirs from here (limitParameter), the others' are the same literals (see docs/action-node.md#spending-limits-for-ai-agents for why). */
 export const TOOL_DEFAULTS = {
 	allowMoneyMovement: false,
 	maxAmountPerCall: 1000,
@@ -55,11 +55,18 @@ export const TOOL_DEFAULTS = {
 	allowedBeneficiaries: '',
 };
 
-/** Version 4: the defaults of a new row of Spending Limits (no row: every money-moving call refused). */
+/** Version 4: the defaults of a new row of Spending Limits (no row: every money-moving call refused); the row's parameters take theirs from here. */
 export const CURRENCY_LIMIT_DEFAULTS: CurrencyLimit = {
 	maxAmountPerCall: TOOL_DEFAULTS.maxAmountPerCall,
 	maxTotalPerExecution: TOOL_DEFAULTS.maxTotalPerExecution,
 	maxTotalPerWindow: TOOL_DEFAULTS.maxTotalPerWindow,
+};
+
+/** The limits' names: the parameters' display names (a Spending Limits row, and versions 1 to 3), and what messages call them. */
+export const CURRENCY_LIMIT_NAMES: Record<keyof CurrencyLimit, string> = {
+	maxAmountPerCall: 'Max Amount per Call',
+	maxTotalPerExecution: 'Max Total per Execution',
+	maxTotalPerWindow: 'Max Total per Window',
 };
 
 /** The node version from which the limits are set per currency (Spending Limits). */
@@ -125,6 +132,25 @@ const SINGLE = { ...WHEN_ALLOWED, '@version': [{ _cnd: { lte: PER_CURRENCY_VERSI
 /** From version 4: limits per currency. */
 const PER_CURRENCY = { ...WHEN_ALLOWED, '@version': [{ _cnd: { gte: PER_CURRENCY_VERSION } }] };
 
+/**
+ * The parameter of one limit of a currency (versions 1 to 3: `tool<Limit>`,
+ * shown by `show`; a Spending Limits row: `<limit>`): its name and default
+ * are CURRENCY_LIMIT_NAMES' and CURRENCY_LIMIT_DEFAULTS'.
+ */
+function limitParameter(limit: keyof CurrencyLimit, name: string, description: string, show?: NonNullable<INodeProperties['displayOptions']>['show']): INodeProperties {
+	const fallback = CURRENCY_LIMIT_DEFAULTS[limit];
+	return {
+		displayName: CURRENCY_LIMIT_NAMES[limit],
+		name,
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: fallback,
+		noDataExpression: true,
+		...(show ? { displayOptions: { show } } : {}),
+		description,
+	};
+}
+
 export function toolLimitProperties(): INodeProperties[] {
 	return [
 		{
@@ -144,38 +170,24 @@ export function toolLimitProperties(): INodeProperties[] {
 			displayOptions: { show: TOOL_ONLY },
 			description: 'Whether the agent may run operations that move money, within the limits below. Off: every such call is refused and nothing is sent.',
 		},
-		{
-			displayName: 'Max Amount per Call',
-			name: 'toolMaxAmountPerCall',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 1000,
-			noDataExpression: true,
-			displayOptions: { show: SINGLE },
-			description: 'Largest amount of one call, in its currency (a bulk batch: its total). Larger calls are refused.',
-		},
-		{
-			displayName: 'Max Total per Execution',
-			name: 'toolMaxTotalPerExecution',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 5000,
-			noDataExpression: true,
-			displayOptions: { show: SINGLE },
-			description:
-				'Largest total of all calls of one workflow execution, per currency (every call sent counts, whatever its outcome). A call that would go over it is refused. Calls from an MCP client (MCP Server Trigger) have no execution of their own: they need Max Total per Window.',
-		},
-		{
-			displayName: 'Max Total per Window',
-			name: 'toolMaxTotalPerWindow',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 0,
-			noDataExpression: true,
-			displayOptions: { show: SINGLE },
-			description:
-				'Largest total of this node\'s money-moving calls in this workflow over the last Window (Minutes), per currency, whichever execution, agent or MCP client they come from (every call sent counts). 0: no window limit, and calls from an MCP client (which have no execution of their own) are refused. Counted by each n8n process: with several (queue mode, multi-main), each can reach it.',
-		},
+		limitParameter(
+			'maxAmountPerCall',
+			'toolMaxAmountPerCall',
+			'Largest amount of one call, in its currency (a bulk batch: its total). Larger calls are refused.',
+			SINGLE,
+		),
+		limitParameter(
+			'maxTotalPerExecution',
+			'toolMaxTotalPerExecution',
+			'Largest total of all calls of one workflow execution, per currency (every call sent counts, whatever its outcome). A call that would go over it is refused. Calls from an MCP client (MCP Server Trigger) have no execution of their own: they need Max Total per Window.',
+			SINGLE,
+		),
+		limitParameter(
+			'maxTotalPerWindow',
+			'toolMaxTotalPerWindow',
+			'Largest total of this node\'s money-moving calls in this workflow over the last Window (Minutes), per currency, whichever execution, agent or MCP client they come from (every call sent counts). 0: no window limit, and calls from an MCP client (which have no execution of their own) are refused. Counted by each n8n process: with several (queue mode, multi-main), each can reach it.',
+			SINGLE,
+		),
 		{
 			displayName: 'Spending Limits',
 			name: 'toolSpendingLimits',
@@ -200,35 +212,21 @@ export function toolLimitProperties(): INodeProperties[] {
 							noDataExpression: true,
 							description: 'The currency these limits are in (each currency once)',
 						},
-						{
-							displayName: 'Max Amount per Call',
-							name: 'maxAmountPerCall',
-							type: 'number',
-							typeOptions: { minValue: 0, numberPrecision: 2 },
-							default: 1000,
-							noDataExpression: true,
-							description: 'Largest amount of one call in this currency (a bulk batch: its total). Larger calls are refused.',
-						},
-						{
-							displayName: 'Max Total per Execution',
-							name: 'maxTotalPerExecution',
-							type: 'number',
-							typeOptions: { minValue: 0, numberPrecision: 2 },
-							default: 5000,
-							noDataExpression: true,
-							description:
-								'Largest total in this currency of all calls of one workflow execution (every call sent counts, whatever its outcome). Calls from an MCP client (MCP Server Trigger) have no execution of their own: they need Max Total per Window.',
-						},
-						{
-							displayName: 'Max Total per Window',
-							name: 'maxTotalPerWindow',
-							type: 'number',
-							typeOptions: { minValue: 0, numberPrecision: 2 },
-							default: 0,
-							noDataExpression: true,
-							description:
-								"Largest total in this currency of this node's calls in this workflow over the last Window (Minutes), whichever execution, agent or MCP client they come from. 0: no window limit, and calls from an MCP client are refused. Counted by each n8n process.",
-						},
+						limitParameter(
+							'maxAmountPerCall',
+							'maxAmountPerCall',
+							'Largest amount of one call in this currency (a bulk batch: its total). Larger calls are refused.',
+						),
+						limitParameter(
+							'maxTotalPerExecution',
+							'maxTotalPerExecution',
+							'Largest total in this currency of all calls of one workflow execution (every call sent counts, whatever its outcome). Calls from an MCP client (MCP Server Trigger) have no execution of their own: they need Max Total per Window.',
+						),
+						limitParameter(
+							'maxTotalPerWindow',
+							'maxTotalPerWindow',
+							"Largest total in this currency of this node's calls in this workflow over the last Window (Minutes), whichever execution, agent or MCP client they come from. 0: no window limit, and calls from an MCP client are refused. Counted by each n8n process.",
+						),
 					],
 				},
 			],
@@ -320,12 +318,12 @@ export function readSpendingLimits(value: unknown): Record<string, CurrencyLimit
 		if (Object.prototype.hasOwnProperty.call(out, currency)) {
 			throw new Error(`"Spending Limits" names ${currency} twice: give each currency one row`);
 		}
-		const field = (name: keyof CurrencyLimit, label: string) =>
-			row[name] === undefined ? CURRENCY_LIMIT_DEFAULTS[name] : readNumber(row[name], `${at}.${name}`, `${label} of ${currency}`);
+		const field = (name: keyof CurrencyLimit) =>
+			row[name] === undefined ? CURRENCY_LIMIT_DEFAULTS[name] : readNumber(row[name], `${at}.${name}`, `${CURRENCY_LIMIT_NAMES[name]} of ${currency}`);
 		out[currency] = {
-			maxAmountPerCall: field('maxAmountPerCall', 'Max Amount per Call'),
-			maxTotalPerExecution: field('maxTotalPerExecution', 'Max Total per Execution'),
-			maxTotalPerWindow: field('maxTotalPerWindow', 'Max Total per Window'),
+			maxAmountPerCall: field('maxAmountPerCall'),
+			maxTotalPerExecution: field('maxTotalPerExecution'),
+			maxTotalPerWindow: field('maxTotalPerWindow'),
 		};
 	});
 	return out;

@@ -30,7 +30,7 @@ import { clock } from '../clock';
  * bucket, the page's bound still holds) and MAX_PAGES pages.
  */
 
-/** Per minute. Builders change them in the node's Options (properties.ts). */
+/** Per minute. Builders change them in the node's Options (properties.ts, which takes their defaults and names from here). */
 export interface DoorLimits {
 	attemptsPerVisitor: number;
 	attemptsPerTarget: number;
@@ -244,7 +244,7 @@ export function limitsOf(options: IDataObject): DoorLimits | string {
 	return out;
 }
 
-/** The options' display names (properties.ts), for the messages that name them. */
+/** The options' display names (properties.ts shows them; the messages name them). */
 export const LIMIT_NAMES: Record<keyof DoorLimits, string> = {
 	attemptsPerVisitor: 'Limit: Payment Attempts per Visitor per Minute',
 	attemptsPerTarget: 'Limit: Payment Attempts per Phone or Email per Minute',

@@ -162,6 +162,8 @@ describe("the builder's limits", () => {
 		for (const [name, value] of Object.entries(DEFAULT_LIMITS)) {
 			expect(options.find((o) => o.name === name)).toMatchObject({ default: value, displayName: LIMIT_NAMES[name as keyof typeof LIMIT_NAMES] });
 		}
+		// The defaults are public (saved workflows hold them).
+		expect(DEFAULT_LIMITS).toEqual({ attemptsPerVisitor: 3, attemptsPerTarget: 2, attemptsPerPage: 30, callsPerVisitor: 120, callsPerPage: 600 });
 	});
 
 	it('Options set them; a limit an expression left empty or made zero stops the page, naming the option', async () => {

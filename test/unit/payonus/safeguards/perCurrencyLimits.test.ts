@@ -171,7 +171,7 @@ describe('versions 1 to 3 keep their meaning: one set of numbers, in each allowe
 });
 
 describe('the row defaults', () => {
-	it('are the documented ones (CURRENCY_LIMIT_DEFAULTS, the same literals as the parameters)', () => {
+	it('are the documented ones (CURRENCY_LIMIT_DEFAULTS, which the row parameters take)', () => {
 		const { CURRENCY_LIMIT_DEFAULTS } = jest.requireActual('../../../../nodes/PayOnUs/safeguards/toolLimits');
 		const spending = new PayOnUs().description.properties.find((p) => p.name === 'toolSpendingLimits')!;
 		const row = (spending.options as Array<{ values: Array<{ name: string; default: unknown }> }>)[0];
