@@ -12,7 +12,7 @@ import { claimsFor, type CheckoutClaims } from './request/emittedCheckouts';
 import { formOf } from './request/http';
 import { emitting, PageOutputs } from './request/outputs';
 import { routeOf, type PageRequest, type Route } from './request/route';
-import { setUpPage, type PageSetup } from './request/setup';
+import { pageIdOf, setUpPage, type PageSetup } from './request/setup';
 
 /**
  * One request of the Payment Page, step by step:
@@ -95,8 +95,7 @@ function claimsOf(ctx: IWebhookFunctions): CheckoutClaims {
 
 /** Rule 4: this request's door (request/bounds.ts): this page (workflow, node), the visitor's address as n8n gives it. */
 function doorOf(ctx: IWebhookFunctions, page: PageSetup): BoundedDoor {
-	const pageId = `${String(ctx.getWorkflow().id ?? '')}|${ctx.getNode().id}`;
-	return new BoundedDoor(DOOR_BUCKETS, { page: pageId, visitor: visitorOf(ctx.getRequestObject().ip), limits: page.limits });
+	return new BoundedDoor(DOOR_BUCKETS, { page: pageIdOf(ctx), visitor: visitorOf(ctx.getRequestObject().ip), limits: page.limits });
 }
 
 function checkoutEnv(ctx: IWebhookFunctions, page: PageSetup, door: BoundedDoor, emit: ReturnType<typeof emitting>): CheckoutEnv {

@@ -23,14 +23,18 @@ export interface PageSetup {
 	limits: DoorLimits;
 }
 
+/** The page's id, `workflowId|nodeId`: what its credential's key and its bounds (./bounds.ts) are kept under. */
+export function pageIdOf(ctx: IWebhookFunctions): string {
+	return `${String(ctx.getWorkflow().id ?? '')}|${ctx.getNode().id}`;
+}
+
 /** Throws PageSetupError with what to fix when the page cannot take payments. */
 export async function setUpPage(ctx: IWebhookFunctions): Promise<PageSetup> {
 	const node = ctx.getNode();
-	const workflowId = String(ctx.getWorkflow().id ?? '');
 	const credentialId = node.credentials?.payOnUsApi?.id ?? '';
 	// one read of the credential for this request, handed to every step (../credential.ts)
 	const credential = requestCredentialOf(ctx, () => clock.now());
-	const info = await pageCredential(credential, `${workflowId}|${node.id}`);
+	const info = await pageCredential(credential, pageIdOf(ctx));
 	if (typeof info === 'string') throw new PageSetupError(info);
 	let clientPromise: Promise<PayOnUsClient> | undefined;
 	const getClient = async (): Promise<PayOnUsClient> =>
