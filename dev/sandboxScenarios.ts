@@ -1,8 +1,8 @@
 /**
  * The sandbox's control client (sandbox/client.ts) as API client 2 (n8n's
  * credential uses client 1, so set-up calls never retire its token), with the
- * set-up scenarios the trigger tests and the drills (bench/webhook-drills.bench.ts,
- * bench/poll-drill.bench.ts) share: each call makes one kind of webhook event
+ * set-up scenarios the trigger tests and the webhook drills
+ * (bench/webhook-drills.bench.ts) share: each call makes one kind of webhook event
  * happen in the sandbox.
  */
 import type { IDataObject } from 'n8n-workflow';
