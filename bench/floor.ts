@@ -1,7 +1,7 @@
 /**
- * The floor and the limit the throughput benches compare the PayOnUs node
- * with (bench/node-throughput.bench.ts in process, bench/real-network.bench.ts
- * in the process of real-network-client.ts), at a given concurrency, timed:
+ * The floor and the limit bench/real-network.bench.ts compares the PayOnUs
+ * node with (run in the process of real-network-client.ts), at a given
+ * concurrency, timed:
  *  - `helper`: n8n's own `httpRequest` of the INSTALLED n8n-core (a new HTTP
  *    agent per request, no keep-alive): the floor of any node that must use it;
  *  - `undici`: an undici Pool with keep-alive (`concurrency` connections),

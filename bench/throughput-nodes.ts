@@ -1,5 +1,5 @@
 /**
- * What the throughput benches (node-throughput, real-network) run and seed:
+ * What the real-network bench runs and seeds:
  * the Get Payment and Create Transfer calls as the PayOnUs node and as the
  * HTTP Request node with the payOnUsApi credential, and one payin per item.
  * Not a bench itself (bench/run.ts only loads *.bench.js).
