@@ -4,103 +4,18 @@
  * (Moved out of the trigger's simplify tests; the output shape of the
  * notification it sends is checked in shared/triggerSimplify.test.ts.)
  */
-import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { fakeClient } from '../fakes/transport';
 jest.mock('../../../nodes/shared/transport', () => jest.requireActual('../fakes/transport'));
+import { deliver, KEY, resetNotifications, serveRecords, serviceRecord, sign } from '../fakes/notifications';
 
 import { PayOnUsTrigger } from '../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
-import { resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
 import { findSample, newestRecord, SAMPLE_TIMING } from '../../../nodes/PayOnUsTrigger/sample';
 
-const KEY = 'whk-simplify-key';
 SAMPLE_TIMING.delayMs = 0;
 
-/** A payin as the service lists it: 47 fields, in the service's order (id first, onusReference last). */
-function serviceRecord(over: IDataObject = {}): IDataObject {
-	const names = [
-		'id', 'merchantUserId', 'amountPaid', 'settlementAmount', 'acceptablePaymentType', 'countryCode', 'paymentGateway',
-		'accountNumber', 'accountName', 'bankName', 'bankCode', 'email', 'mobileNumber', 'totalChargedFee', 'transactionFee',
-		'providerFee', 'vat', 'providerVat', 'stampDutyApplied', 'waveStampDuty', 'forWalletFunding', 'merchantNotified',
-		'forwardedForSettlement', 'fixedAccount', 'merchantReference', 'sessionId', 'providerReference', 'providerResponse',
-		'notificationUrl', 'redirectUrl', 'merchantCheckoutReference', 'senderName', 'senderAccount', 'senderAccountNumber',
-		'ipAddress', 'narration', 'paymentStatus', 'createdDate', 'lastUpdatedDate', 'businessName', 'merchantName',
-		'businessId', 'amount', 'currency', 'paymentChannel', 'type', 'onusReference',
-	];
-	const record: IDataObject = {};
-	for (const n of names) record[n] = null;
-	Object.assign(record, {
-		id: 'PR-00000042',
-		amountPaid: 5000,
-		settlementAmount: 4925,
-		accountNumber: '9912345678',
-		email: 'ada@example.com',
-		merchantReference: 'inv-42',
-		paymentStatus: 'SUCCESSFUL',
-		createdDate: '2026-01-15T10:00:00Z',
-		lastUpdatedDate: '2026-01-15T10:05:00Z',
-		businessId: 'BUS-2001',
-		amount: 5000,
-		currency: 'NGN',
-		paymentChannel: 'BANK_TRANSFER',
-		onusReference: 'ONUS-NUB-1000000000042-15012026-100000',
-		...over,
-	});
-	return record;
-}
-
-
-/** Delivers a notification to the webhook trigger (fake n8n context) and returns both outputs. */
-async function deliver(body: IDataObject, hash: string, opts: { typeVersion?: number; mode?: string; params?: IDataObject } = {}) {
-	const raw = JSON.stringify(body);
-	const response = { status: 0, body: undefined as unknown };
-	const res = {
-		status(code: number) {
-			response.status = code;
-			return res;
-		},
-		json(b: unknown) {
-			response.body = b;
-			return res;
-		},
-	};
-	const params: IDataObject = { events: ['COLLECTION', 'PAYOUT'], options: {}, ...(opts.params ?? {}) };
-	const ctx = {
-		getRequestObject: () => ({ headers: { 'content-type': 'text/plain', hash }, rawBody: Buffer.from(raw) }),
-		getResponseObject: () => res,
-		getBodyData: () => raw,
-		getCredentials: async () => ({ webhookVerificationKey: KEY }),
-		getNodeParameter: (name: string, fallback: unknown) => (name in params ? params[name] : fallback),
-		getMode: () => opts.mode ?? 'webhook',
-		getWorkflow: () => ({ id: 'wf-t' }),
-		getNode: () => ({ id: 'trig-1', name: 'PayOnUs Trigger', typeVersion: opts.typeVersion ?? 1.1, credentials: { payOnUsApi: { id: 'c1' } } }),
-		getWorkflowStaticData: () => ({}),
-		logger: { warn: () => undefined, info: () => undefined, error: () => undefined, debug: () => undefined },
-	};
-	const result = await new PayOnUsTrigger().webhook.call(ctx as never);
-	return { response, confirmed: result.workflowData?.[0]?.map((i) => i.json) ?? [], notConfirmed: result.workflowData?.[1]?.map((i) => i.json) ?? [] };
-}
-
-const sign = (b: IDataObject) =>
-	createHash('sha256').update(`${String(b.accountNumber)}${String(b.onusReference)}${String(b.paymentStatus)}${KEY}`).digest('hex');
-
-/** The fake service: the payment list holds `records`; a lookup by onusReference finds one of them. */
-function serveRecords(records: IDataObject[]) {
-	fakeClient.paginate.mockImplementation(async () => records.map((r) => ({ ...r })));
-	fakeClient.request.mockImplementation(async (opts: { path: string; qs?: IDataObject }) => {
-		const found = records.filter((r) => r.onusReference === opts.qs?.onusReference);
-		if (opts.path === '/api/v1/payment-requests') return { content: found, lastPage: 1, totalNumberOfItems: found.length };
-		throw new Error(`unexpected call ${opts.path}`);
-	});
-}
-
-beforeEach(() => {
-	resetSeenKeys();
-	fakeClient.request.mockReset();
-	fakeClient.paginate.mockReset();
-	fakeClient.defaults = { merchantId: 'MER-1001' };
-});
+beforeEach(resetNotifications);
 
 describe('Test event: the latest payment, sent to the Test URL as PayOnUs would notify it', () => {
 	it('picks the newest payin the filters let through and writes the notification of it', async () => {
