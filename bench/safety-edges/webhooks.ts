@@ -269,7 +269,6 @@ async function pageRows(sb: SandboxHandle): Promise<SafetyRow[]> {
 	const emitted: IDataObject[] = [];
 	const checkout = new Checkout({
 		client,
-		node: fake.node(),
 		config,
 		now: () => Date.now(),
 		pageUrl: 'http://n8n.test/webhook/pay',

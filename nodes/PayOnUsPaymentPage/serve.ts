@@ -102,7 +102,6 @@ function checkoutEnv(ctx: IWebhookFunctions, page: PageSetup, door: BoundedDoor,
 	const req = ctx.getRequestObject();
 	return {
 		client: door.client(page.client),
-		node: ctx.getNode(),
 		config: page.config,
 		now: () => clock.now(),
 		// Return address after 3-D Secure / EFT: the production URL, or in

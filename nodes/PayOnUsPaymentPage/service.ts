@@ -1,25 +1,23 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/clientInterface';
-import { PATHS } from '../shared/api';
 import { findByReference, PAYMENT_REQUESTS } from '../shared/moneyMoving';
 import { statusOf } from '../shared/errors';
-import { isInvalidInput, postPayin, runOnce } from '../PayOnUs/run/once';
+import * as payins from '../shared/payins';
 import { CheckoutInputError } from './checkout/input';
 
 /**
- * Every call the Payment Page makes to the service, in one place. Payins are
- * created and read by the PayOnUs node's own operations, through its
- * runner's entry for another node (runOnce: the operation's schema, then its
- * handler, with the same money-moving safety: never resent blindly; a
- * duplicate reference is a 409 carrying the record that holds it). Errors
- * pass up unchanged (the transport's messages are already safe to show),
- * but for an input the operation refuses: `inPageWords`.
+ * Every call the Payment Page makes to the service, in one place, typed:
+ * the payin calls of nodes/shared/payins (the ones the PayOnUs node's
+ * operations make), each checking its body before anything is sent, with
+ * the same money-moving safety (never resent blindly; a lost answer is
+ * looked up by reference; a duplicate reference is a 409 carrying the record
+ * that holds it). Errors pass up unchanged (the transport's messages are
+ * already safe to show), but for a body a call refuses: `inPageWords`.
  */
 
-/** What a call needs: the client, and the node the runner's errors name. */
+/** What a call needs: the page's client (the bounded one of request/bounds.ts). */
 export interface PayOnUsCaller {
 	client: PayOnUsClient;
-	node: INode;
 }
 
 export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -46,22 +44,21 @@ export function isDuplicate(error: unknown): error is ErrorLike {
 }
 
 /**
- * An input an operation refused, in the words the page shows the buyer
- * (a 400 on the page): `<field path>: <the schema's message>` of the first
- * field, e.g. "currency: must be one of the currencies PayOnUs documents...".
+ * A body a call refused, in the words the page shows the buyer (a 400 on
+ * the page): `<field path>: <the schema's message>` of the first field,
+ * e.g. "currency: must be one of the currencies PayOnUs documents...".
  * Any other error passes unchanged.
  */
 export function inPageWords(error: unknown): unknown {
-	if (!isInvalidInput(error)) return error;
+	if (!(error instanceof payins.PayinInputError)) return error;
 	const issue = error.issues[0];
-	return new CheckoutInputError(`${issue?.path.join('.') ?? 'input'}: ${issue?.message ?? 'invalid'}`);
+	return new CheckoutInputError(`${issue ? payins.issuePath(issue) : 'input'}: ${issue?.message ?? 'invalid'}`);
 }
 
-/** One operation of the PayOnUs node ('payin:getPayment'), its first record. */
-async function run(caller: PayOnUsCaller, operation: string, input: IDataObject): Promise<IDataObject> {
+/** A call, its refused body in the page's words. */
+async function inPage<T>(call: Promise<T>): Promise<T> {
 	try {
-		const [record] = await runOnce(caller, operation, input);
-		return record ?? {};
+		return await call;
 	} catch (error) {
 		throw inPageWords(error);
 	}
@@ -78,49 +75,41 @@ export async function findPayinByReference(
 	return await findByReference(caller.client, PAYMENT_REQUESTS, businessId, reference);
 }
 
-/** Get Payment by onusReference; undefined when PayOnUs answers 404. */
+/** The payin by onusReference (Get Payment's record); undefined when PayOnUs answers 404. */
 export async function getPayin(
 	caller: PayOnUsCaller,
 	businessId: string,
 	onusReference: string,
 ): Promise<IDataObject | undefined> {
-	const settled = await settle(run(caller, 'payin:getPayment', { businessId, onusReference }));
+	const settled = await settle(inPage(payins.getPayin(caller.client, businessId, onusReference)));
 	if (settled.ok) return settled.value;
 	if (statusOf(settled.error) === 404) return undefined;
 	throw settled.error;
 }
 
-/** Bank transfer: a one-time account (Create Dynamic Account). */
-export async function createBankTransferPayin(caller: PayOnUsCaller, input: IDataObject): Promise<IDataObject> {
-	return await run(caller, 'payin:createDynamicAccount', input);
+/** Bank transfer: a one-time account to pay into. */
+export async function createDynamicAccount(caller: PayOnUsCaller, body: payins.DynamicAccountBody): Promise<IDataObject> {
+	return await inPage(payins.createDynamicAccount(caller.client, body));
 }
 
-/** TEST MODE only: the sandbox pretends the customer paid a dynamic account (the PayOnUs node's Simulate Payment). */
-export async function simulateBankTransferPaid(caller: PayOnUsCaller, input: IDataObject): Promise<IDataObject> {
-	return await run(caller, 'payin:simulatePayment', input);
+/** TEST MODE only: the sandbox pretends the customer paid a dynamic account (refused with a production credential). */
+export async function simulatePayment(caller: PayOnUsCaller, body: payins.SimulateBody): Promise<void> {
+	await inPage(payins.simulatePayment(caller.client, body));
 }
 
-/** Card: the encrypted card data charged (Charge Card). */
-export async function createCardPayin(caller: PayOnUsCaller, input: IDataObject): Promise<IDataObject> {
-	return await run(caller, 'payin:chargeCard', input);
+/** Card: the encrypted card data charged. */
+export async function chargeCard(caller: PayOnUsCaller, body: payins.CardChargeBody): Promise<IDataObject> {
+	return await inPage(payins.chargeCard(caller.client, body));
 }
 
-/** Mobile money: a prompt on the customer's phone (Mobile Money Collection). */
-export async function createMobileMoneyPayin(caller: PayOnUsCaller, input: IDataObject): Promise<IDataObject> {
-	return await run(caller, 'payin:mobileMoneyCollection', input);
+/** Mobile money: a prompt on the customer's phone. */
+export async function mobileMoneyCollection(caller: PayOnUsCaller, body: payins.MobileMoneyBody): Promise<IDataObject> {
+	return await inPage(payins.mobileMoneyCollection(caller.client, body));
 }
 
-/**
- * EFT. The EFT operation has no return address (a new node parameter would
- * change the PayOnUs node): the payin goes through the money-moving request
- * that operation sends (postPayin, from the runner's entry), with
- * `redirectUrl` added.
- */
-export async function createEftPayin(
-	caller: PayOnUsCaller,
-	body: Parameters<typeof postPayin>[2],
-): Promise<IDataObject> {
-	return await postPayin(caller.client, PATHS.eftPayment, body);
+/** EFT: the customer authorises the payment at their bank's page, then comes back to `redirectUrl`. */
+export async function eftPayment(caller: PayOnUsCaller, body: payins.EftBody): Promise<IDataObject> {
+	return await inPage(payins.eftPayment(caller.client, body));
 }
 
 /** The customer steps of a card payment (PIN/OTP) and a mobile money OTP: sent once, never retried. */

@@ -42,8 +42,8 @@ export function toNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: n
 	return itemError(ctx.getNode(), (field) => labelOf(ctx, field), error, itemIndex);
 }
 
-/** toNodeError for a caller that knows its node and how to label a field (./once.ts). */
-export function itemError(node: INode, label: (field: string) => string, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+/** toNodeError's work, for a node and how to label a field. */
+function itemError(node: INode, label: (field: string) => string, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof PayOnUsInputError) {
 		const text = error.field ? `"${label(error.field)}" ${error.message}` : error.message;
 		return new NodeOperationError(node, text, { itemIndex });

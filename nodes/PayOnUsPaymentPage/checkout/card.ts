@@ -1,7 +1,7 @@
-import { completeCardPayment, createCardPayin, settle } from '../service';
+import { chargeCard, completeCardPayment, settle } from '../service';
 import { statusOf } from '../../shared/errors';
 import { createOnce } from './adopt';
-import { bankPageOf, CheckoutInputError, customerName, isWebAddress, nextAttempt, withAttempt } from './input';
+import { bankPageOf, buyer, CheckoutInputError, isWebAddress, nextAttempt, withAttempt } from './input';
 import { nextView } from './nextView';
 import { current } from './refresh';
 import { attemptReference, type Attempt, type CheckoutState } from './sealedState';
@@ -39,19 +39,15 @@ export async function card(env: CheckoutEnv, state: CheckoutState, form: Record<
 	// found by reference when the customer comes back).
 	const returnState = withAttempt({ ...state, m: 'card' }, { n, m: 'card', s: '3ds' });
 	const result = await createOnce(env, state, attempt, async () =>
-		await createCardPayin(env, {
+		await chargeCard(env, {
 			businessId: env.config.businessId,
 			cardData,
-			amount: state.amt,
-			currency: state.cur,
+			amount: state.amt as number,
+			currency: state.cur as string,
 			reference: attemptReference(state, n),
-			customerName: customerName(state),
-			customerEmail: state.em,
-			additionalFields: {
-				narration: env.config.narration,
-				redirectUrl: returnUrl(env, returnState),
-				...(state.ph ? { customerPhone: state.ph } : {}),
-			},
+			narration: env.config.narration,
+			redirectUrl: returnUrl(env, returnState),
+			customer: buyer(state),
 		}),
 	);
 	if ('adopted' in result) return result.adopted;

@@ -1,6 +1,6 @@
-import { createEftPayin } from '../service';
+import { eftPayment } from '../service';
 import { createOnce } from './adopt';
-import { bankPageOf, CheckoutInputError, customerName, isWebAddress, nextAttempt, withAttempt } from './input';
+import { bankPageOf, buyer, CheckoutInputError, isWebAddress, nextAttempt, withAttempt } from './input';
 import { current } from './refresh';
 import { attemptReference, type Attempt, type CheckoutState } from './sealedState';
 import type { CheckoutEnv, View } from './types';
@@ -15,18 +15,14 @@ export async function eft(env: CheckoutEnv, state: CheckoutState, form: Record<s
 	const attempt: Attempt = { n, m: 'eft', s: 'eft' };
 	const returnState = withAttempt({ ...state, m: 'eft' }, { ...attempt });
 	const result = await createOnce(env, state, attempt, async () =>
-		await createEftPayin(env, {
+		await eftPayment(env, {
 			amount: state.amt as number,
 			reference: attemptReference(state, n),
 			narration: env.config.narration,
 			businessId: env.config.businessId,
 			bank: bank.code,
 			redirectUrl: returnUrl(env, returnState),
-			customer: {
-				name: customerName(state),
-				email: state.em,
-				...(state.ph ? { phone: state.ph } : {}),
-			},
+			customer: buyer(state),
 		}),
 	);
 	if ('adopted' in result) return result.adopted;

@@ -44,6 +44,14 @@ export function customerName(state: CheckoutState): string {
 	return (state.em ?? 'Customer').split('@')[0] || 'Customer';
 }
 
+/**
+ * The buyer as a payin's `customer`: name, e-mail, and phone when given
+ * (the call checks them again before anything is sent).
+ */
+export function buyer(state: CheckoutState): { name: string; email: string; phone?: string } {
+	return { name: customerName(state), email: state.em ?? '', ...(state.ph ? { phone: state.ph } : {}) };
+}
+
 export function withAttempt(state: CheckoutState, attempt: Attempt): CheckoutState {
 	const others = (state.a ?? []).filter((a) => a.n !== attempt.n);
 	return { ...state, a: [...others, attempt].sort((x, y) => x.n - y.n) };

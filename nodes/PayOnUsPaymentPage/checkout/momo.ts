@@ -1,14 +1,14 @@
-import { createMobileMoneyPayin, settle, verifyMobileMoneyOtp } from '../service';
+import { mobileMoneyCollection, settle, verifyMobileMoneyOtp } from '../service';
 import { statusOf } from '../../shared/errors';
 import { createOnce } from './adopt';
-import { CheckoutInputError, customerName, nextAttempt, withAttempt } from './input';
+import { buyer, CheckoutInputError, nextAttempt, withAttempt } from './input';
 import { internationalPhone, phoneError } from './phone';
 import { nextView } from './nextView';
 import { current } from './refresh';
 import { attemptReference, type Attempt, type CheckoutState } from './sealedState';
 import type { CheckoutEnv, Latest, View } from './types';
 
-/** Mobile money: a prompt on the customer's phone (Mobile Money Collection), with an OTP first on some networks. */
+/** Mobile money: a prompt on the customer's phone (a mobile money collection), with an OTP first on some networks. */
 
 export async function momo(env: CheckoutEnv, state: CheckoutState, form: Record<string, string>): Promise<View> {
 	if (!env.config.methods.includes('momo')) throw new CheckoutInputError('Mobile money is not offered on this page');
@@ -23,15 +23,13 @@ export async function momo(env: CheckoutEnv, state: CheckoutState, form: Record<
 	// The number and network prompted, shown while the page waits (and for a resend).
 	const attempt: Attempt = { n, m: 'momo', ph: phone, net: network.code };
 	const result = await createOnce(env, state, attempt, async () =>
-		await createMobileMoneyPayin(env, {
+		await mobileMoneyCollection(env, {
 			businessId: env.config.businessId,
 			momoNetwork: network.code,
-			amount: state.amt,
+			amount: state.amt as number,
 			reference: attemptReference(state, n),
-			customerName: customerName(state),
-			customerEmail: state.em,
-			customerPhone: phone,
-			additionalFields: { narration: env.config.narration },
+			narration: env.config.narration,
+			customer: { ...buyer(state), phone },
 		}),
 	);
 	if ('adopted' in result) return result.adopted;

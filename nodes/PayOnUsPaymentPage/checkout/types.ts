@@ -1,4 +1,4 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/clientInterface';
 import type { Attempt, CheckoutState, Method } from './sealedState';
 
@@ -41,9 +41,8 @@ export interface PageConfig {
 
 /** What every step of a checkout works with. */
 export interface CheckoutEnv {
-	/** The page's calls to PayOnUs (../service.ts): its client, and the node the runner's errors name. */
+	/** The page's calls to PayOnUs (../service.ts) go through this client. */
 	client: PayOnUsClient;
-	node: INode;
 	config: PageConfig;
 	now(): number;
 	/** Absolute URL of the page (production or test), for return addresses. */

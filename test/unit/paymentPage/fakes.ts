@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient, RequestOptions } from '../../../nodes/shared/clientInterface';
 import { Checkout, type CheckoutEnv, type PageConfig } from '../../../nodes/PayOnUsPaymentPage/checkout';
 import { deriveKey, seal } from '../../../nodes/PayOnUsPaymentPage/checkout/sealedState';
-import { FAKE_NODE, httpError } from '../fakes';
+import { httpError } from '../fakes';
 
 export const KEY = deriveKey('secret-1', 'wf|node');
 
@@ -174,7 +174,6 @@ export function checkoutSetup(over: Partial<PageConfig> = {}) {
 	let now = Date.UTC(2026, 0, 1, 12);
 	const env: CheckoutEnv = {
 		client: fake,
-		node: FAKE_NODE,
 		config: pageConfig(over),
 		now: () => now,
 		pageUrl: 'http://n8n.test/webhook/pay',

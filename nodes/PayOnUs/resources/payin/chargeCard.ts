@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PATHS } from '../../../shared/api';
+import * as payins from '../../../shared/payins';
 import * as v from '../../../shared/validation';
 import {
 	additionalFields,
@@ -12,7 +12,6 @@ import {
 import { itemByItem, type PayOnUsOperation } from '../types';
 import { customerBlock } from './customer';
 import { cardNextStep } from './nextStep';
-import { postPayin } from './shared';
 
 /**
  * Charge card: POST /api/v1/card-payments. MOVES MONEY.
@@ -83,15 +82,15 @@ export const chargeCard: PayOnUsOperation<typeof schema> = {
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
-		const data = await postPayin(client, PATHS.cardPayments, {
+		const data = await payins.chargeCard(client, {
 			cardData: input.cardData,
 			amount: input.amount,
 			currency: input.currency,
 			reference: input.reference,
-			narration: extra.narration ?? '',
+			narration: extra.narration,
 			businessId: input.businessId,
 			customer: customer.build(input),
-			...(extra.redirectUrl ? { redirectUrl: extra.redirectUrl } : {}),
+			redirectUrl: extra.redirectUrl,
 		});
 		return { ...data, nextStep: cardNextStep(data) };
 	},

@@ -5,7 +5,7 @@ import * as v from '../../../shared/validation';
 import { statusOf } from '../../../shared/errors';
 import { additionalFields, businessIdField, narrationField, referenceField } from '../fields';
 import { itemByItem, PayOnUsInputError, type PayOnUsOperation } from '../types';
-import { postPayin } from './shared';
+import { postPayin } from '../../../shared/payins';
 
 /**
  * Charge tokenized card: POST /api/v1/card-payments/with-token. MOVES MONEY.

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { PATHS } from '../../../shared/api';
+import * as payins from '../../../shared/payins';
 import * as v from '../../../shared/validation';
 import { additionalFields, amountField, businessIdField, referenceField } from '../fields';
 import { itemByItem, type PayOnUsOperation } from '../types';
 import { customerBlock } from './customer';
-import { postPayin } from './shared';
 
 /**
  * Create dynamic account: a one-time NGN bank account for one exact amount.
@@ -45,7 +44,7 @@ export const createDynamicAccount: PayOnUsOperation<typeof schema> = {
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		const data = await postPayin(client, PATHS.dynamicAccount, {
+		const data = await payins.createDynamicAccount(client, {
 			amount: input.amount,
 			reference: input.reference,
 			businessId: input.businessId,

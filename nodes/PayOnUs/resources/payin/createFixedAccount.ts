@@ -4,7 +4,7 @@ import * as v from '../../../shared/validation';
 import { additionalFields, businessIdField, referenceField } from '../fields';
 import { itemByItem, type PayOnUsOperation } from '../types';
 import { customerBlock } from './customer';
-import { postPayin } from './shared';
+import { postPayin } from '../../../shared/payins';
 
 /**
  * Create fixed account: a permanent bank account for one customer; every

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { PATHS } from '../../../shared/api';
+import * as payins from '../../../shared/payins';
 import * as v from '../../../shared/validation';
 import { additionalFields, amountField, businessIdField, narrationField, referenceField } from '../fields';
 import { itemByItem, type PayOnUsOperation } from '../types';
 import { customerBlock } from './customer';
-import { postPayin } from './shared';
 
 /**
  * EFT payin (ZAR): POST /api/v1/eft-payment. MOVES MONEY. The customer is
@@ -56,10 +55,10 @@ export const eftPayment: PayOnUsOperation<typeof schema> = {
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		const data = await postPayin(client, PATHS.eftPayment, {
+		const data = await payins.eftPayment(client, {
 			amount: input.amount,
 			reference: input.reference,
-			narration: input.additionalFields.narration ?? '',
+			narration: input.additionalFields.narration,
 			businessId: input.businessId,
 			bank: input.bank,
 			customer: customer.build(input),

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import * as api from '../../../shared/api';
+import * as payins from '../../../shared/payins';
 import * as v from '../../../shared/validation';
 import { businessIdField, onusReferenceField } from '../fields';
 import { itemByItem, type PayOnUsOperation } from '../types';
-import { toPayin } from '../../../shared/records';
 import { retitle } from '../../../shared/errors';
 
 /**
@@ -35,7 +34,7 @@ export const getPayment: PayOnUsOperation<typeof schema> = {
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
 		try {
-			return toPayin((await api.getPayment(client, input.businessId, input.onusReference)) ?? {});
+			return await payins.getPayin(client, input.businessId, input.onusReference);
 		} catch (error) {
 			throw retitle(
 				error,

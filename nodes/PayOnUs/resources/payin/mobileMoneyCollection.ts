@@ -1,11 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
-import { PATHS } from '../../../shared/api';
+import * as payins from '../../../shared/payins';
 import * as v from '../../../shared/validation';
 import { additionalFields, amountField, businessIdField, narrationField, referenceField } from '../fields';
 import { itemByItem, type PayOnUsOperation } from '../types';
 import { customerBlock } from './customer';
-import { postPayin } from './shared';
 
 /**
  * Mobile money collection: POST /api/v1/mobile-money/collection. MOVES MONEY.
@@ -88,17 +87,16 @@ export const mobileMoneyCollection: PayOnUsOperation<typeof schema> = {
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
-		const body = {
+		// The record must also show the phone the customer approves on (a payin's proof: the call declares it).
+		const data = await payins.mobileMoneyCollection(client, {
 			amount: input.amount,
 			reference: input.reference,
 			businessId: input.businessId,
-			narration: extra.narration ?? '',
+			narration: extra.narration,
 			momoNetwork: input.momoNetwork,
-			customer: customer.build(input),
-			...(extra.initiatingCode ? { initiatingCode: extra.initiatingCode } : {}),
-		};
-		// The record must also show the phone the customer approves on (a payin's proof).
-		const data = await postPayin(client, PATHS.mobileMoneyCollection, body, { customerPhone: true });
+			customer: customer.build(input) as payins.MobileMoneyBody['customer'],
+			initiatingCode: extra.initiatingCode,
+		});
 		return { ...data, nextStep: mobileMoneyNextStep(data) };
 	},
 };

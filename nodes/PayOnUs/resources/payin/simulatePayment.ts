@@ -1,7 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
-import { z } from 'zod';
-import { PATHS } from '../../../shared/api';
-import * as v from '../../../shared/validation';
+import type { z } from 'zod';
+import * as payins from '../../../shared/payins';
 import { amountField, onusReferenceField } from '../fields';
 import { itemByItem, PayOnUsInputError, type PayOnUsOperation } from '../types';
 
@@ -11,18 +9,16 @@ import { itemByItem, PayOnUsInputError, type PayOnUsOperation } from '../types';
  *
  * Refused before sending when the credential points at production. A custom
  * base URL (e.g. the local sandbox) is allowed: the service itself refuses
- * there if it is not a sandbox.
+ * there if it is not a sandbox (nodes/shared/payins/calls.ts). Its fields are
+ * the call's body, checked with the call's own schema.
  */
 
-const STATUSES = ['SUCCESSFUL', 'FAILED'] as const;
+const schema = payins.simulateBody;
 
-const schema = z.object({
-	onusReference: v.onusReference(),
-	accountNumber: v.accountNumber(),
-	amount: v.amount(),
-	paymentStatus: v.oneOf(STATUSES),
-	forDynamicAccount: v.bool(),
-});
+/** The refusal with a production credential, as this node's input error (said before anything is sent). */
+function inNodeWords(error: unknown): unknown {
+	return error instanceof payins.SandboxOnlyError ? new PayOnUsInputError('', error.message) : error;
+}
 
 type Input = z.infer<typeof schema>;
 
@@ -68,21 +64,12 @@ export const simulatePayment: PayOnUsOperation<typeof schema> = {
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		if (client.environment === 'production') {
-			throw new PayOnUsInputError(
-				'',
-				'Simulate Dynamic Account Payment only works in the sandbox, and this PayOnUs credential points at production. Use a sandbox credential; nothing was sent.',
-			);
+		try {
+			const { sent, answer } = await payins.simulatePayment(client, input);
+			// The spec does not show the response body: echo what was simulated.
+			return { ...sent, simulated: true, ...(answer && typeof answer === 'object' ? answer : {}) };
+		} catch (error) {
+			throw inNodeWords(error);
 		}
-		const body: IDataObject = {
-			onusReference: input.onusReference,
-			accountNumber: input.accountNumber,
-			amount: input.amount,
-			paymentStatus: input.paymentStatus,
-			forDynamicAccount: input.forDynamicAccount,
-		};
-		const data = await client.request<IDataObject | null>({ method: 'POST', path: PATHS.fundNgnAccount, body });
-		// The spec does not show the response body: echo what was simulated.
-		return { ...body, simulated: true, ...(data && typeof data === 'object' ? data : {}) };
 	},
 };
