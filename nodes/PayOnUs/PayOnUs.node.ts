@@ -6,7 +6,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
-import { listSearch, loadOptions } from './methods';
+import { listSearch, loadOptions } from '../shared/methods';
 import { buildProperties } from './properties';
 import { buildSubtitle } from './resources';
 import { runOperation } from './run';
@@ -14,7 +14,7 @@ import { runOperation } from './run';
 /**
  * The PayOnUs action node: metadata, credential, the properties built from
  * the registry of operations (./properties.ts over ./resources), the
- * dropdown loaders (./methods); execute() runs the chosen operation over the
+ * dropdown loaders (../shared/methods); execute() runs the chosen operation over the
  * items (./run).
  */
 

@@ -6,7 +6,7 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { listSearch } from '../PayOnUs/methods';
+import { listSearch } from '../shared/methods';
 import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
 import { shapeOf, simplifyOn } from '../shared/triggerSimplify';
 import { paymentPageProperties } from './properties';

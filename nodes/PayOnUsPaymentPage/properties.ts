@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { businessIdField } from '../PayOnUs/resources/fields';
+import { businessIdField } from '../shared/methods/businessField';
 import { simplifyProperty } from '../shared/triggerSimplify';
 import { DEFAULT_LIMITS, type DoorLimits, LIMIT_NAMES, MAX_LIMIT } from './request/bounds';
 

@@ -10,32 +10,8 @@ import type { INodeProperties } from 'n8n-workflow';
  * (withCredentialDefaults, nodes/shared/credential/defaults.ts).
  */
 
-/** Business picked from the merchant's businesses, or typed as an ID. */
-export function businessIdField(overrides: Partial<INodeProperties> = {}): INodeProperties {
-	return {
-		displayName: 'Business',
-		name: 'businessId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		description: "The business the call is made for. Leave empty to use the credential's Default Business ID.",
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a business...',
-				typeOptions: { searchListMethod: 'searchBusinesses', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. BUS-2001',
-			},
-		],
-		...overrides,
-	};
-}
+/** Business picked from the merchant's businesses, or typed as an ID (the Payment Page's too). */
+export { businessIdField } from '../../shared/methods/businessField';
 
 /** Merchant ID (wallet queries, searches). */
 export function merchantIdField(overrides: Partial<INodeProperties> = {}): INodeProperties {

@@ -1,5 +1,5 @@
 import { Expression, Workflow, type IHttpRequestOptions, type ILoadOptionsFunctions, type INodeTypes } from 'n8n-workflow';
-import { listSearch, loadOptions } from '../../../nodes/PayOnUs/methods';
+import { listSearch, loadOptions } from '../../../nodes/shared/methods';
 import { PayOnUs } from '../../../nodes/PayOnUs/PayOnUs.node';
 
 /**

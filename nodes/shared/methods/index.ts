@@ -4,11 +4,11 @@ import type {
 	INodeListSearchResult,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import type { PayOnUsClient } from '../../shared/clientInterface';
+import type { PayOnUsClient } from '../clientInterface';
 import { pickFirst, waitFor, withClient } from './waiting';
-import { orCredentialDefault } from '../../shared/credential/defaults';
-import * as api from '../../shared/api';
-import { CURRENCIES } from '../../shared/validation';
+import { orCredentialDefault } from '../credential/defaults';
+import * as api from '../api';
+import { CURRENCIES } from '../validation';
 
 /**
  * Dropdowns loaded from the service, so users pick instead of typing codes
@@ -30,7 +30,7 @@ import { CURRENCIES } from '../../shared/validation';
  *
  * A dropdown never shows a red error for something the user has not reached
  * yet (issue 31 point 1; checked on a fresh node, and with a credential
- * without defaults, by test/unit/payonus/methods.test.ts): a list that needs
+ * without defaults, by test/unit/shared/methods.test.ts): a list that needs
  * something first says what as its one entry, and sends nothing:
  * - no usable credential yet (a fresh node whose credential is not set, or
  *   one whose base address cannot be used): "Choose a PayOnUs API credential

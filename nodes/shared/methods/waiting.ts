@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
-import type { PayOnUsClient } from '../../shared/clientInterface';
-import { createClient } from '../../shared/transport';
+import type { PayOnUsClient } from '../clientInterface';
+import { createClient } from '../transport';
 
 /**
  * What a dropdown says while it cannot load yet (issue 31 point 1): one
