@@ -304,7 +304,7 @@ function deadline(exp: number, at: number): string {
 /**
  * TEST MODE only (a sandbox credential; never rendered in production): the
  * builder finishes a test checkout by having the sandbox pretend the
- * customer paid (the spec's simulate endpoint, through the node's operation).
+ * customer paid (the spec's simulate endpoint: simulatePayment, nodes/shared/payins/calls.ts).
  */
 function simulateForm(sealed: string): string {
 	return `<form method="post" action="?c=${esc(sealed)}" class="testonly" aria-labelledby="simulate-h"><h3 id="simulate-h">TEST MODE</h3><p>No real money moves here. Pretend the customer paid this account in full, as a test of your workflow.</p>${hidden(

@@ -195,8 +195,8 @@ export function admit(buckets: DoorBuckets, door: Door, call: { attempt: boolean
  * One request's door: the page's client bounded at it (every call admitted,
  * or refused with DoorClosed, before it is sent; a paged read counts one
  * call per page it may read), and the refusal, if any. The request's steps
- * may wrap the error they see (the PayOnUs node's runner does): `closed` is
- * what serve.ts answers by.
+ * may wrap the error they see (DoorClosed need not reach serve.ts as
+ * itself): `closed` is what serve.ts answers by.
  */
 export class BoundedDoor {
 	closed?: DoorClosed;

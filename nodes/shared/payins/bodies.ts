@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 import * as v from '../validation';
-import { customerSchema, type PayinCustomer } from './customer';
+import { customerSchema, PAYIN_CUSTOMERS, type PayinCustomer } from './customer';
 
 /**
  * The bodies of the payin calls (./calls.ts), typed, and the zod schema each
@@ -64,7 +64,7 @@ export const dynamicAccountBody = z.object({
 	businessId: v.businessId(),
 	amount: v.amount(),
 	reference: v.reference(),
-	customer: customerSchema(['name', 'email'], ['phone', 'externalId', 'bvn']),
+	customer: customerSchema(PAYIN_CUSTOMERS.dynamicAccount),
 });
 
 /** A card charged with its encrypted card data (POST /api/v1/card-payments). */
@@ -88,7 +88,7 @@ export const cardChargeBody = z.object({
 	reference: v.reference(),
 	narration: v.optionalText(255),
 	redirectUrl: v.optional(v.url()),
-	customer: customerSchema(['name', 'email'], ['phone', 'line1', 'city', 'state', 'countryCode']),
+	customer: customerSchema(PAYIN_CUSTOMERS.cardCharge),
 });
 
 /** A mobile money prompt on the customer's phone (POST /api/v1/mobile-money/collection). */
@@ -109,7 +109,7 @@ export const mobileMoneyBody = z.object({
 	reference: v.reference(),
 	narration: v.optionalText(255),
 	initiatingCode: v.optionalText(50),
-	customer: customerSchema(['name', 'email', 'phone'], ['city', 'postalCode', 'countryCode']),
+	customer: customerSchema(PAYIN_CUSTOMERS.mobileMoney),
 });
 
 /** An EFT payin in ZAR, authorised at the customer's bank (POST /api/v1/eft-payment). */
@@ -131,7 +131,7 @@ export const eftBody = z.object({
 	reference: v.reference(),
 	narration: v.optionalText(255),
 	redirectUrl: v.optional(v.url()),
-	customer: customerSchema(['name', 'email'], ['phone', 'line1', 'city', 'state', 'postalCode', 'countryCode']),
+	customer: customerSchema(PAYIN_CUSTOMERS.eft),
 });
 
 /** Sandbox only: a dynamic account paid, as if by the customer (POST /api/v1/fund-ngn-account). */

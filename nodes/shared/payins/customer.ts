@@ -42,12 +42,27 @@ export const CUSTOMER_VALUES: Record<CustomerKey, CustomerValue> = {
 
 const ADDRESS = 'address.';
 
+/** The customer values a payin call requires, and those it accepts besides. */
+export interface CustomerValues {
+	required: readonly CustomerKey[];
+	optional: readonly CustomerKey[];
+}
+
+/** The customer values of each payin call (the PayOnUs node's customer fields follow them). */
+export const PAYIN_CUSTOMERS = {
+	dynamicAccount: { required: ['name', 'email'], optional: ['phone', 'externalId', 'bvn'] },
+	fixedAccount: { required: ['name', 'email', 'bvn', 'line1', 'city', 'countryCode'], optional: ['phone', 'externalId', 'state', 'postalCode'] },
+	cardCharge: { required: ['name', 'email'], optional: ['phone', 'line1', 'city', 'state', 'countryCode'] },
+	mobileMoney: { required: ['name', 'email', 'phone'], optional: ['city', 'postalCode', 'countryCode'] },
+	eft: { required: ['name', 'email'], optional: ['phone', 'line1', 'city', 'state', 'postalCode', 'countryCode'] },
+} as const satisfies Record<string, CustomerValues>;
+
 /**
  * zod schema of a `customer` object with these values (the optional ones
  * may be left out or empty); `address` holds the address values, and is
  * required when one of them is.
  */
-export function customerSchema(required: CustomerKey[], optional: CustomerKey[]) {
+export function customerSchema({ required, optional }: CustomerValues) {
 	const top: z.ZodRawShape = {};
 	const address: z.ZodRawShape = {};
 	for (const [keys, isRequired] of [

@@ -22,7 +22,7 @@ import { cardNextStep } from './nextStep';
  * field. The output's `nextStep` says what PIN, OTP or THREE_DS needs.
  */
 
-const customer = customerBlock(['name', 'email'], ['phone', 'line1', 'city', 'state', 'countryCode']);
+const customer = customerBlock(payins.PAYIN_CUSTOMERS.cardCharge);
 
 const schema = z.object({
 	businessId: v.businessId(),

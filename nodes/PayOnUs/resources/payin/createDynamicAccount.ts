@@ -13,7 +13,7 @@ import { customerBlock } from './customer';
  * Output: the account to show the customer, plus `nextStep`.
  */
 
-const customer = customerBlock(['name', 'email'], ['phone', 'externalId', 'bvn']);
+const customer = customerBlock(payins.PAYIN_CUSTOMERS.dynamicAccount);
 
 const schema = z.object({
 	businessId: v.businessId(),

@@ -4,7 +4,7 @@ import * as v from '../../../shared/validation';
 import { additionalFields, businessIdField, referenceField } from '../fields';
 import { itemByItem, type PayOnUsOperation } from '../types';
 import { customerBlock } from './customer';
-import { postPayin } from '../../../shared/payins';
+import { PAYIN_CUSTOMERS, postPayin } from '../../../shared/payins';
 
 /**
  * Create fixed account: a permanent bank account for one customer; every
@@ -13,10 +13,7 @@ import { postPayin } from '../../../shared/payins';
  * countryCode, bvn and dob.
  */
 
-const customer = customerBlock(
-	['name', 'email', 'bvn', 'line1', 'city', 'countryCode'],
-	['phone', 'externalId', 'state', 'postalCode'],
-);
+const customer = customerBlock(PAYIN_CUSTOMERS.fixedAccount);
 
 const schema = z.object({
 	businessId: v.businessId(),

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { z } from 'zod';
 import * as v from '../../../shared/validation';
-import { CUSTOMER_VALUES, type CustomerKey, type PayinCustomer } from '../../../shared/payins';
+import { CUSTOMER_VALUES, type CustomerKey, type CustomerValues, type PayinCustomer } from '../../../shared/payins';
 
 /**
  * The `customer` object of the payin calls, as node fields.
@@ -102,7 +102,7 @@ export function customerProperty(key: CustomerKey, required: boolean): INodeProp
 }
 
 /** zod shape entries for these customer values (optional ones may be empty). */
-export function customerShape(keys: CustomerKey[], required: boolean): z.ZodRawShape {
+export function customerShape(keys: readonly CustomerKey[], required: boolean): z.ZodRawShape {
 	const shape: z.ZodRawShape = {};
 	for (const key of keys) {
 		const { schema } = CUSTOMER_VALUES[key];
@@ -115,7 +115,7 @@ export function customerShape(keys: CustomerKey[], required: boolean): z.ZodRawS
  * Builds `customer` from validated values (top-level and additionalFields
  * merged). Values not given are left out; an empty address is left out.
  */
-export function buildCustomer(values: IDataObject, keys: CustomerKey[]): IDataObject {
+export function buildCustomer(values: IDataObject, keys: readonly CustomerKey[]): IDataObject {
 	const customer: IDataObject = {};
 	const address: IDataObject = {};
 	for (const key of keys) {
@@ -132,10 +132,11 @@ export function buildCustomer(values: IDataObject, keys: CustomerKey[]): IDataOb
 /**
  * The customer of one operation in one piece: the values it requires
  * (top-level fields) and those it accepts (options of its Additional Fields
- * collection), their zod shapes, and the `customer` object built back from
- * the validated input.
+ * collection), as its payin call takes them (PAYIN_CUSTOMERS,
+ * nodes/shared/payins/customer.ts), their zod shapes, and the `customer`
+ * object built back from the validated input.
  */
-export function customerBlock(required: CustomerKey[], optional: CustomerKey[]) {
+export function customerBlock({ required, optional }: CustomerValues) {
 	return {
 		/** Top-level node fields. */
 		fields: required.map((k) => customerProperty(k, true)),

@@ -10,7 +10,7 @@ import { customerBlock } from './customer';
  * sent to their bank's page (`redirectUrl`) to authorize the payment.
  */
 
-const customer = customerBlock(['name', 'email'], ['phone', 'line1', 'city', 'state', 'postalCode', 'countryCode']);
+const customer = customerBlock(payins.PAYIN_CUSTOMERS.eft);
 
 const schema = z.object({
 	businessId: v.businessId(),

@@ -12,7 +12,7 @@ import { customerBlock } from './customer';
  * what to do next.
  */
 
-const customer = customerBlock(['name', 'email', 'phone'], ['city', 'postalCode', 'countryCode']);
+const customer = customerBlock(payins.PAYIN_CUSTOMERS.mobileMoney);
 
 const schema = z.object({
 	businessId: v.businessId(),
