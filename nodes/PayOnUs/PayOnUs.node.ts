@@ -19,7 +19,6 @@ import { runOperation } from './run';
  */
 
 export { MONEY_MOVING_CONCURRENCY_DEFAULT, MONEY_MOVING_CONCURRENCY_MAX } from './run/concurrency';
-export { READ_CONCURRENCY } from './run/bounded';
 
 export class PayOnUs implements INodeType {
 	description: INodeTypeDescription = {

@@ -28,8 +28,8 @@ export interface OperationContext {
  * What running an operation does to the service. The node runs it by this
  * declaration (../run/):
  * - 'read': every call is a GET and none moves money. Items run
- *   concurrently (up to Options > Max Requests in Flight; the calls in
- *   flight start at READ_CONCURRENCY and adapt to the service) through a
+ *   concurrently (up to Options > Max Requests in Flight, halved while the
+ *   service pushes back) through a
  *   client that refuses anything but a GET.
  * - 'write': anything else that moves no money (creates, deletes, a name
  *   enquiry's POST). Items run Options > Money-Moving Concurrency at once

@@ -1,13 +1,7 @@
 import { UnexpectedError, type IDataObject } from 'n8n-workflow';
 import type { PaginateOptions, PayOnUsClient, RequestOptions } from '../../shared/clientInterface';
 
-/** The runner of a run's items in flight (reads and writes), the read-only client, and the calls in flight a run starts with. */
-
-/**
- * Calls in flight when a run starts (the limiter's initial value, ../../shared/transport/limiter.ts);
- * they grow up to the run's ceiling (Max Requests in Flight, or Money-Moving Concurrency) while the service answers fine.
- */
-export const READ_CONCURRENCY = 8;
+/** The runner of a run's items in flight (reads and writes), and the read-only client. */
 
 /** The client handed to a read-only operation: GET only, nothing money-moving. */
 export function readOnlyClient(client: PayOnUsClient): PayOnUsClient {

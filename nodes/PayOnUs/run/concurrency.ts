@@ -50,7 +50,7 @@ export function readOptions(resource: string, operations: string[]): INodeProper
 				typeOptions: { minValue: 1, maxValue: READ_CEILING_MAX, numberPrecision: 0 },
 				default: READ_CEILING_DEFAULT,
 				description:
-					'The most requests sent at once for these items (and the pages of Return All). The node starts with 8, adds more while PayOnUs answers fine, and halves at once when it answers "too many requests" (429) or "unavailable" (503), waiting as long as it asks (Retry-After). Lower it to spare a service shared with others.',
+					'The most requests sent at once for these items (and the pages of Return All). The node halves it at once when PayOnUs answers "too many requests" (429) or "unavailable" (503), waits as long as it asks (Retry-After), and grows back while it answers fine. Lower it to spare a service shared with others.',
 			},
 		],
 	};

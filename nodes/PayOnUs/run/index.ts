@@ -10,7 +10,7 @@ import { movesMoney, type NodeOperation } from '../resources/types';
 import { dryRunItems } from '../safeguards/dryRun';
 import { dryRunHint } from '../safeguards/dryRunHint';
 import { isToolNode, limitedOperation, readToolLimits } from '../safeguards/toolLimits';
-import { READ_CONCURRENCY, readOnlyClient, runBounded } from './bounded';
+import { readOnlyClient, runBounded } from './bounded';
 import { moneyMovingConcurrency, orderKeys, readCeiling, recordIdentity } from './concurrency';
 import { errorJson, errorMessage, noteSentAlongside, toNodeError } from './failures';
 import { inputReader, operationContext, validateItems, type ItemInput } from './input';
@@ -37,14 +37,15 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 	// From version 3: Simplify / the tool's Output choice (../resources/output.ts).
 	let op: NodeOperation = shapedOperation(found, (name, i, fallback) => ctx.getNodeParameter(name, i, fallback as string) as unknown, isToolNode(ctx.getNode().type));
 	const reads = op.effect === 'read';
-	// Calls in flight: adapted to the service, up to the ceiling (reads: Max
-	// Requests in Flight; the others: Money-Moving Concurrency).
+	// Calls in flight: the ceiling (reads: Max Requests in Flight; the others:
+	// Money-Moving Concurrency) from the first call, halved at once when the
+	// service pushes back (429/503) and grown back while it answers fine.
 	const options = (ctx.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;
 	const typeVersion = ctx.getNode().typeVersion;
 	const ceiling = reads
 		? readCeiling(options.maxRequestsInFlight)
 		: moneyMovingConcurrency(options.moneyMovingConcurrency, typeVersion);
-	const limiter = new AdaptiveLimiter({ initial: READ_CONCURRENCY, ceiling });
+	const limiter = new AdaptiveLimiter({ initial: ceiling, ceiling });
 	// One way of backing off, the limiter's hold: a push-back (429/503) holds
 	// every call of any run; in a run that is not read only, every other pause
 	// of the transport (a 5xx, a resend, a lookup's retry) holds them too.
@@ -175,8 +176,8 @@ function refuseVaryingSwitches(ctx: IExecuteFunctions, op: NodeOperation, inputs
  * Reads: the items before and including the first valid one run alone (a
  * missing token is minted once, a wrong credential fails once), then the
  * rest with up to `ceiling` items started at once, through a GET-only
- * client; the calls in flight are the limiter's (from READ_CONCURRENCY,
- * growing while the service answers fine, halved on a 429/503).
+ * client; the calls in flight are the limiter's (the ceiling, halved on a
+ * 429/503, growing back while the service answers fine).
  */
 async function runReads(
 	inputs: ItemInput[],

@@ -5,7 +5,7 @@ import { fakeExecuteContext, type Params } from '../../fakes';
 
 /**
  * How the node runs its items: read-only operations with up to
- * READ_CONCURRENCY calls in flight (output order, pairedItem and
+ * Max Requests in Flight calls in flight (output order, pairedItem and
  * continueOnFail as in a one-by-one run), everything else strictly one after
  * the other.
  */
@@ -19,7 +19,7 @@ jest.mock('../../../../nodes/shared/transport', () => ({
 	},
 }));
 
-import { PayOnUs, READ_CONCURRENCY } from '../../../../nodes/PayOnUs/PayOnUs.node';
+import { PayOnUs } from '../../../../nodes/PayOnUs/PayOnUs.node';
 import { findOperation } from '../../../../nodes/PayOnUs/resources';
 import { runBounded } from '../../../../nodes/PayOnUs/run/bounded';
 import { READ_CEILING_DEFAULT } from '../../../../nodes/PayOnUs/run/concurrency';
@@ -111,9 +111,9 @@ describe('PayOnUs node: read-only operations run concurrently', () => {
 		client = new FakeClient().respond('GET', PATH, fn);
 		const ctx = fakeContext(25, (i) => ({ ...getPayment(`ONUS-${i}`), options: { maxRequestsInFlight: 8 } }));
 		const [out] = (await drive(gate, node.execute.call(ctx), latestFirst)) as INodeExecutionData[][];
-		// The transport gets the adaptive limiter: from READ_CONCURRENCY, up to the ceiling.
-		expect(READ_CONCURRENCY).toBe(8);
+		// The transport gets the adaptive limiter: the ceiling from the first call.
 		expect(clientOptions?.limiter?.ceiling).toBe(8);
+		expect(clientOptions?.limiter?.limit).toBe(8);
 		expect(t.peak).toBe(8);
 		expect(t.peaks[0]).toBe(1);
 		expect(t.peaks[1]).toBe(1); // item 1 starts only after item 0 answered
@@ -121,14 +121,14 @@ describe('PayOnUs node: read-only operations run concurrently', () => {
 		expect(client.requests).toHaveLength(25);
 	});
 
-	it('by default, up to READ_CEILING_DEFAULT items are started at once; the limiter starts at READ_CONCURRENCY calls', async () => {
+	it('by default, up to READ_CEILING_DEFAULT items are started at once; the limiter allows as many from the first call (no slow start)', async () => {
 		const gate = new Gate();
 		const { t, fn } = tracked(gate, (req) => ({ onusReference: (req.qs as IDataObject).onusReference }));
 		client = new FakeClient().respond('GET', PATH, fn);
 		const ctx = fakeContext(200, (i) => getPayment(`ONUS-${i}`));
 		await drive(gate, node.execute.call(ctx), latestFirst);
 		expect(clientOptions?.limiter?.ceiling).toBe(READ_CEILING_DEFAULT);
-		expect(clientOptions?.limiter?.limit).toBe(READ_CONCURRENCY);
+		expect(clientOptions?.limiter?.limit).toBe(READ_CEILING_DEFAULT);
 		expect(t.peak).toBe(READ_CEILING_DEFAULT);
 	});
 
