@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- webhook-drills [--events=1000] [--forgeries=1000] [--concurrency=16] [--modes=regular,queue] [--trigger-version=1.1] [--profile]`
+ * `npm run bench -- webhook-drills [--events=1000] [--forgeries=1000] [--concurrency=16] [--modes=regular,queue] [--trigger-version=1.1] [--profile] [--n8n-env=KEY=VALUE,...]`
  *
  * Real n8n (PAYONUS_N8N_VERSION, labelled with the version that runs) + the
  * PayOnUs Trigger as designed (Confirm With the Service on, two outputs:
@@ -31,7 +31,9 @@
  * (`hiddenByApiList`).
  *
  * `--profile`: n8n runs under --cpu-prof and the main's profile is summarised
- * (bench/cpu-profile.ts).
+ * (bench/cpu-profile.ts). `--n8n-env=KEY=VALUE,...`: n8n's own settings for
+ * every process of the run (e.g. N8N_EXPRESSION_ENGINE_POOL_SIZE=4), to see
+ * what a deployment setting changes; the report names them.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
@@ -234,16 +236,22 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	// evaluate an expression per request (webhook-helpers parseRequestBody, version 1 start nodes).
 	const triggerVersion = arg(args, 'trigger-version', 1.1);
 	const modes = (args.find((a) => a.startsWith('--modes='))?.split('=')[1] ?? 'regular,queue').split(',');
+	const n8nEnv = Object.fromEntries(
+		(args.find((a) => a.startsWith('--n8n-env='))?.slice('--n8n-env='.length) ?? '')
+			.split(',')
+			.filter((kv) => kv.includes('='))
+			.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+	);
 	const unknown = modes.filter((m) => !(m in MODES));
 	if (unknown.length > 0) throw new Error(`unknown mode ${unknown.join(', ')}; known: ${Object.keys(MODES).join(', ')}`);
 	const reports: Record<string, Record<string, unknown>> = {};
 	for (const mode of modes as Mode[]) {
 		console.log(`  --- ${MODES[mode].label}`);
 		const profileDir = args.includes('--profile') ? profileFolder(`webhook-drills-${mode}`) : undefined;
-		reports[mode] = await drill(mode, { events, forgeryCount, concurrency, triggerVersion }, profileDir);
+		reports[mode] = await drill(mode, { events, forgeryCount, concurrency, triggerVersion, n8nEnv }, profileDir);
 		if (profileDir) reports[mode].profile = n8nProfileSummary(profileDir);
 	}
-	return { concurrency, triggerVersion, modes: reports };
+	return { concurrency, triggerVersion, n8nEnv, modes: reports };
 }
 
 interface Sizes {
@@ -251,12 +259,14 @@ interface Sizes {
 	forgeryCount: number;
 	concurrency: number;
 	triggerVersion: number;
+	/** n8n settings added to every process (--n8n-env). */
+	n8nEnv: Record<string, string>;
 }
 
 async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Record<string, unknown>> {
 	const { events, forgeryCount, concurrency, triggerVersion } = sizes;
 	const sb = await startSandbox({ port: 0 });
-	const options = MODES[mode].options;
+	const options = { ...MODES[mode].options, env: { ...MODES[mode].options.env, ...sizes.n8nEnv } };
 	// A profile is written when n8n exits: give its shutdown a bound shorter than the harness's grace period.
 	const n8n = await startN8n(
 		profileDir ? { ...options, env: { ...options.env, ...cpuProfileEnv(profileDir), N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '8' } } : options,
