@@ -7,8 +7,9 @@
  *  - executeContext.ts  fakeExecuteContext(): a minimal IExecuteFunctions for the action node
  * Imported by path, not from here:
  *  - transport.ts       a jest.mock stand-in for nodes/shared/transport (trigger tests)
- *  - notifications.ts   a payin as listed, a signed delivery through the trigger's
- *                       webhook, the fake service's list (with transport.ts's stand-in)
+ *  - notifications.ts   webhookRequest(): one request through the trigger's webhook
+ *                       (a fake n8n context); a payin as listed, a signed delivery, the
+ *                       fake service's list (with transport.ts's stand-in)
  * The stand-in n8n over n8n-core's REAL request helpers (transport tests) is
  * dev/inProcessN8n.ts: the benches and the money drills run it too.
  */

@@ -56,10 +56,30 @@ export function serviceRecord(over: IDataObject = {}): IDataObject {
 }
 
 
-/** Delivers a notification to the webhook trigger (fake n8n context) and returns both outputs. */
-export async function deliver(body: IDataObject, hash: string, opts: { typeVersion?: number; mode?: string; params?: IDataObject } = {}) {
-	const raw = JSON.stringify(body);
-	const response = { status: 0, body: undefined as unknown };
+/** One webhook request to the PayOnUs Trigger, as n8n hands it over (a fake n8n context). */
+export interface WebhookRequest {
+	/** The body as sent: an object is sent as its JSON. */
+	body: IDataObject | string;
+	hash?: string;
+	contentType?: string;
+	/** The node's parameters, whole (no defaults added here). */
+	params: IDataObject;
+	mode?: string;
+	/** The workflow's static data (default: a fresh object per request). */
+	staticData?: IDataObject;
+	/** The credential's verification key (default KEY). */
+	key?: string;
+	workflowId?: string;
+	nodeId?: string;
+	typeVersion?: number;
+	/** The node's credentials reference, when a test needs one. */
+	credentials?: IDataObject;
+}
+
+/** Runs the trigger's webhook on `request`: its outputs, what it answered (and how often), its warnings. */
+export async function webhookRequest(request: WebhookRequest) {
+	const raw = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+	const response = { status: 0, body: undefined as unknown, answers: 0 };
 	const res = {
 		status(code: number) {
 			response.status = code;
@@ -67,24 +87,60 @@ export async function deliver(body: IDataObject, hash: string, opts: { typeVersi
 		},
 		json(b: unknown) {
 			response.body = b;
+			response.answers++;
 			return res;
 		},
 	};
-	const params: IDataObject = { events: ['COLLECTION', 'PAYOUT'], options: {}, ...(opts.params ?? {}) };
+	const staticData = request.staticData ?? {};
+	const warnings: string[] = [];
 	const ctx = {
-		getRequestObject: () => ({ headers: { 'content-type': 'text/plain', hash }, rawBody: Buffer.from(raw) }),
+		getRequestObject: () => ({
+			headers: {
+				'content-type': request.contentType ?? 'text/plain',
+				'content-length': String(Buffer.byteLength(raw)),
+				...(request.hash !== undefined ? { hash: request.hash } : {}),
+			},
+			rawBody: Buffer.from(raw, 'utf8'),
+		}),
 		getResponseObject: () => res,
 		getBodyData: () => raw,
-		getCredentials: async () => ({ webhookVerificationKey: KEY }),
-		getNodeParameter: (name: string, fallback: unknown) => (name in params ? params[name] : fallback),
-		getMode: () => opts.mode ?? 'webhook',
-		getWorkflow: () => ({ id: 'wf-t' }),
-		getNode: () => ({ id: 'trig-1', name: 'PayOnUs Trigger', typeVersion: opts.typeVersion ?? 1.1, credentials: { payOnUsApi: { id: 'c1' } } }),
-		getWorkflowStaticData: () => ({}),
-		logger: { warn: () => undefined, info: () => undefined, error: () => undefined, debug: () => undefined },
+		getCredentials: async () => ({ webhookVerificationKey: request.key ?? KEY }),
+		getNodeParameter: (name: string, fallback: unknown) => (name in request.params ? request.params[name] : fallback),
+		getMode: () => request.mode ?? 'webhook',
+		getWorkflow: () => ({ id: request.workflowId ?? 'wf-1' }),
+		getNode: () => ({
+			id: request.nodeId ?? 'node-1',
+			name: 'PayOnUs Trigger',
+			typeVersion: request.typeVersion ?? 1,
+			...(request.credentials ? { credentials: request.credentials } : {}),
+		}),
+		getWorkflowStaticData: () => staticData,
+		logger: { warn: (m: string) => warnings.push(m), info: () => undefined, error: () => undefined, debug: () => undefined },
 	};
 	const result = await new PayOnUsTrigger().webhook.call(ctx as never);
-	return { response, confirmed: result.workflowData?.[0]?.map((i) => i.json) ?? [], notConfirmed: result.workflowData?.[1]?.map((i) => i.json) ?? [] };
+	return {
+		result,
+		response,
+		confirmed: result.workflowData?.[0]?.map((i) => i.json) ?? [],
+		notConfirmed: result.workflowData?.[1]?.map((i) => i.json) ?? [],
+		staticData,
+		warnings,
+	};
+}
+
+/** Delivers a signed notification to a 1.1 trigger on Collection and Payout events (`opts` changes them) and returns both outputs. */
+export async function deliver(body: IDataObject, hash: string, opts: { typeVersion?: number; mode?: string; params?: IDataObject } = {}) {
+	const { response, confirmed, notConfirmed } = await webhookRequest({
+		body,
+		hash,
+		params: { events: ['COLLECTION', 'PAYOUT'], options: {}, ...(opts.params ?? {}) },
+		mode: opts.mode,
+		workflowId: 'wf-t',
+		nodeId: 'trig-1',
+		typeVersion: opts.typeVersion ?? 1.1,
+		credentials: { payOnUsApi: { id: 'c1' } },
+	});
+	return { response, confirmed, notConfirmed };
 }
 
 export const sign = (b: IDataObject) =>

@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { fakeClient } from '../fakes/transport';
 import { httpError } from '../fakes/errors';
 jest.mock('../../../nodes/shared/transport', () => jest.requireActual('../fakes/transport'));
+import { webhookRequest } from '../fakes/notifications';
 
 import { PayOnUsTrigger } from '../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
@@ -45,50 +46,23 @@ interface Call {
 }
 
 async function deliver(call: Call) {
-	const raw = typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
 	if (typeof call.body === 'object' && !call.noServiceRecord) knowFromNotification(call.body);
-	const response = { status: 0, body: undefined as unknown, answers: 0 };
-	const res = {
-		status(code: number) {
-			response.status = code;
-			return res;
+	const out = await webhookRequest({
+		body: call.body,
+		hash: call.hash,
+		contentType: call.contentType,
+		params: {
+			events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link.completed'],
+			options: {},
+			confirmTokenization: true,
+			...(call.params ?? {}),
 		},
-		json(b: unknown) {
-			response.body = b;
-			response.answers++;
-			return res;
-		},
-	};
-	const params: IDataObject = {
-		events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link.completed'],
-		options: {},
-		confirmTokenization: true,
-		...(call.params ?? {}),
-	};
-	const staticData = call.staticData ?? {};
-	const warnings: string[] = [];
-	const ctx = {
-		getRequestObject: () => ({
-			headers: {
-				'content-type': call.contentType ?? 'text/plain',
-				'content-length': String(Buffer.byteLength(raw)),
-				...(call.hash !== undefined ? { hash: call.hash } : {}),
-			},
-			rawBody: Buffer.from(raw, 'utf8'),
-		}),
-		getResponseObject: () => res,
-		getBodyData: () => raw,
-		getCredentials: async () => ({ webhookVerificationKey: call.key ?? KEY }),
-		getNodeParameter: (name: string, fallback: unknown) => (name in params ? params[name] : fallback),
-		getMode: () => call.mode ?? 'webhook',
-		getWorkflow: () => ({ id: 'wf-1' }),
-		getNode: () => ({ id: call.nodeId ?? 'node-1', name: 'PayOnUs Trigger', typeVersion: 1 }),
-		getWorkflowStaticData: () => staticData,
-		logger: { warn: (m: string) => warnings.push(m), info: () => undefined, error: () => undefined, debug: () => undefined },
-	};
-	const result = await new PayOnUsTrigger().webhook.call(ctx as never);
-	const items = result.workflowData?.[0]?.map((i) => i.json) ?? [];
-	return { result, response, items, staticData, warnings };
+		mode: call.mode,
+		staticData: call.staticData,
+		key: call.key ?? KEY,
+		nodeId: call.nodeId,
+	});
+	return { result: out.result, response: out.response, items: out.confirmed, staticData: out.staticData, warnings: out.warnings };
 }
 
 /**

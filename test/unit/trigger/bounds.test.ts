@@ -12,8 +12,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { fakeClient } from '../fakes/transport';
 jest.mock('../../../nodes/shared/transport', () => jest.requireActual('../fakes/transport'));
+import { webhookRequest } from '../fakes/notifications';
 
-import { PayOnUsTrigger } from '../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { DEDUPE_WINDOW, PERSISTED_KEYS, resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
 import { CONFIRM_TIMING } from '../../../nodes/PayOnUsTrigger/confirm';
 import { clock as triggerClock } from '../../../nodes/PayOnUsTrigger/clock';
@@ -40,38 +40,17 @@ const notification = (n: number, over: IDataObject = {}): IDataObject => ({
 
 let staticData: IDataObject = {};
 async function deliver(body: IDataObject) {
-	const raw = JSON.stringify(body);
-	const response = { status: 0, body: undefined as unknown };
-	const res = {
-		status(code: number) {
-			response.status = code;
-			return res;
-		},
-		json(b: unknown) {
-			response.body = b;
-			return res;
-		},
-	};
-	const params: IDataObject = { events: ['COLLECTION', 'PAYOUT'], options: {} };
 	const hash = hashOf(String(body.accountNumber), String(body.onusReference), String(body.paymentStatus));
-	const ctx = {
-		getRequestObject: () => ({ headers: { 'content-type': 'text/plain', hash }, rawBody: Buffer.from(raw, 'utf8') }),
-		getResponseObject: () => res,
-		getBodyData: () => raw,
-		getCredentials: async () => ({ webhookVerificationKey: KEY }),
-		getNodeParameter: (name: string, fallback: unknown) => (name in params ? params[name] : fallback),
-		getMode: () => 'webhook',
-		getWorkflow: () => ({ id: 'wf-bounds' }),
-		getNode: () => ({ id: 'node-b', name: 'PayOnUs Trigger', typeVersion: 1 }),
-		getWorkflowStaticData: () => staticData,
-		logger: { warn: () => undefined, info: () => undefined, error: () => undefined, debug: () => undefined },
-	};
-	const result = await new PayOnUsTrigger().webhook.call(ctx as never);
-	return {
-		response,
-		verified: result.workflowData?.[0]?.map((i) => i.json) ?? [],
-		notConfirmed: result.workflowData?.[1]?.map((i) => i.json) ?? [],
-	};
+	const out = await webhookRequest({
+		body,
+		hash,
+		params: { events: ['COLLECTION', 'PAYOUT'], options: {} },
+		key: KEY,
+		workflowId: 'wf-bounds',
+		nodeId: 'node-b',
+		staticData,
+	});
+	return { response: out.response, verified: out.confirmed, notConfirmed: out.notConfirmed };
 }
 
 const records = new Map<string, IDataObject>();

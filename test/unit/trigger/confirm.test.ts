@@ -11,8 +11,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { fakeClient } from '../fakes/transport';
 import { httpError } from '../fakes/errors';
 jest.mock('../../../nodes/shared/transport', () => jest.requireActual('../fakes/transport'));
+import { webhookRequest } from '../fakes/notifications';
 
-import { PayOnUsTrigger } from '../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
 import { resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
 import { CONFIRM_TIMING, confirmEvent, judgeRecord, type ConfirmContext } from '../../../nodes/PayOnUsTrigger/confirm';
 import type { Notification } from '../../../nodes/PayOnUsTrigger/notification';
@@ -159,38 +159,16 @@ describe('the node confirming with the service (issue 14, point 6)', () => {
 	});
 
 	async function deliver(body: IDataObject, params: IDataObject = {}, opts: { signed?: boolean; mode?: string } = {}) {
-		const raw = JSON.stringify(body);
-		const response = { status: 0, body: undefined as unknown, answers: 0 };
-		const res = {
-			status(code: number) {
-				response.status = code;
-				return res;
-			},
-			json(b: unknown) {
-				response.body = b;
-				response.answers++;
-				return res;
-			},
-		};
-		const all: IDataObject = { events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link.completed'], options: {}, ...params };
-		const warnings: string[] = [];
-		const hash = opts.signed === false ? undefined : hashOf(String(body.accountNumber), String(body.onusReference), String(body.paymentStatus));
-		const ctx = {
-			getRequestObject: () => ({ headers: { 'content-type': 'text/plain', ...(hash ? { hash } : {}) }, rawBody: Buffer.from(raw, 'utf8') }),
-			getResponseObject: () => res,
-			getBodyData: () => raw,
-			getCredentials: async () => ({ webhookVerificationKey: KEY }),
-			getNodeParameter: (name: string, fallback: unknown) => (name in all ? all[name] : fallback),
-			getMode: () => opts.mode ?? 'webhook',
-			getWorkflow: () => ({ id: 'wf-confirm' }),
-			getNode: () => ({ id: 'node-c', name: 'PayOnUs Trigger', typeVersion: 1 }),
-			getWorkflowStaticData: () => ({}),
-			logger: { warn: (m: string) => warnings.push(m), info: () => undefined, error: () => undefined, debug: () => undefined },
-		};
-		const result = await new PayOnUsTrigger().webhook.call(ctx as never);
-		const verified = result.workflowData?.[0]?.map((i) => i.json) ?? [];
-		const notConfirmed = result.workflowData?.[1]?.map((i) => i.json) ?? [];
-		return { result, response, verified, notConfirmed, warnings };
+		const out = await webhookRequest({
+			body,
+			hash: opts.signed === false ? undefined : hashOf(String(body.accountNumber), String(body.onusReference), String(body.paymentStatus)),
+			params: { events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link.completed'], options: {}, ...params },
+			mode: opts.mode,
+			key: KEY,
+			workflowId: 'wf-confirm',
+			nodeId: 'node-c',
+		});
+		return { result: out.result, response: out.response, verified: out.confirmed, notConfirmed: out.notConfirmed, warnings: out.warnings };
 	}
 
 	/** The service's records, by onusReference (what GET answers). */
