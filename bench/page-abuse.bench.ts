@@ -89,7 +89,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 						id: 'page',
 						name: 'Page',
 						type: 'n8n-nodes-payonus.payOnUsPaymentPage',
-						typeVersion: 1.1,
+						typeVersion: 1,
 						position: [0, 0],
 						webhookId: path,
 						credentials: cred,

@@ -295,7 +295,7 @@ async function runMode(mode: string, args: string[]): Promise<Record<string, unk
 			try {
 				ref = String(nodeItems(e, 'Page')[0]?.merchantCheckoutReference ?? '');
 			} catch {
-				ref = /PP-[0-9a-f]{24}/.exec(JSON.stringify(e.data ?? ''))?.[0] ?? '';
+				ref = /PP-[0-9a-f]{24,32}/.exec(JSON.stringify(e.data ?? ''))?.[0] ?? '';
 				failedByN8n.push(ref || `execution ${e.id}`);
 			}
 			perRef.set(ref, (perRef.get(ref) ?? 0) + 1);

@@ -1,5 +1,24 @@
 /**
- * `npm run bench -- queue-payout-drill [--collections=500] [--concurrency=16]`
+ * `npm run bench -- queue-payout-drill [--collections=500] [--concurrency=16] [--checkouts=50] [--claim] [--restart-redis [--volatile-redis]]`
+ *
+ * Issue 37: `--checkouts=N` adds N Payment Page checkouts (the "Sell with a
+ * link" example) paid with the tab closed: their notifications go through
+ * the receiver like the collections' (3 copies each), which forwards each to
+ * the page's `/notify` (webhook process 1); the buyer's browser never comes
+ * back. `--claim` switches the examples' claim steps on (n8n's Redis node,
+ * INCR) on a claim Redis of the drill's own (a separate redis-server on a
+ * free port, run as a production one must be: append-only file, fsync on
+ * every write); `--restart-redis` (implies --claim) kills that Redis
+ * (SIGKILL, a crash) half-way through the deliveries and starts it again
+ * 2 s later; `--volatile-redis` runs it without any file, as the machine's
+ * Redis here is, so the restart empties it (what that costs).
+ *
+ * The time from a checkout's notification to its page run is reported in
+ * three parts: the first copy sent -> the receiver run that forwarded it
+ * started on the worker (the trigger's answer, then the wait in the queue),
+ * that run's start -> its forward (**Hand to the payment page**), the
+ * forward -> the page's run started (the page's Get Payment, then the
+ * queue again).
  *
  * The scaling drill (issues 14 and 30): n8n in queue mode (PostgreSQL + Redis)
  * with TWO `n8n webhook` processes (own ports, same database, Redis and
@@ -37,7 +56,10 @@ import { importEventExamples, SMTP_CREDENTIAL_TYPE } from '../scripts/lib/exampl
 import { CREDENTIAL_NAME, SMTP_CREDENTIAL_NAME, credentialData, exampleSettings } from '../scripts/lib/provision';
 import { startMailCatcher, smtpCredentialData, type MailCatcher } from '../dev/mailCatcher';
 import { Shop, payDynamicAccount } from '../scripts/play-customer';
-import { inParallel } from './common';
+import { inParallel, percentile } from './common';
+import { claimRedisCredential, createErrorWorkflow, FAILED_RUN, fundAccount, startBankCheckout, startClaimRedis, type ClaimRedis } from '../dev/queueClaims';
+import { sandboxAccessToken } from '../dev/sandboxCredential';
+import { loadExample, prepareExample, PAGE_HANDOFF_NODE, PAYMENT_PAGE_TYPE, REDIS_CREDENTIAL_TYPE } from '../scripts/lib/examples';
 import { sleep } from '../dev/wait';
 
 export const description =
@@ -118,6 +140,10 @@ function logLines(file: string): IDataObject[] {
 export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const collections = arg(args, 'collections', 500);
 	const concurrency = arg(args, 'concurrency', 16);
+	const checkouts = arg(args, 'checkouts', 50);
+	const restartRedis = args.includes('--restart-redis');
+	const volatileRedis = args.includes('--volatile-redis');
+	const claimOn = restartRedis || args.includes('--claim');
 	const tag = Date.now().toString(36);
 	const filesDir = mkdtempSync(join(tmpdir(), 'payonus-queue-payout-'));
 	const outcomeFile = join(filesDir, 'auto-payouts.log');
@@ -127,6 +153,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const receiver = await sink();
 	let n8n: N8nInstance | undefined;
 	let mail: MailCatcher | undefined;
+	let claimRedis: ClaimRedis | undefined;
 	const agent = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
 	const control = new SandboxClient(sb.url);
 	try {
@@ -145,10 +172,30 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		const { id: credentialId } = await n8n.createCredential({ name: CREDENTIAL_NAME, type: 'payOnUsApi', data: credentialData(sb.url, KEY) });
 		const credential = { id: credentialId, name: CREDENTIAL_NAME };
 		const { id: smtpId } = await n8n.createCredential({ name: SMTP_CREDENTIAL_NAME, type: SMTP_CREDENTIAL_TYPE, data: smtpCredentialData(mail) });
+		// The claim steps (issue 37): on a claim Redis of the drill's own.
+		let redisCredential: { id: string; name: string } | undefined;
+		if (claimOn) {
+			claimRedis = await startClaimRedis({ persistent: !volatileRedis });
+			const { id } = await n8n.createCredential({ name: 'Claim Redis', type: REDIS_CREDENTIAL_TYPE, data: claimRedisCredential(claimRedis) });
+			redisCredential = { id, name: 'Claim Redis' };
+		}
+		// The workflows' error workflow (as docs/going-live.md sets it up): a failed run e-mails a person.
+		const errorWorkflow = await createErrorWorkflow(n8n, { id: smtpId, name: SMTP_CREDENTIAL_NAME });
+		// The page ("Sell with a link"), bounds raised (every buyer of the drill is 127.0.0.1).
+		const sell = prepareExample(loadExample('sellWithLink'), { credential, redisCredential, errorWorkflow, settings: { salesFile: join(filesDir, 'sales.log') } });
+		const pageNode = sell.nodes.find((n) => n.type === PAYMENT_PAGE_TYPE)!;
+		const many = 100_000; // the highest a page takes (MAX_LIMIT)
+		pageNode.parameters = { ...pageNode.parameters, methods: ['bank'], options: { attemptsPerVisitor: many, attemptsPerTarget: many, attemptsPerPage: many, callsPerVisitor: many, callsPerPage: many } };
+		const pageId = String((await n8n.createWorkflow(sell as never)).id);
+		await n8n.activate(pageId);
+		const pagePath = String(pageNode.parameters.path);
 		const imported = await importEventExamples(n8n, {
 			credential,
 			smtpCredential: { id: smtpId, name: SMTP_CREDENTIAL_NAME },
 			settings: { autoPayout: exampleSettings('autoPayout', filesDir) },
+			pageNotifyUrl: n8n.webhookProcessUrl(0, `${pagePath}/notify`),
+			redisCredential,
+			errorWorkflow,
 		});
 		const workflowId = imported.ids.receiver;
 		const urls = n8n.webhookBaseUrls.map((_, i) => n8n!.webhookProcessUrl(i, imported.receiverPath));
@@ -164,18 +211,36 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		};
 		await collect(0); // the shop's one access token first (parallel first calls would replace each other's)
 		await inParallel(collections - 1, 8, async (i) => await collect(i + 1));
+		// Page checkouts, started as a buyer's browser starts them (webhook process 2), paid by the bank; the tab closed.
+		const bankToken = await sandboxAccessToken(sb.url, 3);
+		for (let tries = 0; tries < 60 && (await fetch(n8n.webhookProcessUrl(1, pagePath))).status === 404; tries++) await sleep(500);
+		const checkoutRefs: string[] = new Array(checkouts);
+		await inParallel(checkouts, 4, async (i) => {
+			checkoutRefs[i] = await startBankCheckout(n8n!.webhookProcessUrl(1, pagePath), { workflowId: pageId, nodeId: String(pageNode.id) }, { email: `buyer${i}@example.com`, name: `Buyer ${i}` });
+		});
+		const checkoutPayins = new Map<string, string>(); // onusReference -> checkout reference
+		for (const payin of (await control.ledger()).payins) {
+			const m = /^(PP-[0-9a-f]+)-1$/.exec(String(payin.merchantReference));
+			if (m && checkoutRefs.includes(m[1])) {
+				await fundAccount(sb.url, bankToken, payin);
+				checkoutPayins.set(String(payin.onusReference), m[1]);
+			}
+		}
+		if (checkoutPayins.size !== checkouts) throw new Error(`${checkoutPayins.size} of ${checkouts} checkouts have a payin`);
+		refs.push(...checkoutPayins.keys());
 		const refSet = new Set(refs);
 		let captured: Delivery[] = [];
 		for (let tries = 0; tries < 60; tries++) {
 			const deliveries = await control.deliveries();
 			captured = deliveries.filter((d) => d.event === 'COLLECTION' && refSet.has(String(d.body.onusReference)));
-			if (new Set(captured.map((d) => String(d.body.onusReference))).size >= collections) break;
+			if (new Set(captured.map((d) => String(d.body.onusReference))).size >= refs.length) break;
 			await sleep(500);
 		}
 		const byRef = new Map<string, Delivery>();
 		for (const d of captured) if (!byRef.has(String(d.body.onusReference))) byRef.set(String(d.body.onusReference), d);
-		if (byRef.size < collections) throw new Error(`only ${byRef.size} of ${collections} collection notifications were captured`);
-		console.log(`  ${collections} collections made and their notifications captured in ${((Date.now() - made) / 1000).toFixed(1)} s`);
+		if (byRef.size < refs.length) throw new Error(`only ${byRef.size} of ${refs.length} collection notifications were captured`);
+		console.log(`  ${collections} collections and ${checkouts} page checkouts made and their notifications captured in ${((Date.now() - made) / 1000).toFixed(1)} s`);
+		const events = refs.length;
 
 		// Warm-up: the webhook processes look the webhook up and the worker loads the workflow.
 		await sleep(2000);
@@ -184,9 +249,9 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		// copies of a block of `concurrency` collections are sent together: they race in flight.
 		type Shot = { ref: string; copy: number; process: number; body: string; hash: string };
 		const shots: Shot[] = [];
-		for (let start = 0; start < collections; start += concurrency) {
+		for (let start = 0; start < events; start += concurrency) {
 			for (let copy = 0; copy < 3; copy++) {
-				for (let i = start; i < Math.min(collections, start + concurrency); i++) {
+				for (let i = start; i < Math.min(events, start + concurrency); i++) {
 					const d = byRef.get(refs[i]) as Delivery;
 					shots.push({ ref: refs[i], copy: copy + 1, process: (i + copy) % 2, body: JSON.stringify(d.body), hash: d.headers.hash });
 				}
@@ -194,8 +259,20 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		}
 		const answers: Array<{ status: number; outcome: string; process: number; ms: number }> = new Array(shots.length);
 		const sentAt = Date.now();
+		const firstSent = new Map<string, number>();
+		let restarted: Promise<void> | undefined;
 		await inParallel(shots.length, concurrency, async (k) => {
 			const shot = shots[k];
+			if (restartRedis && k === Math.floor(shots.length / 2) && claimRedis) {
+				const r = claimRedis;
+				restarted = (async () => {
+					await r.stop();
+					console.log(`  claim Redis killed at delivery ${k} of ${shots.length}; started again in 2 s`);
+					await sleep(2000);
+					await r.start();
+				})();
+			}
+			if (!firstSent.has(shot.ref)) firstSent.set(shot.ref, Date.now());
 			const t0 = performance.now();
 			let status = -1;
 			let outcome = 'error';
@@ -214,6 +291,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			}
 			answers[k] = { status, outcome, process: shot.process, ms: performance.now() - t0 };
 		});
+		await restarted;
 		const deliverSeconds = (Date.now() - sentAt) / 1000;
 		console.log(`  ${shots.length} deliveries sent in ${deliverSeconds.toFixed(1)} s; waiting for the executions...`);
 
@@ -223,13 +301,67 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			autoPayout: await settle(n8n, imported.ids.autoPayout, 0, 120_000, 3000),
 			notifications: await settle(n8n, imported.ids.notifications, 0, 120_000, 3000),
 			cardOnFile: await settle(n8n, imported.ids.cardOnFile, 0, 60_000, 3000),
+			page: await settle(n8n, pageId, 0, 120_000, 3000),
 		};
+		await settle(n8n, errorWorkflow, 0, 60_000, 3000); // its e-mails are read below
+		// The page: each checkout's first run (from the notification), and how many went on (one sales line each).
+		const pageStarts = new Map<string, number>();
+		for (const e of runs.page) {
+			const full = await n8n.getExecution(String(e.id));
+			const item = (executionData(full).resultData?.runData as Record<string, Array<{ data?: { main?: Array<Array<{ json: IDataObject }>> } }>> | undefined)?.['Payment page']?.[0]?.data?.main?.[0]?.[0]?.json;
+			const ref = String(item?.merchantCheckoutReference ?? '');
+			const at = Date.parse(String(e.startedAt));
+			if (ref && (!pageStarts.has(ref) || at < (pageStarts.get(ref) as number))) pageStarts.set(ref, at);
+		}
+		const startDelays: number[] = [];
+		for (const [onus, ref] of checkoutPayins) {
+			const started = pageStarts.get(ref);
+			if (started !== undefined) startDelays.push(started - (firstSent.get(onus) as number));
+		}
+		// Where that time goes: the receiver run that forwarded each checkout (its first).
+		const forwards = new Map<string, { runStart: number; forwardAt: number; consumersBefore: boolean }>();
+		for (const e of executions) {
+			const full = await n8n.getExecution(String(e.id));
+			const runData = executionData(full).resultData?.runData as Record<string, Array<{ startTime?: number; data?: { main?: Array<Array<{ json: IDataObject }>> } }>> | undefined;
+			const hand = runData?.[PAGE_HANDOFF_NODE]?.[0];
+			const onus = String(runData?.['PayOnUs event']?.[0]?.data?.main?.[0]?.[0]?.json?.onusReference ?? '');
+			if (!hand?.startTime || !checkoutPayins.has(onus)) continue;
+			const payoutAt = runData?.['Auto-payout on collection']?.[0]?.startTime;
+			const at = { runStart: Date.parse(String(e.startedAt)), forwardAt: hand.startTime, consumersBefore: payoutAt !== undefined && payoutAt < hand.startTime };
+			if (!forwards.has(onus) || at.forwardAt < (forwards.get(onus) as { forwardAt: number }).forwardAt) forwards.set(onus, at);
+		}
+		const phase = { toReceiverRun: [] as number[], inReceiverRun: [] as number[], forwardToPageRun: [] as number[] };
+		for (const [onus, f] of forwards) {
+			phase.toReceiverRun.push(f.runStart - (firstSent.get(onus) as number));
+			phase.inReceiverRun.push(f.forwardAt - f.runStart);
+			const started = pageStarts.get(checkoutPayins.get(onus) as string);
+			if (started !== undefined) phase.forwardToPageRun.push(started - f.forwardAt);
+		}
+		const p50p99 = (v: number[]) => ({ p50: percentile(v, 50), p99: percentile(v, 99) });
+		// The claims the claim Redis holds at the end (each event and checkout once, restarted or not).
+		const claimsHeld = claimRedis
+			? {
+					events: Number(claimRedis.cli('eval', "return #redis.call('keys', ARGV[1])", '0', 'payonus:event:*')),
+					checkouts: Number(claimRedis.cli('eval', "return #redis.call('keys', ARGV[1])", '0', 'payonus:checkout:*')),
+				}
+			: undefined;
+		const salesFile = join(filesDir, 'sales.log');
+		const sales = existsSync(salesFile) ? readFileSync(salesFile, 'utf8').split('\n').filter(Boolean) : [];
+		const salesPer = (ref: string) => sales.filter((l) => l.includes(ref)).length;
+		const checkoutsOnce = checkoutRefs.filter((r) => salesPer(r) === 1).length;
+		const checkoutsTwice = checkoutRefs.filter((r) => salesPer(r) > 1).length;
 		const drainSeconds = (Date.now() - sentAt) / 1000;
 		const byStatus: Record<string, number> = {};
-		for (const e of [...executions, ...runs.autoPayout, ...runs.notifications, ...runs.cardOnFile]) {
+		for (const e of [...executions, ...runs.autoPayout, ...runs.notifications, ...runs.cardOnFile, ...runs.page]) {
 			byStatus[String(e.status)] = (byStatus[String(e.status)] ?? 0) + 1;
 		}
-		const mailsCaught = (await mail.messages()).filter((m) => refs.some((r) => m.subject.includes(r))).length;
+		const subjects = (await mail.messages()).map((m) => m.subject);
+		const toldAPerson = subjects.filter((x) => x.startsWith(FAILED_RUN)).length;
+		const mailsCaught = subjects.filter((s) => refs.some((r) => s.includes(r))).length;
+		const mailsPer = (r: string) => subjects.filter((s) => s.includes(r)).length;
+		const emailedOnce = refs.filter((r) => mailsPer(r) === 1).length;
+		const emailedTwice = refs.filter((r) => mailsPer(r) > 1).length;
+		const emailedNever = refs.filter((r) => mailsPer(r) === 0).length;
 
 		// The ledger: payouts (transfers) per collection.
 		await sleep(1000);
@@ -267,8 +399,31 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			answerCounts[key] = (answerCounts[key] ?? 0) + 1;
 		}
 
+		const acceptMs = answers.map((a) => a.ms);
 		const report = {
 			n8n: `${N8N_VERSION}, queue mode: PostgreSQL + Redis, main + 1 worker (concurrency 10) + 2 webhook processes`,
+			claimStep: claimOn
+				? `on (Redis INCR on a separate redis-server, ${volatileRedis ? 'no persistence' : 'appendonly, fsync always'})${restartRedis ? ', claim Redis killed half-way and restarted' : ''}`
+				: 'off',
+			claimsHeldAtTheEnd: claimsHeld,
+			pageCheckoutsPaidWithTheTabClosed: checkouts,
+			checkoutsWentOnOnce: checkoutsOnce,
+			checkoutsWentOnTwiceOrMore: checkoutsTwice,
+			checkoutsNeverStarted: checkoutRefs.filter((r) => !pageStarts.has(r)).length,
+			pageRuns: runs.page.length,
+			pageRunsSuppressedByTheClaim: runs.page.length - sales.length,
+			notificationToPageStartMs: { p50: percentile(startDelays, 50), p99: percentile(startDelays, 99), max: startDelays.length ? Math.max(...startDelays) : NaN },
+			notificationToPageStartParts: {
+				firstCopySentToReceiverRunStartedMs: p50p99(phase.toReceiverRun),
+				receiverRunStartedToForwardMs: p50p99(phase.inReceiverRun),
+				forwardToPageRunStartedMs: p50p99(phase.forwardToPageRun),
+				forwardsAfterTheConsumers: [...forwards.values()].filter((f) => f.consumersBefore).length,
+			},
+			triggerAcceptMs: { p50: percentile(acceptMs, 50), p99: percentile(acceptMs, 99) },
+			eventsEmailedOnce: emailedOnce,
+			eventsEmailedTwiceOrMore: emailedTwice,
+			eventsNotEmailed: emailedNever,
+			receiverRunsSuppressedByTheClaim: executions.length - runs.notifications.length,
 			topology: 'one receiving workflow (PayOnUs Trigger) -> Execute Workflow -> auto-payout, notifications, card on file',
 			collections,
 			deliveriesPerCollection: 3,
@@ -291,7 +446,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			executionOutcomes: outcomes,
 			executionsFoundAlreadyPaid: outcomes['already paid'] ?? 0,
 			alreadyPaidShowingTheLedgerPayout: alreadyPaidWithTheRecord,
-			failedExecutions: (byStatus.error ?? 0) + (byStatus.crashed ?? 0),
+			failedExecutions: (byStatus.error ?? 0) + (byStatus.crashed ?? 0) + (byStatus.canceled ?? 0),
+			failedRunsEmailedToAPerson: toldAPerson,
 			executionsLoggedFailed: failedLines.length,
 			failedSamples: failedLines.slice(0, 3).map((l) => String(l.error).slice(0, 300)),
 			totalSeconds: Number(((Date.now() - began) / 1000).toFixed(1)),
@@ -304,9 +460,15 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			`  | ${collections} | ${shots.length} | ${executions.length} | ${runs.autoPayout.length} | ${runs.notifications.length} | ${runs.cardOnFile.length} | ${report.collectionsPaidExactlyOnce} | ${report.collectionsPaidMoreThanOnce} | ${report.collectionsNotPaid} | ${report.executionsFoundAlreadyPaid} | ${report.failedExecutions} |`,
 		);
 		console.log('');
+		console.log(`  | claim step | events (collections + checkouts) | receiver runs | suppressed by the claim | notifications runs | e-mailed once / twice+ / never | paid exactly once / twice+ | checkouts on once / twice+ / never started | page runs | notification -> page start p50 / p99 ms | accept p50 / p99 ms | failed executions |`);
+		console.log(`  | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`);
+		console.log(
+			`  | ${report.claimStep} | ${collections} + ${checkouts} | ${executions.length} | ${report.receiverRunsSuppressedByTheClaim} | ${runs.notifications.length} | ${emailedOnce} / ${emailedTwice} / ${emailedNever} | ${report.collectionsPaidExactlyOnce} / ${report.collectionsPaidMoreThanOnce} | ${checkoutsOnce} / ${checkoutsTwice} / ${report.checkoutsNeverStarted} | ${runs.page.length} | ${report.notificationToPageStartMs.p50} / ${report.notificationToPageStartMs.p99} | ${report.triggerAcceptMs.p50} / ${report.triggerAcceptMs.p99} | ${report.failedExecutions} |`,
+		);
+		console.log('');
 		console.log(JSON.stringify(report, null, 2));
 		if (failedLines.length > 0 || (outcomes['already paid'] ?? 0) > 0) {
-			// One repeated run as n8n recorded it: the transfer node's item marked alreadyDone (node version 4).
+			// One repeated run as n8n recorded it: the transfer node's item marked alreadyDone.
 			for (const e of runs.autoPayout.slice().reverse()) {
 				const full = await n8n.getExecution(String(e.id));
 				const transferRuns = (executionData(full).resultData?.runData as Record<string, IDataObject[]> | undefined)?.['Pay supplier share'];
@@ -331,6 +493,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		await agent.close().catch(() => undefined);
 		await n8n?.stop();
 		await mail?.stop();
+		await claimRedis?.close();
 		receiver.server.close();
 		await sb.stop();
 		rmSync(filesDir, { recursive: true, force: true });

@@ -47,10 +47,10 @@ export function transferBody(reference: string): IDataObject {
 }
 
 /** PayOnUs: Get Payment of the item's `onusReference`. */
-export function payOnUsGetPayment(credentials: Credentials, typeVersion = 1, options?: IDataObject): IDataObject {
+export function payOnUsGetPayment(credentials: Credentials, options?: IDataObject): IDataObject {
 	return {
 		type: 'n8n-nodes-payonus.payOnUs',
-		typeVersion,
+		typeVersion: 1,
 		credentials,
 		parameters: {
 			resource: 'payin',
@@ -86,11 +86,11 @@ export function httpGetPayment(credentials: Credentials, baseUrl: string): IData
 	};
 }
 
-/** PayOnUs: Create Transfer (transferBody) with the item's `reference`, `moneyMovingConcurrency` in flight (undefined: the version's default). */
-export function payOnUsCreateTransfer(credentials: Credentials, moneyMovingConcurrency: number | undefined, typeVersion = 1): IDataObject {
+/** PayOnUs: Create Transfer (transferBody) with the item's `reference`, `moneyMovingConcurrency` in flight (undefined: its default). */
+export function payOnUsCreateTransfer(credentials: Credentials, moneyMovingConcurrency: number | undefined): IDataObject {
 	return {
 		type: 'n8n-nodes-payonus.payOnUs',
-		typeVersion,
+		typeVersion: 1,
 		credentials,
 		parameters: {
 			resource: 'payout',
@@ -105,8 +105,8 @@ export function payOnUsCreateTransfer(credentials: Credentials, moneyMovingConcu
 			beneficiaryAccountNumber: '9999991112',
 			beneficiaryAccountName: 'Sandbox Success Beneficiary',
 			narration: 'bench',
-			// Version 2 on verifies the name first by default: off, so the calls compare with the HTTP Request node's.
-			...(typeVersion >= 2 ? { verifyBeneficiaryName: false } : {}),
+			// The name is verified first by default: off, so the calls compare with the HTTP Request node's.
+			verifyBeneficiaryName: false,
 			...(moneyMovingConcurrency !== undefined ? { options: { moneyMovingConcurrency } } : {}),
 		},
 	};

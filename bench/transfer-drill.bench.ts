@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- transfer-drill [--count=1000] [--rates=0.2,0.5] [--modes=after,before,429]
- *   [--node-version=3] [--profiles=default,all,rate-limited]`: the
+ *   [--profiles=default,all,rate-limited]`: the
  * money-safety drill. A real n8n runs ONE workflow (Manual Trigger -> Code
  * making N items -> PayOnUs Create Transfer, each item a unique reference)
  * against the sandbox, whose POST /api/v1/transfer-requests/bank-transfer
@@ -44,8 +44,6 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	// before: dropped before processing -> lookup finds nothing -> resent once.
 	// 429: answered 429 before processing (a storm at `rate`) -> lookup, then resent after Retry-After.
 	const modes = arg(args, 'modes', 'after').split(',') as Array<'after' | 'before' | '429'>;
-	// --node-version=N: the PayOnUs node's version (3: Money-Moving Concurrency 32 by default; 1-2: 1).
-	const nodeVersion = Number(arg(args, 'node-version', '3'));
 	// --profiles=default,all,...: sandbox profiles (sandbox/profiles.ts TEST_PROFILES names, or a single profile name), each its rows.
 	const profileNames = arg(args, 'profiles', 'default').split(',');
 	const handle = await startSandbox({ port: 0, config: { requestLogLimit: 20000, tokenCallsPerMinute: 1_000_000 } });
@@ -88,8 +86,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				{ continueOnFail: true },
 			);
 			(workflow.nodes[1].parameters as IDataObject).jsCode = code;
-			workflow.nodes[2].typeVersion = nodeVersion;
-			if (nodeVersion >= 2) (workflow.nodes[2].parameters as IDataObject).verifyBeneficiaryName = false;
+			(workflow.nodes[2].parameters as IDataObject).verifyBeneficiaryName = false;
 			const { id } = await n8n.createWorkflow(workflow);
 			const started = Date.now();
 			const execution = await n8n.runWorkflow(id, { timeoutMs: 30 * 60_000 });
@@ -115,7 +112,6 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			const doubled = [...held.entries()].filter(([, n]) => n > 1).map(([r]) => r);
 			const row = {
 				profile,
-				nodeVersion,
 				fault: mode === '429' ? '429-before' : `drop-${mode}`,
 				rate,
 				transfers: count,
@@ -150,5 +146,5 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		await handle.stop();
 	}
 	console.table(rows.map(({ lostSample: _l, doubledSample: _d, errorSample: _e, ...r }) => r));
-	return { count, rates, modes, nodeVersion, profiles: profileNames, rows };
+	return { count, rates, modes, profiles: profileNames, rows };
 }

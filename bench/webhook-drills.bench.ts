@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- webhook-drills [--events=1000] [--forgeries=1000] [--concurrency=16] [--modes=regular,queue] [--trigger-version=1.1] [--profile] [--n8n-env=KEY=VALUE,...]`
+ * `npm run bench -- webhook-drills [--events=1000] [--forgeries=1000] [--concurrency=16] [--modes=regular,queue] [--profile] [--n8n-env=KEY=VALUE,...]`
  *
  * Real n8n (PAYONUS_N8N_VERSION, labelled with the version that runs) + the
  * PayOnUs Trigger as designed (Confirm With the Service on, two outputs:
@@ -232,9 +232,6 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const events = arg(args, 'events', 1000);
 	const forgeryCount = arg(args, 'forgeries', 1000);
 	const concurrency = arg(args, 'concurrency', 16);
-	// The node's version: 1.1 (what a new node gets, Simplify on); 1 also makes n8n
-	// evaluate an expression per request (webhook-helpers parseRequestBody, version 1 start nodes).
-	const triggerVersion = arg(args, 'trigger-version', 1.1);
 	const modes = (args.find((a) => a.startsWith('--modes='))?.split('=')[1] ?? 'regular,queue').split(',');
 	const n8nEnv = Object.fromEntries(
 		(args.find((a) => a.startsWith('--n8n-env='))?.slice('--n8n-env='.length) ?? '')
@@ -248,23 +245,22 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	for (const mode of modes as Mode[]) {
 		console.log(`  --- ${MODES[mode].label}`);
 		const profileDir = args.includes('--profile') ? profileFolder(`webhook-drills-${mode}`) : undefined;
-		reports[mode] = await drill(mode, { events, forgeryCount, concurrency, triggerVersion, n8nEnv }, profileDir);
+		reports[mode] = await drill(mode, { events, forgeryCount, concurrency, n8nEnv }, profileDir);
 		if (profileDir) reports[mode].profile = n8nProfileSummary(profileDir);
 	}
-	return { concurrency, triggerVersion, n8nEnv, modes: reports };
+	return { concurrency, n8nEnv, modes: reports };
 }
 
 interface Sizes {
 	events: number;
 	forgeryCount: number;
 	concurrency: number;
-	triggerVersion: number;
 	/** n8n settings added to every process (--n8n-env). */
 	n8nEnv: Record<string, string>;
 }
 
 async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Record<string, unknown>> {
-	const { events, forgeryCount, concurrency, triggerVersion } = sizes;
+	const { events, forgeryCount, concurrency } = sizes;
 	const sb = await startSandbox({ port: 0 });
 	const options = { ...MODES[mode].options, env: { ...MODES[mode].options.env, ...sizes.n8nEnv } };
 	// A profile is written when n8n exits: give its shutdown a bound shorter than the harness's grace period.
@@ -277,7 +273,8 @@ async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Rec
 		await api.setWebhooks({ url: 'http://127.0.0.1:9/nowhere', verificationKey: KEY });
 		const credentialId = await createCredential(n8n, sb.url, 'PayOnUs drills');
 		const webhookId = randomUUID();
-		const workflow = triggerWorkflow('webhook drills', webhookId, credentialId, { confirmWithService: true }, { typeVersion: triggerVersion });
+		// As a new node has it: Simplify on; every status (the drills' events are of any status).
+		const workflow = triggerWorkflow('webhook drills', webhookId, credentialId, { confirmWithService: true, simplify: true, statuses: [] });
 		const { id } = await n8n.createWorkflow(workflow);
 		const url = n8n.webhookUrl(`${webhookId}/webhook`);
 		await activateAndWait(n8n, id, url, agent);
@@ -401,7 +398,7 @@ async function drill(mode: Mode, sizes: Sizes, profileDir?: string): Promise<Rec
 
 		const report = {
 			n8n: MODES[mode].label,
-			trigger: `PayOnUs Trigger version ${triggerVersion}, Confirm With the Service on`,
+			trigger: 'PayOnUs Trigger, Confirm With the Service on, Simplify on',
 			concurrency,
 			counting: {
 				how: "n8n's database (execution_entity), each phase waited for until none is new or running and nothing changed for 5 s (give-up 600 s)",

@@ -19,6 +19,8 @@ export interface CaughtMail {
 	id: string;
 	subject: string;
 	text?: string;
+	/** The HTML body, when the message has one (n8n's approval e-mails are HTML only). */
+	html?: string;
 	time: string;
 	from: Array<{ address: string; name?: string }>;
 	to: Array<{ address: string; name?: string }>;

@@ -70,8 +70,8 @@ export const PAYOUT_TOOL_PARAMETERS: IDataObject = {
 	beneficiaryAccountName: 'Sandbox Success Beneficiary',
 };
 
-/** A workflow: MCP Server Trigger at `path` with the PayOnUs tool (Create Transfer, amount and reference from the client) at node version `typeVersion`. */
-export function mcpPayoutWorkflow(name: string, path: string, credentialId: string, limits: IDataObject, typeVersion = 2): WorkflowJson {
+/** A workflow: MCP Server Trigger at `path` with the PayOnUs tool (Create Transfer, amount and reference from the client) and these `limits`. */
+export function mcpPayoutWorkflow(name: string, path: string, credentialId: string, limits: IDataObject): WorkflowJson {
 	return {
 		name,
 		nodes: [
@@ -88,13 +88,12 @@ export function mcpPayoutWorkflow(name: string, path: string, credentialId: stri
 				id: 'tool',
 				name: 'pay_supplier',
 				type: 'n8n-nodes-payonus.payOnUsTool',
-				typeVersion,
+				typeVersion: 1,
 				position: [200, 200],
 				parameters: {
 					...PAYOUT_TOOL_PARAMETERS,
 					narration: 'MCP payout',
 					toolAllowMoneyMovement: true,
-					toolAllowedCurrencies: ['NGN'],
 					...limits,
 				},
 				credentials: { payOnUsApi: { id: credentialId, name: 'PayOnUs MCP' } },

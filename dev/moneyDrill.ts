@@ -11,13 +11,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { createClient } from '../nodes/shared/transport';
 import { tokenCache } from '../nodes/shared/accessToken/cache';
 import type { PayOnUsClient } from '../nodes/shared/clientInterface';
-import type { OperationContext, PayOnUsOperation } from '../nodes/PayOnUs/resources/types';
-import { createTransfer as createTransferOperation } from '../nodes/PayOnUs/resources/payout/createTransfer';
-import { bulkTransfer as bulkTransferOperation } from '../nodes/PayOnUs/resources/payout/bulkTransfer';
-import { chargeCard } from '../nodes/PayOnUs/resources/payin/chargeCard';
-import { chargeTokenizedCard } from '../nodes/PayOnUs/resources/payin/chargeTokenizedCard';
-import { mobileMoneyCollection } from '../nodes/PayOnUs/resources/payin/mobileMoneyCollection';
-import { eftPayment } from '../nodes/PayOnUs/resources/payin/eftPayment';
+import { movesMoney, type NodeOperation, type OperationContext, operationId, type PayOnUsOperation } from '../nodes/PayOnUs/resources/types';
+import { resources } from '../nodes/PayOnUs/resources';
 import { PayOnUsApi } from '../credentials/PayOnUsApi.credentials';
 import { CredentialStore, FakeN8n, sandboxCredential } from './inProcessN8n';
 import { SandboxClient } from '../sandbox/client';
@@ -45,7 +40,7 @@ export interface Intent {
 
 export interface MoneyOp {
 	name: string;
-	/** POST path of the money-moving call (where faults go). */
+	/** POST path of the money-moving call (where faults go): the operation's declared `moneyCall.path`. */
 	path: string;
 	op: PayOnUsOperation;
 	/** Raw node parameters for movement `i` with `reference`; `variant` 1 gives other details (reused reference). */
@@ -70,126 +65,147 @@ function encryptCard(publicKey: string, pan = '4111111111111111'): string {
 
 const transferBase = (reference: string) => ({ businessId: BUSINESS, reference, narration: 'drill', beneficiaryAccountName: 'Drill Beneficiary' });
 
-export const MONEY_OPS: MoneyOp[] = [
-	{
-		name: 'bank transfer',
-		path: '/api/v1/transfer-requests/bank-transfer',
-		op: createTransferOperation as PayOnUsOperation,
-		params: (reference, i, variant) => {
-			const amount = 100 + i + (variant ? 0.5 : 0);
-			const account = variant ? '0123400001' : '9999991112';
-			return {
-				raw: { ...transferBase(reference), transferType: 'WALLET_TO_BANK_ACCOUNT', amount, currency: 'NGN', countryCode: 'NG', beneficiaryBankCode: '044', beneficiaryAccountNumber: account },
-				intent: { reference, kind: 'transfer', amount, account },
-			};
+/** A way an operation moves money in the drill: its name and sample inputs (the operation and its path come from the registry). */
+type Sample = Omit<MoneyOp, 'path' | 'op'>;
+
+/**
+ * The drill's sample inputs of each money-moving operation, by operation id
+ * (`resource:value`), one entry per way it moves money. Test data only: which
+ * operations move money, and where their calls go, is read from the
+ * operation registry (MONEY_OPS below); an operation without samples is
+ * listed in UNDRILLED (and fails test/unit/shared/moneyMoving.answers.test.ts).
+ */
+const SAMPLES: Record<string, Sample[]> = {
+	'payout:createTransfer': [
+		{
+			name: 'bank transfer',
+			params: (reference, i, variant) => {
+				const amount = 100 + i + (variant ? 0.5 : 0);
+				const account = variant ? '0123400001' : '9999991112';
+				return {
+					raw: { ...transferBase(reference), transferType: 'WALLET_TO_BANK_ACCOUNT', amount, currency: 'NGN', countryCode: 'NG', beneficiaryBankCode: '044', beneficiaryAccountNumber: account },
+					intent: { reference, kind: 'transfer', amount, account },
+				};
+			},
 		},
-	},
-	{
-		name: 'momo transfer',
-		path: '/api/v1/transfer-requests/bank-transfer',
-		op: createTransferOperation as PayOnUsOperation,
-		params: (reference, i, variant) => {
-			const amount = 50 + i + (variant ? 0.25 : 0);
-			const account = variant ? '+254700000099' : '+254700000000';
-			return {
-				raw: { ...transferBase(reference), transferType: 'WALLET_TO_MOMO', amount, currency: 'KES', countryCode: 'KE', momoNetwork: 'MPESA_KE', beneficiaryPhoneNumber: account },
-				intent: { reference, kind: 'transfer', amount, account },
-			};
+		{
+			name: 'momo transfer',
+			params: (reference, i, variant) => {
+				const amount = 50 + i + (variant ? 0.25 : 0);
+				const account = variant ? '+254700000099' : '+254700000000';
+				return {
+					raw: { ...transferBase(reference), transferType: 'WALLET_TO_MOMO', amount, currency: 'KES', countryCode: 'KE', momoNetwork: 'MPESA_KE', beneficiaryPhoneNumber: account },
+					intent: { reference, kind: 'transfer', amount, account },
+				};
+			},
 		},
-	},
-	{
-		name: 'EFT transfer',
-		path: '/api/v1/transfer-requests/bank-transfer',
-		op: createTransferOperation as PayOnUsOperation,
-		params: (reference, i, variant) => {
-			const amount = 70 + i + (variant ? 1 : 0);
-			const account = variant ? '62000000099' : '62000000001';
-			return {
-				raw: { ...transferBase(reference), transferType: 'WALLET_TO_EFT', amount, currency: 'ZAR', countryCode: 'ZA', eftBank: '250655', beneficiaryAccountNumber: account },
-				intent: { reference, kind: 'transfer', amount, account },
-			};
+		{
+			name: 'EFT transfer',
+			params: (reference, i, variant) => {
+				const amount = 70 + i + (variant ? 1 : 0);
+				const account = variant ? '62000000099' : '62000000001';
+				return {
+					raw: { ...transferBase(reference), transferType: 'WALLET_TO_EFT', amount, currency: 'ZAR', countryCode: 'ZA', eftBank: '250655', beneficiaryAccountNumber: account },
+					intent: { reference, kind: 'transfer', amount, account },
+				};
+			},
 		},
-	},
-	{
-		name: 'bulk transfer',
-		path: '/api/v1/transfer-requests/bulk/bank-transfer',
-		op: bulkTransferOperation as PayOnUsOperation,
-		params: (reference, i, variant) => {
-			const rows = [
-				{ account: variant ? '0123400002' : '9999991112', amount: 10 + i },
-				{ account: '0123456789', amount: 20 + i + (variant ? 1 : 0) },
-			];
-			const csv = `${CSV_HEADER}\n${rows.map((r) => `${r.account},Row,044,${r.amount},drill`).join('\n')}\n`;
-			return {
-				raw: { source: 'binary', binaryPropertyName: 'data', businessId: BUSINESS, currency: 'NGN', reference },
-				intent: { reference, kind: 'bulk', amount: rows.reduce((s, r) => s + r.amount, 0), rows },
-				binary: csv,
-			};
+	],
+	'payout:bulkTransfer': [
+		{
+			name: 'bulk transfer',
+			params: (reference, i, variant) => {
+				const rows = [
+					{ account: variant ? '0123400002' : '9999991112', amount: 10 + i },
+					{ account: '0123456789', amount: 20 + i + (variant ? 1 : 0) },
+				];
+				const csv = `${CSV_HEADER}\n${rows.map((r) => `${r.account},Row,044,${r.amount},drill`).join('\n')}\n`;
+				return {
+					raw: { source: 'binary', binaryPropertyName: 'data', businessId: BUSINESS, currency: 'NGN', reference },
+					intent: { reference, kind: 'bulk', amount: rows.reduce((s, r) => s + r.amount, 0), rows },
+					binary: csv,
+				};
+			},
 		},
-	},
-	{
-		name: 'card charge',
-		path: '/api/v1/card-payments',
-		op: chargeCard as PayOnUsOperation,
-		setup: async (env) => {
-			env.publicKey ??= await new SandboxClient(env.url).publicKey();
+	],
+	'payin:chargeCard': [
+		{
+			name: 'card charge',
+			setup: async (env) => {
+				env.publicKey ??= await new SandboxClient(env.url).publicKey();
+			},
+			params: (reference, i, variant, env) => {
+				const amount = 200 + i + (variant ? 3 : 0);
+				return {
+					raw: { businessId: BUSINESS, cardData: encryptCard(env.publicKey!), amount, currency: 'NGN', reference, customerName: 'Ada Obi', customerEmail: 'ada@example.com', additionalFields: {} },
+					intent: { reference, kind: 'payin', amount },
+				};
+			},
 		},
-		params: (reference, i, variant, env) => {
-			const amount = 200 + i + (variant ? 3 : 0);
-			return {
-				raw: { businessId: BUSINESS, cardData: encryptCard(env.publicKey!), amount, currency: 'NGN', reference, customerName: 'Ada Obi', customerEmail: 'ada@example.com', additionalFields: {} },
-				intent: { reference, kind: 'payin', amount },
-			};
+	],
+	'payin:chargeTokenizedCard': [
+		{
+			name: 'tokenized charge',
+			setup: async (env) => {
+				const client = await moneyClient(env.url);
+				const link = await client.request<IDataObject>({
+					method: 'POST',
+					path: '/api/v1/card-tokenization-links',
+					body: { businessId: BUSINESS, customer: { name: 'Ada Obi', email: 'ada@example.com' }, merchantReference: `drill-link-${Date.now()}-${Math.random().toString(36).slice(2)}` },
+				});
+				const done = await new SandboxClient(env.url).submitLink(String(link.id), { cardNumber: '4111111111111111', expiry: '12/30', cvv: '123' });
+				env.cardTokenId = String(done.link.cardTokenId ?? done.cardTokenId);
+			},
+			params: (reference, i, variant, env) => {
+				const amount = 300 + i + (variant ? 7 : 0);
+				return {
+					raw: { businessId: BUSINESS, cardTokenId: env.cardTokenId!, amount, reference, additionalFields: {} },
+					intent: { reference, kind: 'payin', amount },
+				};
+			},
 		},
-	},
-	{
-		name: 'tokenized charge',
-		path: '/api/v1/card-payments/with-token',
-		op: chargeTokenizedCard as PayOnUsOperation,
-		setup: async (env) => {
-			const client = await moneyClient(env.url);
-			const link = await client.request<IDataObject>({
-				method: 'POST',
-				path: '/api/v1/card-tokenization-links',
-				body: { businessId: BUSINESS, customer: { name: 'Ada Obi', email: 'ada@example.com' }, merchantReference: `drill-link-${Date.now()}-${Math.random().toString(36).slice(2)}` },
-			});
-			const done = await new SandboxClient(env.url).submitLink(String(link.id), { cardNumber: '4111111111111111', expiry: '12/30', cvv: '123' });
-			env.cardTokenId = String(done.link.cardTokenId ?? done.cardTokenId);
+	],
+	'payin:mobileMoneyCollection': [
+		{
+			name: 'momo collection',
+			params: (reference, i, variant) => {
+				const amount = 40 + i + (variant ? 2 : 0);
+				const phone = variant ? '+254700000077' : '+254700000000';
+				return {
+					raw: { businessId: BUSINESS, momoNetwork: 'MPESA_KE', amount, reference, customerName: 'Ada Obi', customerEmail: 'ada@example.com', customerPhone: phone, additionalFields: {} },
+					intent: { reference, kind: 'payin', amount, account: phone },
+				};
+			},
 		},
-		params: (reference, i, variant, env) => {
-			const amount = 300 + i + (variant ? 7 : 0);
-			return {
-				raw: { businessId: BUSINESS, cardTokenId: env.cardTokenId!, amount, reference, additionalFields: {} },
-				intent: { reference, kind: 'payin', amount },
-			};
+	],
+	'payin:eftPayment': [
+		{
+			name: 'EFT payin',
+			params: (reference, i, variant) => {
+				const amount = 60 + i + (variant ? 4 : 0);
+				return {
+					raw: { businessId: BUSINESS, bank: '250655', amount, reference, customerName: 'Ada Obi', customerEmail: 'ada@example.com', additionalFields: {} },
+					intent: { reference, kind: 'payin', amount },
+				};
+			},
 		},
-	},
-	{
-		name: 'momo collection',
-		path: '/api/v1/mobile-money/collection',
-		op: mobileMoneyCollection as PayOnUsOperation,
-		params: (reference, i, variant) => {
-			const amount = 40 + i + (variant ? 2 : 0);
-			const phone = variant ? '+254700000077' : '+254700000000';
-			return {
-				raw: { businessId: BUSINESS, momoNetwork: 'MPESA_KE', amount, reference, customerName: 'Ada Obi', customerEmail: 'ada@example.com', customerPhone: phone, additionalFields: {} },
-				intent: { reference, kind: 'payin', amount, account: phone },
-			};
-		},
-	},
-	{
-		name: 'EFT payin',
-		path: '/api/v1/eft-payment',
-		op: eftPayment as PayOnUsOperation,
-		params: (reference, i, variant) => {
-			const amount = 60 + i + (variant ? 4 : 0);
-			return {
-				raw: { businessId: BUSINESS, bank: '250655', amount, reference, customerName: 'Ada Obi', customerEmail: 'ada@example.com', additionalFields: {} },
-				intent: { reference, kind: 'payin', amount },
-			};
-		},
-	},
-];
+	],
+};
+
+/** The operations that move money, from the registry (the list the node loads). */
+const moneyMoving: NodeOperation[] = resources.flatMap((r) => r.operations).filter(movesMoney);
+
+/**
+ * Every money-moving operation of the registry x its samples, the call's
+ * path read from its declaration (`moneyCall`): payouts first, as the drill
+ * always ran them.
+ */
+export const MONEY_OPS: MoneyOp[] = [...moneyMoving]
+	.sort((a, b) => Number(a.money?.direction === 'in') - Number(b.money?.direction === 'in'))
+	.flatMap((op) => (SAMPLES[operationId(op)] ?? []).map((sample) => ({ ...sample, op, path: op.moneyCall?.path ?? '' })));
+
+/** Money-moving operations of the registry the drill has no sample input for (each must be drilled). */
+export const UNDRILLED: string[] = moneyMoving.map(operationId).filter((id) => !SAMPLES[id]?.length);
 
 export interface OpResult {
 	json?: IDataObject;
@@ -421,6 +437,7 @@ export async function runDrillMatrix(
 	const opNames = drillArg(args, 'ops', '');
 	const profileNames = drillArg(args, 'profiles', '');
 	const faultNames = drillArg(args, 'faults', '');
+	if (UNDRILLED.length > 0) console.warn(`  not drilled (no sample input in dev/moneyDrill.ts SAMPLES): ${UNDRILLED.join(', ')}`);
 	const ops = opNames ? MONEY_OPS.filter((op) => opNames.split(',').some((n) => op.name.toLowerCase().startsWith(n.toLowerCase()))) : MONEY_OPS;
 	const profiles = profileNames ? o.profiles.filter((p) => profileNames.split(',').includes(p.name)) : o.profiles;
 	const faults = (faultNames ? faultNames.split(',') : o.faults) as Fault[];

@@ -63,16 +63,10 @@ export function payOnUsWorkflow(
 }
 
 /**
- * The PayOnUs Trigger (all four events, tokenization confirmed) on `webhookId`, with `parameters` over those;
- * node version `typeVersion` (default 1).
+ * The PayOnUs Trigger (all four events, every status, tokenization confirmed, Simplify off: the full
+ * items) on `webhookId`, with `parameters` over those.
  */
-export function triggerWorkflow(
-	name: string,
-	webhookId: string,
-	credentialId: string,
-	parameters: IDataObject = {},
-	{ typeVersion = 1 }: { typeVersion?: number } = {},
-): WorkflowJson {
+export function triggerWorkflow(name: string, webhookId: string, credentialId: string, parameters: IDataObject = {}): WorkflowJson {
 	return {
 		name,
 		nodes: [
@@ -80,11 +74,13 @@ export function triggerWorkflow(
 				id: `node-${webhookId}`,
 				name: TRIGGER_NAME,
 				type: `${PACKAGE_NAME}.payOnUsTrigger`,
-				typeVersion,
+				typeVersion: 1,
 				position: [0, 0],
 				webhookId,
 				parameters: {
 					events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link.completed'],
+					statuses: [],
+					simplify: false,
 					confirmTokenization: true,
 					options: {},
 					...parameters,
@@ -117,7 +113,7 @@ function pollCron(everySeconds: number): string {
 	return `${seconds.join(',')} * * * * *`;
 }
 
-/** The PayOnUs Poll Trigger on payins and payouts, polling every `everySeconds` (see SUB_MINUTE_POLLS). */
+/** The PayOnUs Poll Trigger on payins and payouts (Simplify off: the full items), polling every `everySeconds` (see SUB_MINUTE_POLLS). */
 export function pollWorkflow(name: string, credentialId: string, everySeconds: number, parameters: IDataObject = {}): WorkflowJson {
 	return {
 		name,
@@ -132,6 +128,7 @@ export function pollWorkflow(name: string, credentialId: string, everySeconds: n
 					pollTimes: { item: [{ mode: 'custom', cronExpression: pollCron(everySeconds) }] },
 					watch: ['payins', 'payouts'],
 					merchantId: '',
+					simplify: false,
 					options: {},
 					...parameters,
 				},

@@ -320,6 +320,16 @@ export class SandboxClient {
 		return await this.control('POST', `/access-tokens/${encodeURIComponent(clientId)}/expire`);
 	}
 
+	/**
+	 * Refuses the tokens of an API client on use (401), though the token call
+	 * still issues them: `every` one from now on (an API client switched off,
+	 * or another installation taking a token after each), the `next` one
+	 * only, or `none` again.
+	 */
+	async refuseAccessTokens(clientId: string, refuse: 'every' | 'next' | 'none'): Promise<{ clientId: string; refuse: string }> {
+		return await this.control('PUT', `/access-tokens/${encodeURIComponent(clientId)}/refusal`, { refuse });
+	}
+
 	// ---------- what happened ----------
 
 	async ledger(): Promise<LedgerView> {

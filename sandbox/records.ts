@@ -237,6 +237,14 @@ export interface AccessToken {
 	expiresMs: number;
 }
 
+/**
+ * A test control of the tokens of one client: `every` token issued is
+ * refused on use, or only the `next` one (401 "no longer valid", as when
+ * another installation using the same client takes a token right after,
+ * or the API client is switched off on the dashboard).
+ */
+export type TokenRefusal = 'every' | 'next';
+
 export interface ClientStats {
 	tokenCalls: number;
 	tokensIssued: number;

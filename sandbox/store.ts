@@ -9,7 +9,7 @@ import { ApiError } from './errors';
 import { round2 } from './money';
 import type {
 	AccessToken, Business, CardToken, ClientStats, Delivery, FixedAccount, LedgerEntry, Link, Merchant, Payin, PendingCredit, Refund,
-	RequestLogEntry, Transfer, Wallet, WebhookSettings,
+	RequestLogEntry, TokenRefusal, Transfer, Wallet, WebhookSettings,
 } from './records';
 
 export class SandboxState {
@@ -44,6 +44,8 @@ export class SandboxState {
 	/** tokens superseded or expired, to attribute their 401s to a client */
 	retiredTokens = new Map<string, string>();
 	tokenCallTimes = new Map<string, number[]>();
+	/** Test control (`PUT /_sandbox/access-tokens/{clientId}/refusal`): tokens of the client refused on use, every one or the next one issued. */
+	tokenRefusal = new Map<string, TokenRefusal>();
 	stats = new Map<string, ClientStats>();
 	unauthorizedUnknown = 0;
 
@@ -70,7 +72,7 @@ export class SandboxState {
 			this.merchants, this.businesses, this.wallets, this.walletsById, this.clients, this.payins,
 			this.accountNumbers, this.fixedAccounts, this.transfers, this.refunds, this.references, this.links,
 			this.linkRefs, this.cardTokens, this.tokens, this.currentTokenByClient, this.retiredTokens,
-			this.tokenCallTimes, this.stats,
+			this.tokenCallTimes, this.tokenRefusal, this.stats,
 		] as Array<Map<unknown, unknown>>) {
 			m.clear();
 		}

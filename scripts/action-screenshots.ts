@@ -1,10 +1,10 @@
 /**
  * Pictures of the PayOnUs action node in the n8n editor: headless Chromium
- * opens one workflow holding a Manual Trigger and one PayOnUs node (version
- * 3) per operation, and saves each node's panel; then it runs four nodes
- * from their panel (Execute step) and saves the error each one shows:
+ * opens one workflow holding a Manual Trigger and one PayOnUs node per
+ * operation, and saves each node's panel; then it runs four nodes from their
+ * panel (Execute step) and saves the error each one shows:
  *
- *   already-paid     a transfer run twice with the same reference
+ *   already-paid     a transfer whose reference an earlier, different transfer holds
  *   unknown-payment  Get Payment of a reference nobody made
  *   invalid-fields   a Create Transfer with several wrong fields
  *   dry-run-failed   a Dry Run whose name check fails (the warning above the output)
@@ -91,8 +91,8 @@ export interface ErrorCase {
 	parameters: Record<string, unknown>;
 	/** What the panel shows once the (last) run is done. */
 	wanted: RegExp;
-	/** Runs before the pictured one, each waiting for its own text. */
-	before?: RegExp[];
+	/** Another node run first from its own panel, waiting for its text (e.g. the earlier transfer of a reference). */
+	earlier?: { node: string; parameters: Record<string, unknown>; wanted: RegExp };
 }
 
 export function errorCases(tag: string): ErrorCase[] {
@@ -100,9 +100,10 @@ export function errorCases(tag: string): ErrorCase[] {
 		{
 			name: 'already-paid',
 			node: 'Pay supplier',
-			parameters: transfer(`INV-1042-${tag}`, { verifyBeneficiaryName: false }),
-			before: [/ONUS-/],
-			wanted: /Already paid/,
+			// The reference was used by an earlier transfer of another amount: nothing is sent again.
+			parameters: transfer(`INV-1042-${tag}`, { verifyBeneficiaryName: false, amount: 1600 }),
+			earlier: { node: 'Pay supplier earlier', parameters: transfer(`INV-1042-${tag}`, { verifyBeneficiaryName: false }), wanted: /ONUS-/ },
+			wanted: /already used by a different transfer/,
 		},
 		{
 			name: 'unknown-payment',
@@ -143,11 +144,14 @@ export function actionsWorkflow(name: string, credential: { id: string; name: st
 			name: op.name,
 			parameters: { resource: op.resource, operation: op.operation },
 		})),
-		...errors.map((e) => ({ id: `error-${e.name}`, name: e.node, parameters: e.parameters })),
+		...errors.flatMap((e) => [
+			...(e.earlier ? [{ id: `earlier-${e.name}`, name: e.earlier.node, parameters: e.earlier.parameters }] : []),
+			{ id: `error-${e.name}`, name: e.node, parameters: e.parameters },
+		]),
 	].map((node, i) => ({
 		...node,
 		type: PAYONUS,
-		typeVersion: 3,
+		typeVersion: 1,
 		position: [300 + (i % COLUMNS) * 240, Math.floor(i / COLUMNS) * 180],
 		credentials: cred,
 	}));
@@ -236,9 +240,13 @@ export async function takeActionScreenshots(
 			await closeNode(page);
 		}
 		for (const e of errors) {
-			await openNode(page, `.vue-flow__node[data-id="error-${e.name}"]`);
 			const failed = join(outDir, `action-failed-${e.name}.png`);
-			for (const earlier of e.before ?? []) await runFromPanel(page, earlier, failed);
+			if (e.earlier) {
+				await openNode(page, `.vue-flow__node[data-id="earlier-${e.name}"]`);
+				await runFromPanel(page, e.earlier.wanted, failed);
+				await closeNode(page);
+			}
+			await openNode(page, `.vue-flow__node[data-id="error-${e.name}"]`);
 			await runFromPanel(page, e.wanted, failed);
 			await page.waitForTimeout(800);
 			// The toasts repeat the title and hide the bottom of the output.

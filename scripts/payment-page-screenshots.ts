@@ -1,7 +1,8 @@
 /**
  * Pictures of the PayOnUs Payment Page for docs/payment-page.md, as n8n serves it:
  * starts a sandbox and a real n8n (the harness, dev/n8n), imports and activates the
- * "Sell with a link" example, and has headless Chromium open the page at
+ * "Sell with a link" example (and a KES page, and a page whose price changes
+ * while it is open), and has headless Chromium open the page at
  * phone (390 px) and desktop (1280 px) widths:
  *
  *   npm run build && npm run build:tools
@@ -46,28 +47,41 @@ async function main(): Promise<void> {
 		await n8n.activate(id);
 		const path = String(pageNode.parameters?.path);
 		const url = n8n.webhookUrl(path);
-		// A KES mobile money page: the phone's local format and the wait screen.
-		const kesPath = 'screenshots-kes';
-		const kes = await n8n.createWorkflow({
-			name: 'Payment page KES (screenshots)',
+		/** A one-node page workflow (the screenshots' own pages beside the example). */
+		const pageFlow = (label: string, path: string, parameters: Record<string, unknown>) => ({
+			name: `Payment page ${label} (screenshots)`,
 			nodes: [
 				{
-					id: 'kes',
+					id: path,
 					name: 'Page',
 					type: 'n8n-nodes-payonus.payOnUsPaymentPage',
-					typeVersion: 1.1,
+					typeVersion: 1,
 					position: [0, 0],
-					webhookId: kesPath,
+					webhookId: path,
 					credentials: { payOnUsApi: { id: credential.id, name } },
-					parameters: { path: kesPath, title: 'Concert ticket', businessId: { __rl: true, mode: 'id', value: 'BUS-2001' }, currency: 'KES', amount: 2500, methods: ['momo'], askPhone: 'optional', options: raised },
+					parameters: { path, title: 'Concert ticket', businessId: { __rl: true, mode: 'id', value: 'BUS-2001' }, options: raised, ...parameters },
 				},
 			],
 			connections: {},
 			settings: { executionOrder: 'v1' },
-		} as never);
+		});
+		// A KES mobile money page: the phone's local format and the wait screen.
+		const kesPath = 'screenshots-kes';
+		const kes = await n8n.createWorkflow(pageFlow('KES', kesPath, { currency: 'KES', amount: 2500, methods: ['momo'], askPhone: 'optional' }) as never);
 		await n8n.activate(kes.id);
 		const kesUrl = n8n.webhookUrl(kesPath);
-		for (const u of [url, kesUrl]) for (let i = 0; i < 100 && (await fetch(u)).status !== 200; i++) await new Promise((r) => setTimeout(r, 200));
+		// A page whose price the merchant changes while a buyer has it open (issue 36 point 2).
+		const pricePath = 'screenshots-price';
+		const priced = (amount: number) => pageFlow('price change', pricePath, { currency: 'NGN', amount, methods: ['bank'] });
+		const price = await n8n.createWorkflow(priced(5000) as never);
+		await n8n.activate(price.id);
+		const priceUrl = n8n.webhookUrl(pricePath);
+		const setPrice = async (amount: number) => {
+			await n8n.updateWorkflow(price.id, priced(amount));
+			await n8n.activate(price.id);
+			for (let i = 0; i < 100 && !(await (await fetch(priceUrl)).text()).includes(amount.toLocaleString('en')); i++) await new Promise((r) => setTimeout(r, 200));
+		};
+		for (const u of [url, kesUrl, priceUrl]) for (let i = 0; i < 100 && (await fetch(u)).status !== 200; i++) await new Promise((r) => setTimeout(r, 200));
 
 		for (const [label, viewport] of Object.entries(VIEWPORTS)) {
 			// A buyer in Lagos (WAT): the deadline is shown in their time.
@@ -110,10 +124,18 @@ async function main(): Promise<void> {
 			await page.selectOption('#network', 'MPESA_KE');
 			await Promise.all([page.waitForNavigation(), page.click('form button[type="submit"]')]);
 			await shot(page, 'momo-wait');
+			// The price changed while the buyer had the page open: a plain notice, nothing created.
+			await setPrice(5000);
+			await page.goto(priceUrl);
+			await page.fill('#email', 'ada@example.com');
+			await setPrice(6000);
+			await Promise.all([page.waitForNavigation(), page.click('form button[type="submit"]')]);
+			await shot(page, 'changed');
 			await context.close();
 		}
 		await n8n.deactivate(id);
 		await n8n.deactivate(kes.id);
+		await n8n.deactivate(price.id);
 	} finally {
 		await browser.close();
 		await n8n.stop();

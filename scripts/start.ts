@@ -33,7 +33,8 @@ import { whenParentGone } from '../sandbox/parentWatch';
 import { ensureN8nInstalled, N8N_VERSION, N8N_VERSIONS, startN8n, type N8nInstance } from '../dev/n8n';
 import { startMailCatcher, smtpCredentialData, type MailCatcher } from '../dev/mailCatcher';
 import { startChatStandIn, type ChatStandIn } from './lib/chatStandIn';
-import { provision, CREDENTIAL_NAME, SMTP_CREDENTIAL_NAME } from './lib/provision';
+import { startScriptedModel, type ScriptedModel } from '../dev/scriptedChatModel';
+import { provision, CREDENTIAL_NAME, NO_MODEL_ANSWER, SMTP_CREDENTIAL_NAME } from './lib/provision';
 import { DEMO_LEDGER_NAME, ensureDemoLedger } from './lib/demoLedger';
 import { releaseLock, tryLock } from '../dev/pidLock';
 import {
@@ -163,6 +164,7 @@ async function main(): Promise<void> {
 	let sandbox: SandboxHandle | undefined;
 	let mail: MailCatcher | undefined;
 	let chat: ChatStandIn | undefined;
+	let model: ScriptedModel | undefined;
 	let n8n: N8nInstance | undefined;
 	let stopping = false;
 
@@ -177,6 +179,7 @@ async function main(): Promise<void> {
 		}
 		await mail?.stop();
 		await chat?.stop();
+		await model?.stop();
 		await sandbox?.stop();
 		say('stopped.');
 		process.exit(0);
@@ -209,6 +212,8 @@ async function main(): Promise<void> {
 	});
 	say(`mail catcher: inbox ${mail.webUrl}, SMTP ${mail.smtpHost}:${mail.smtpPort}`);
 	chat = await startChatStandIn({ chatFile: join(filesDir, 'chat.log') });
+	// the payments agent's model until the user picks theirs (a stand-in that only says so)
+	model = await startScriptedModel([{ text: NO_MODEL_ANSWER }]);
 
 	const fresh = !existsSync(join(args.folder, 'main', '.n8n', 'database.sqlite'));
 	say(`starting n8n ${N8N_VERSION} on port ${args.n8nPort}${fresh ? ' (new folder: owner, credential and workflows are set up)' : ''}...`);
@@ -242,6 +247,9 @@ async function main(): Promise<void> {
 		demo: { ledgerTableId, chatUrl: chat.url },
 		smtp: smtpCredentialData(mail),
 		cardPublicKey: await new SandboxClient(sandbox.url).publicKey(),
+		// the receiver forwards checkout payins to the example page (a buyer who closed the tab still starts it)
+		webhookUrl: (path) => n8n.webhookUrl(path),
+		chatModelStandInUrl: model.url,
 		log: (l) => say(`  ${l}`),
 	});
 	// the sandbox delivers every notification to the ONE receiving workflow, as the service does

@@ -7,7 +7,7 @@
  *      there (Debian's package is installed when this machine allows it);
  *      anything missing is named before any test starts;
  *   2. build (only what changed) and typecheck;
- *   3. unit and sandbox tests (jest);
+ *   3. unit tests (under zod 3 and again under zod 4) and sandbox tests (jest);
  *   4. the end-to-end suite in a real n8n, once per n8n version
  *      (current and minimum; PAYONUS_N8N_VERSIONS=current narrows it);
  *   5. one summary line: "N passed, N failed, N skipped".
@@ -74,7 +74,7 @@ async function main() {
 
 	if (unit) {
 		step('unit and sandbox tests');
-		failedRuns += run('node', [jest, '--selectProjects', 'unit', 'sandbox', '--json', `--outputFile=${path.join(results, 'unit.json')}`]) === 0 ? 0 : 1;
+		failedRuns += run('node', [jest, '--selectProjects', 'unit', 'unit-zod4', 'sandbox', '--json', `--outputFile=${path.join(results, 'unit.json')}`]) === 0 ? 0 : 1;
 	}
 	if (e2e) {
 		for (const version of versions) {

@@ -22,7 +22,7 @@ export type { Shot } from './lib/editor';
 
 export const PACKAGE = 'n8n-nodes-payonus';
 
-/** A workflow with the three starting nodes, each on the version a new node gets, on one credential. */
+/** A workflow with the three starting nodes on one credential. */
 export function triggersWorkflow(name: string, credential: { id: string; name: string }, webhookId: string) {
 	const cred = { payOnUsApi: credential };
 	return {
@@ -32,7 +32,7 @@ export function triggersWorkflow(name: string, credential: { id: string; name: s
 				id: 'trigger',
 				name: 'PayOnUs Trigger',
 				type: `${PACKAGE}.payOnUsTrigger`,
-				typeVersion: 1.2,
+				typeVersion: 1,
 				position: [0, 0],
 				webhookId,
 				parameters: { events: ['COLLECTION', 'card_tokenization_link.completed'], options: {} },
@@ -42,7 +42,7 @@ export function triggersWorkflow(name: string, credential: { id: string; name: s
 				id: 'poll',
 				name: 'PayOnUs Poll Trigger',
 				type: `${PACKAGE}.payOnUsPollTrigger`,
-				typeVersion: 1.1,
+				typeVersion: 1,
 				position: [0, 300],
 				parameters: { watch: ['payins'], options: {} },
 				credentials: cred,
@@ -51,7 +51,7 @@ export function triggersWorkflow(name: string, credential: { id: string; name: s
 				id: 'page',
 				name: 'PayOnUs Payment Page',
 				type: `${PACKAGE}.payOnUsPaymentPage`,
-				typeVersion: 1.2,
+				typeVersion: 1,
 				position: [420, 300],
 				webhookId: `${webhookId}-page`,
 				parameters: { path: `shots-${webhookId}`, title: 'Concert ticket', businessId: { __rl: true, mode: 'id', value: 'BUS-2001' } },

@@ -5,17 +5,18 @@
  * the ledger decides. No edge here is n8n's own, so no n8n is started.
  *  - two items, one reference, the first answered 503 (before processing,
  *    after 300 ms) while the second lands: at Money-Moving Concurrency 2
- *    (version 2) and at version 3's default;
+ *    and at its default; the second item reports the first one's transfer
+ *    as already done (outcome alreadyDone), never a transfer of its own;
  *  - two items, one card token (two references), the charge held 300 ms:
  *    never in flight together;
  *  - a 429 storm (half the transfer POSTs answered 429 before processing) at
- *    version 3's default: each reference at most once in the ledger, every
+ *    the default: each reference at most once in the ledger, every
  *    success its own transfer.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { PayOnUsApi } from '../../credentials/PayOnUsApi.credentials';
 import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
-import { MONEY_MOVING_CONCURRENCY_DEFAULT_V3 } from '../../nodes/PayOnUs/run/concurrency';
+import { MONEY_MOVING_CONCURRENCY_DEFAULT } from '../../nodes/PayOnUs/run/concurrency';
 import { startSandbox } from '../../sandbox/server';
 import { SandboxClient } from '../../sandbox/client';
 import { MONEY_OPS } from '../../dev/moneyDrill';
@@ -28,10 +29,10 @@ const CHARGE = '/api/v1/card-payments/with-token';
 /** Calls in flight to a path, as the node sends them (counted around n8n-core's request helper). */
 const watch = { path: '', inFlight: 0, peak: 0 };
 
-function context(url: string, items: IDataObject[], params: (i: number) => IDataObject, typeVersion: number): IExecuteFunctions {
+function context(url: string, items: IDataObject[], params: (i: number) => IDataObject): IExecuteFunctions {
 	const n8n = new FakeN8n(new CredentialStore(sandboxCredential(url)), new PayOnUsApi());
 	const base = n8n.context();
-	const node = { ...(base.getNode as () => IDataObject)(), typeVersion };
+	const node = (base.getNode as () => IDataObject)();
 	const helpers = base.helpers as { httpRequestWithAuthentication: (this: unknown, type: string, o: { url?: string }, extra?: IDataObject) => Promise<unknown> };
 	const send = helpers.httpRequestWithAuthentication;
 	const watched = {
@@ -92,23 +93,24 @@ export const area: SafetyArea = {
 		const tag = Date.now().toString(36);
 		try {
 			// Two items, one reference, 503 on the first.
-			for (const [label, version, options] of [
-				['Money-Moving Concurrency 2 (version 2)', 2, { moneyMovingConcurrency: 2 }],
-				[`version 3 default (${MONEY_MOVING_CONCURRENCY_DEFAULT_V3})`, 3, undefined],
+			for (const [label, name, options] of [
+				['Money-Moving Concurrency 2', 'two', { moneyMovingConcurrency: 2 }],
+				[`the default (${MONEY_MOVING_CONCURRENCY_DEFAULT})`, 'default', undefined],
 			] as const) {
-				const reference = `se-conc-${version}-${tag}`;
+				const reference = `se-conc-${name}-${tag}`;
 				await control.control('DELETE', '/faults');
 				await control.control('POST', '/faults', { method: 'POST', path: TRANSFER, status: 503, every: 1, times: 1, latencyMs: 300 });
-				const out = await execute(context(sb.url, [{}, {}], () => transfer(reference, options), version));
+				const out = await execute(context(sb.url, [{}, {}], () => transfer(reference, options)));
 				await control.control('DELETE', '/faults');
 				const made = ((await control.ledger()).transfers as IDataObject[]).filter((t) => t.merchantReference === reference);
-				const successes = out.filter((j) => !('error' in j));
+				// Successes that claim a transfer as made by them (an item marked alreadyDone reports an existing one).
+				const successes = out.filter((j) => !('error' in j) && j.outcome !== 'alreadyDone');
 				const own = successes.filter((j) => made.some((t) => t.onusReference === j.onusReference));
-				// The second item names the one transfer as already paid (or as another item's), never as its own success.
-				const second = String(out[1]?.error ?? '');
+				// The second item names the one transfer as already done (or as another item's), never as its own success.
+				const second = out[1] ?? {};
 				const duplicateReported =
-					(/^Already paid: reference "[^"]+" is transfer /.test(second) && made.length === 1 && second.includes(String(made[0].onusReference))) ||
-					/^Duplicate of item 0: /.test(second);
+					(second.outcome === 'alreadyDone' && second.duplicateReference === true && made.length === 1 && second.onusReference === made[0].onusReference) ||
+					/^Duplicate of item 0: /.test(String(second.error ?? ''));
 				rows.push(
 					row(
 						'Same reference, one outcome',
@@ -116,7 +118,7 @@ export const area: SafetyArea = {
 						'1 transfer; item 1 success; item 2 reports the duplicate',
 						`${made.length} transfer${made.length === 1 ? '' : 's'}; ${
 							successes.length === 1 && !('error' in out[0]) ? 'item 1 success' : `${successes.length} successes`
-						}; item 2 ${duplicateReported ? 'reports the duplicate' : `reports ${'error' in out[1] ? String(out[1].error) : 'success'}`}`,
+						}; item 2 ${duplicateReported ? 'reports the duplicate' : `reports ${'error' in out[1] ? String(out[1].error) : 'a success of its own'}`}`,
 						{ moneyMoved: Math.max(0, made.length - 1), falseSuccesses: Math.max(0, successes.length - 1) + (successes.length - own.length) },
 					),
 				);
@@ -139,7 +141,7 @@ export const area: SafetyArea = {
 				reference: refs[i],
 				additionalFields: {},
 			});
-			const charged = await execute(context(sb.url, [{}, {}], chargeParams, 3));
+			const charged = await execute(context(sb.url, [{}, {}], chargeParams));
 			await control.control('DELETE', '/faults');
 			const overlap = watch.peak > 1;
 			watch.path = '';
@@ -147,7 +149,7 @@ export const area: SafetyArea = {
 			rows.push(
 				row(
 					'Same card token, one at a time',
-					'two items, one card token, two references; version 3 default',
+					'two items, one card token, two references; the default',
 					'2 charges, one after the other, 2 successes',
 					`${payins.length} charge${payins.length === 1 ? '' : 's'}, ${overlap ? `${watch.peak} in flight together` : 'one after the other'}, ${charged.filter((j) => !('error' in j)).length} success${charged.filter((j) => !('error' in j)).length === 1 ? '' : 'es'}`,
 				),
@@ -158,7 +160,7 @@ export const area: SafetyArea = {
 			const storm = Array.from({ length: count }, (_, i) => `se-storm-${tag}-${i}`);
 			await control.control('POST', '/faults', { method: 'POST', path: TRANSFER, status: 429, rate: 0.5, seed: 11 });
 			await control.clearRequests();
-			const stormOut = await execute(context(sb.url, storm.map(() => ({})), (i) => transfer(storm[i]), 3));
+			const stormOut = await execute(context(sb.url, storm.map(() => ({})), (i) => transfer(storm[i])));
 			await control.control('DELETE', '/faults');
 			const ledger = (await control.ledger()).transfers as IDataObject[];
 			let duplicates = 0;
@@ -175,7 +177,7 @@ export const area: SafetyArea = {
 			rows.push(
 				row(
 					'429 storm, exactly once',
-					`${count} transfers, half the POSTs answered 429; version 3 default (${MONEY_MOVING_CONCURRENCY_DEFAULT_V3})`,
+					`${count} transfers, half the POSTs answered 429; the default (${MONEY_MOVING_CONCURRENCY_DEFAULT})`,
 					'0 duplicates, 0 false successes',
 					`0 duplicates, 0 false successes`,
 					{ moneyMoved: duplicates, falseSuccesses },

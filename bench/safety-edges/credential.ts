@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { findOperation } from '../../nodes/PayOnUs/resources';
 import type { OperationContext } from '../../nodes/PayOnUs/resources/types';
-import { ExecutionTotals, limitedOperation, readToolLimits, singleLimit, WindowTotals, type ToolLimits } from '../../nodes/PayOnUs/safeguards/toolLimits';
+import { ExecutionTotals, limitedOperation, readToolLimits, WindowTotals, type ToolLimits } from '../../nodes/PayOnUs/safeguards/toolLimits';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { manualWorkflow } from '../../dev/workflows';
 import { sandboxClient, sandboxCredentialData } from '../../dev/sandboxCredential';
@@ -127,13 +127,14 @@ async function mcpRows(n8n: N8nInstance, sb: SandboxHandle): Promise<SafetyRow[]
 	const said = (o: IDataObject) => (o.refused ? `refused (${String(o.limit)})` : 'sent');
 	const rows: SafetyRow[] = [];
 
-	const perExec = { toolMaxAmountPerCall: 1000, toolMaxTotalPerExecution: 1500 };
+	const ngnRow = { currency: 'NGN', maxAmountPerCall: 1000, maxTotalPerExecution: 1500, maxTotalPerWindow: 0 };
+	const perExec = { toolSpendingLimits: { limit: [ngnRow] } };
 	let before = sent();
 	let url = await serve(`edge-nowindow-${stamp}`, perExec);
 	const out = await pay(url, 800, `edge-nw-${stamp}`);
 	rows.push(row(NET_LIMITS, 'MCP call (no execution of its own), no window total set: NGN 800', 'refused (maxTotalPerWindow); 0 transfers sent', `${said(out)}; ${sent() - before} transfers sent`, { moneyMoved: out.refused ? 0 : 1 }));
 
-	const windowed = { ...perExec, toolMaxTotalPerWindow: 1500, toolWindowMinutes: 60 };
+	const windowed = { toolSpendingLimits: { limit: [{ ...ngnRow, maxTotalPerWindow: 1500 }] }, toolWindowMinutes: 60 };
 	url = await serve(`edge-window-${stamp}`, windowed);
 	before = sent();
 	const a = await pay(url, 800, `edge-s1-${stamp}`);
@@ -155,7 +156,7 @@ async function mcpRows(n8n: N8nInstance, sb: SandboxHandle): Promise<SafetyRow[]
 	let now = 1_000_000;
 	const windows = new WindowTotals(() => now);
 	const totals = new ExecutionTotals();
-	const limits: ToolLimits = singleLimit({ allowMoneyMovement: true, maxAmountPerCall: 1000, maxTotalPerExecution: 1500, maxTotalPerWindow: 1500, windowMinutes: 10, allowedCurrencies: ['NGN'], allowedBeneficiaries: [] });
+	const limits: ToolLimits = { allowMoneyMovement: true, windowMinutes: 10, currencies: { NGN: { maxAmountPerCall: 1000, maxTotalPerExecution: 1500, maxTotalPerWindow: 1500 } }, allowedBeneficiaries: [] };
 	const op = findOperation('payout', 'createTransfer')!;
 	const payIn = async (amount: number, reference: string) => {
 		const input = op.schema.parse({ transferType: 'WALLET_TO_BANK_ACCOUNT', businessId: 'BUS-2001', amount, currency: 'NGN', countryCode: 'NG', reference, beneficiaryBankCode: '044', beneficiaryAccountNumber: '9999991112', beneficiaryAccountName: 'Ada', narration: 'x', email: '', verifyBeneficiaryName: false, fromSubWallet: false });
@@ -170,7 +171,7 @@ async function mcpRows(n8n: N8nInstance, sb: SandboxHandle): Promise<SafetyRow[]
 	return rows;
 }
 
-/** Rule 6, a limit names its currency: the node's own limitedOperation with the limits a version 4 node reads (Spending Limits) and a version 3 node reads (one set). */
+/** Rule 6, a limit names its currency: the node's own limitedOperation with the limits the node reads (Spending Limits). */
 async function currencyRows(op: NonNullable<ReturnType<typeof findOperation>>, said: (o: IDataObject) => string): Promise<SafetyRow[]> {
 	const NET = 'AI tool spending limits (per currency)';
 	const input = (amount: number, currency: string, reference: string) =>
@@ -195,17 +196,14 @@ async function currencyRows(op: NonNullable<ReturnType<typeof findOperation>>, s
 			scriptedContext(reference),
 			input(amount, currency, reference),
 		)) as IDataObject;
-	const v4 = readToolLimits(
+	const spending = readToolLimits(
 		(name, fallback) =>
 			({ toolAllowMoneyMovement: true, toolSpendingLimits: { limit: [{ currency: 'NGN', maxAmountPerCall: 1000, maxTotalPerExecution: 1500, maxTotalPerWindow: 0 }] } })[name] ?? fallback,
-		4,
 	);
-	const v3 = readToolLimits((name, fallback) => ({ toolAllowMoneyMovement: true, toolAllowedCurrencies: ['NGN', 'KES'], toolMaxAmountPerCall: 1000 })[name] ?? fallback, 3);
 	const cases = [
-		{ edge: 'version 4, Spending Limits NGN 1000: KES 500 (no row for KES)', expected: 'refused (spendingLimits)', limits: v4, amount: 500, currency: 'KES' },
-		{ edge: 'version 4, Spending Limits NGN 1000: NGN 1001', expected: 'refused (maxAmountPerCall)', limits: v4, amount: 1001, currency: 'NGN' },
-		{ edge: 'version 4, Spending Limits NGN 1000: NGN 1000', expected: 'sent', limits: v4, amount: 1000, currency: 'NGN' },
-		{ edge: 'version 3 (kept): one limit 1000, Allowed Currencies NGN, KES: KES 1000', expected: 'sent', limits: v3, amount: 1000, currency: 'KES' },
+		{ edge: 'Spending Limits NGN 1000: KES 500 (no row for KES)', expected: 'refused (spendingLimits)', limits: spending, amount: 500, currency: 'KES' },
+		{ edge: 'Spending Limits NGN 1000: NGN 1001', expected: 'refused (maxAmountPerCall)', limits: spending, amount: 1001, currency: 'NGN' },
+		{ edge: 'Spending Limits NGN 1000: NGN 1000', expected: 'sent', limits: spending, amount: 1000, currency: 'NGN' },
 	];
 	const rows: SafetyRow[] = [];
 	for (const [i, c] of cases.entries()) {

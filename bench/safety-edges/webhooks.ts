@@ -21,11 +21,10 @@ import { clock as triggerClock } from '../../nodes/PayOnUsTrigger/clock';
 import { clock as pageClock } from '../../nodes/PayOnUsPaymentPage/clock';
 import { claimsFor } from '../../nodes/PayOnUsPaymentPage/request/emittedCheckouts';
 import { advance, MAX_SEEN, type StreamState } from '../../nodes/PayOnUsPollTrigger/cursor';
-import { Checkout, type PageConfig } from '../../nodes/PayOnUsPaymentPage/checkout';
-import { deriveKey, newCheckoutId, seal } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
-import { createClient } from '../../nodes/shared/transport';
+import { newCheckoutId } from '../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 import { CredentialStore, FakeN8n, sandboxCredential } from '../../dev/inProcessN8n';
 import { SandboxApi } from '../../dev/sandboxScenarios';
+import { bankPage } from './pageFixture';
 import { row, type SafetyArea, type SafetyRow } from './types';
 
 const KEY = 'whk-test-key'; // sandboxCredential's verification key
@@ -241,44 +240,7 @@ async function triggerRows(sb: SandboxHandle, args: string[]): Promise<SafetyRow
 const PAGE = 'Payment page once-per-payment';
 
 async function pageRows(sb: SandboxHandle): Promise<SafetyRow[]> {
-	const fake = new FakeN8n(new CredentialStore(sandboxCredential(sb.url)), new PayOnUsApi());
-	const client = await createClient(fake.context() as never);
-	const config: PageConfig = {
-		title: 'Ticket',
-		description: '',
-		businessId: 'BUS-2001',
-		currency: 'NGN',
-		amountMode: 'fixed',
-		amount: 5000,
-		minAmount: 0,
-		maxAmount: 0,
-		methods: ['bank'],
-		askName: 'optional',
-		askPhone: 'no',
-		onSuccess: 'message',
-		successMessage: 'Thanks',
-		redirectUrl: '',
-		expiryMinutes: 30,
-		cardPublicKey: '',
-		cardCipherBytes: 256,
-		narration: 'Ticket',
-		networks: [],
-		eftBanks: [],
-	};
-	const key = deriveKey('safety-edges', 'wf|node');
-	const emitted: IDataObject[] = [];
-	const checkout = new Checkout({
-		client,
-		config,
-		now: () => Date.now(),
-		pageUrl: 'http://n8n.test/webhook/pay',
-		seal: (s) => seal(s, key),
-		emit: (item) => {
-			emitted.push(item);
-			return true;
-		},
-		warn: () => undefined,
-	});
+	const { checkout, emitted } = await bankPage(sb);
 	const start = checkout.fresh(newCheckoutId());
 	const view = await checkout.step(start.state, 'start', { email: 'ada@example.com', method: 'bank' });
 	const onus = String(view.attempt?.r ?? '');

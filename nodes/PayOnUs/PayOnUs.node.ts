@@ -26,17 +26,7 @@ export class PayOnUs implements INodeType {
 		name: 'payOnUs',
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['transform'],
-		// 2: Create Transfer verifies the beneficiary name by default (1: off).
-		// 3: Simplify on by default for records of more than 10 fields (1, 2: raw records, no Simplify);
-		//    Create Transfer's Country Code taken from the currency when left empty.
-		//    Money-Moving Concurrency 32 by default (1, 2: 1; ./run/concurrency.ts).
-		// 4: a field whose expression (or $fromAI) gives nothing is never filled by a default, for every
-		//    operation (1-3: money-moving and other writes only; ./run/input.ts);
-		//    AI-tool spending limits per currency (Spending Limits; ./safeguards/toolLimits.ts);
-		//    Create Transfer returns the existing transfer as a success (outcome "alreadyDone") when
-		//    its reference already holds this same transfer (1-3: an "Already paid" error).
-		version: [1, 2, 3, 4],
-		defaultVersion: 4,
+		version: 1,
 		subtitle: buildSubtitle(),
 		description:
 			'Collect payments (virtual accounts, cards, mobile money, EFT), pay out from wallets and charge stored cards with PayOnUs',

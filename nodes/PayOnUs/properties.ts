@@ -70,16 +70,16 @@ export function buildProperties(): INodeProperties[] {
 			}
 		}
 	}
-	// Simplify / the tool's Output choice, from version 3, where the record has more than 10 fields (./resources/output.ts).
+	// Simplify / the tool's Output choice, where the record has more than 10 fields (./resources/output.ts).
 	for (const r of active) {
 		properties.push(...outputProperties(r.value, r.operations.filter((o) => o.outputRecord).map((o) => o.value)));
 	}
-	// Shown only on the AI-tool version of the node (./safeguards/toolLimits.ts).
+	// Shown only on the AI-tool version of the node (./safeguards/toolLimits/).
 	properties.push(...toolLimitProperties());
 	// Options > Money-Moving Concurrency, for every operation that is not read only (./run/concurrency.ts).
 	for (const r of resources) {
 		const ops = r.operations.filter((o) => o.effect !== 'read').map((o) => o.value);
-		if (ops.length > 0) properties.push(...concurrencyOptions(r.value, ops));
+		if (ops.length > 0) properties.push(concurrencyOptions(r.value, ops));
 		// Options > Max Requests in Flight, for the read-only operations.
 		const reads = r.operations.filter((o) => o.effect === 'read').map((o) => o.value);
 		if (reads.length > 0) properties.push(readOptions(r.value, reads));

@@ -1,7 +1,7 @@
 import type { PayOnUsClient } from '../shared/clientInterface';
 import { baseUrlOf, normaliseCredential } from '../shared/credential/read';
 import { isLoopbackHost } from '../shared/environments';
-import type { RequestCredential } from '../shared/credential/perRequest';
+import type { RequestCredential } from '../shared/webhookCredential';
 import { deriveKey } from './checkout/sealedState';
 
 /**
@@ -10,7 +10,7 @@ import { deriveKey } from './checkout/sealedState';
  * the test mode, and the client: request/setup.ts gives the client
  * `forClient()` of the same read). The read comes from the one mechanism
  * the webhook-side nodes share, the PayOnUs Trigger's RequestCredential
- * (../shared/credential/perRequest.ts): a request may take a read of the same
+ * (../shared/webhookCredential.ts): a request may take a read of the same
  * credential made less than REUSE_MS (10 s) ago instead of reading, since a
  * read costs n8n 2.41 a database query, a decryption and an expression
  * isolate. Measured (`npm run bench -- payment-page --checkouts=20

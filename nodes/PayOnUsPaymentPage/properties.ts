@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { businessIdField } from '../shared/methods/businessField';
 import { simplifyProperty } from '../shared/triggerSimplify';
+import { PAGE_METHODS } from './methods';
 import { DEFAULT_LIMITS, type DoorLimits, LIMIT_NAMES, MAX_LIMIT } from './request/bounds';
 
 /** An Option of rule 4's limits: its name, default and highest value are request/bounds.ts's. */
@@ -20,8 +21,15 @@ function limitOption(name: keyof DoorLimits, description: string): INodeProperti
 export const paymentPageProperties: INodeProperties[] = [
 	{
 		displayName:
-			"Share the Production URL (GET) with your customers once the workflow is active. The workflow starts once per payment that PayOnUs confirms, never on the browser's word. The Test URL works while listening for a test event.",
+			"Webhook URLs (above), Production URL: share the first one (GET: the page) with your customers once the workflow is published. The same URL without GET takes the page's own forms; the one ending in /notify is for buyers who close the tab (your receiving workflow forwards PayOnUs's notification there: Docs, \"Buyers who close the tab\"). To try the page before publishing: Execute step, then open the Test URL.",
 		name: 'urlNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName:
+			"With a Sandbox credential (or the local sandbox) the page says TEST MODE: no real money moves, and bank transfer, mobile money and EFT offer \"Simulate the customer paying\" (card: the sandbox's test cards). The workflow starts once per payment PayOnUs confirms, never on the browser's word, with one item: amount and currency (the price paid; the fee comes off settlementAmount, shown with Simplify off), customerEmail, merchantCheckoutReference (one per sale: key your records on it), onusReference, paymentMethod.",
+		name: 'paidItemNotice',
 		type: 'notice',
 		default: '',
 	},
@@ -118,40 +126,12 @@ export const paymentPageProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		default: ['bank', 'card'],
 		description: 'Methods to offer; each is shown only where the currency allows it',
-		options: [
-			{
-				name: 'Bank Transfer',
-				value: 'bank',
-				description: 'A one-time NGN account for this checkout',
-			},
-			{
-				name: 'Card',
-				value: 'card',
-				description: 'Encrypted in the browser; PIN, OTP and 3-D Secure handled',
-			},
-			{
-				name: 'EFT',
-				value: 'eft',
-				description: 'ZAR: the customer authorises at their bank',
-			},
-			{
-				name: 'Mobile Money',
-				value: 'momo',
-				description: "A prompt on the customer's phone (OTP when the network asks)",
-			},
-		],
+		// Each method's option (./methods/, listed by name); then the parameters the methods need.
+		options: [...PAGE_METHODS]
+			.sort((a, b) => a.option.name.localeCompare(b.option.name))
+			.map((m) => ({ name: m.option.name, value: m.id, description: m.option.description })),
 	},
-	{
-		displayName: 'Card Encryption Public Key',
-		name: 'cardPublicKey',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		displayOptions: { show: { methods: ['card'] } },
-		placeholder: '-----BEGIN PUBLIC KEY-----',
-		description:
-			"PayOnUs's RSA public key for the credential's environment (PEM, 2048 bits or more), from your PayOnUs dashboard; for a local sandbox, `npm run sandbox` prints it. The customer's browser encrypts the card details with it, so card numbers never reach n8n in clear. Without a valid key the page does not offer card.",
-	},
+	...PAGE_METHODS.flatMap((m) => m.properties),
 	{
 		displayName: 'Ask Name',
 		name: 'askName',

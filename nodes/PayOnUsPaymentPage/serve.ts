@@ -1,10 +1,11 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { Checkout } from './checkout';
-import { newCheckoutId, open, seal } from './checkout/sealedState';
+import { open, seal } from './checkout/sealedState';
+import { newPageCheckoutId } from './checkout/pageBound';
 import type { CheckoutEnv } from './checkout/types';
 import { renderView, type RenderOptions } from './render/html';
-import { notices, pollAnswer, send, viewAnswer, type Answer, type PageResponse } from './request/answer';
+import { afterPost, noticeAnswer, notices, pollAnswer, send, viewAnswer, type Answer, type PageResponse } from './request/answer';
 import { BoundedDoor, DOOR_BUCKETS, DoorClosed, visitorOf } from './request/bounds';
 import { PageSetupError } from './request/config';
 import { clock } from './clock';
@@ -38,7 +39,10 @@ export async function servePage(ctx: IWebhookFunctions): Promise<IWebhookRespons
 	const nonce = randomBytes(16).toString('base64');
 	const outputs = new PageOutputs();
 	let claims: CheckoutClaims | undefined;
-	const answer = (a: Answer) => send(ctx.getResponseObject() as PageResponse, nonce, a, outputs, () => claims?.release());
+	// Every POST is answered with a redirect, errors included (request/answer.ts afterPost).
+	const post = ctx.getRequestObject().method === 'POST';
+	const answer = (a: Answer) =>
+		send(ctx.getResponseObject() as PageResponse, nonce, post ? afterPost(a, route) : a, outputs, () => claims?.release());
 	let rendering: RenderOptions = {
 		nonce,
 		config: { title: String(ctx.getNodeParameter('title', 'Payment')), description: '' } as RenderOptions['config'],
@@ -46,12 +50,13 @@ export async function servePage(ctx: IWebhookFunctions): Promise<IWebhookRespons
 	let route: Route | undefined;
 	let door: BoundedDoor | undefined;
 	try {
+		// Routed first: a POST the page cannot serve is redirected back to its checkout (request/answer.ts afterPost).
+		route = routeOf(readRequest(ctx));
 		const page = await setUpPage(ctx);
 		rendering = { nonce, config: page.config, testMode: page.testMode, now: clock.now() };
 		claims = claimsOf(ctx);
 		door = doorOf(ctx, page);
 		const checkout = new Checkout(checkoutEnv(ctx, page, door, emitting(outputs, claims, page.notPaidOutput)));
-		route = routeOf(readRequest(ctx));
 		return answer(await run(route, checkout, page.key, outputs, rendering));
 	} catch (error) {
 		const closed = door?.closed ?? (error instanceof DoorClosed ? error : undefined);
@@ -68,8 +73,9 @@ export async function servePage(ctx: IWebhookFunctions): Promise<IWebhookRespons
 
 /** Steps 3 and 4: the sealed state opened, then what the route asks of the checkout. */
 async function run(route: Route, checkout: Checkout, key: Buffer, outputs: PageOutputs, o: RenderOptions): Promise<Answer> {
-	if (route.kind === 'start') return { kind: 'page', status: 200, html: renderView(o, checkout.fresh(newCheckoutId())) };
+	if (route.kind === 'start') return { kind: 'page', status: 200, html: renderView(o, checkout.fresh(newPageCheckoutId(key))) };
 	if (route.kind === 'expired') return notices.expired(o);
+	if (route.kind === 'notice') return noticeAnswer(route.notice, o) ?? notices.invalidLink(o);
 	const state = open(route.sealed, key);
 	if (!state) return notices.invalidLink(o);
 	if (route.kind === 'poll') return pollAnswer(await checkout.poll(state), outputs.paid !== undefined);
@@ -86,7 +92,7 @@ function readRequest(ctx: IWebhookFunctions): PageRequest {
 }
 
 /** The emitted-checkout claims of this node; the test URL (manual mode) keeps nothing in static data. */
-function claimsOf(ctx: IWebhookFunctions): CheckoutClaims {
+export function claimsOf(ctx: IWebhookFunctions): CheckoutClaims {
 	const mode = ctx.getMode();
 	const staticData = mode !== 'manual' ? ctx.getWorkflowStaticData('node') : undefined;
 	const scope = { workflowId: String(ctx.getWorkflow().id ?? ''), nodeId: ctx.getNode().id, mode };
@@ -94,7 +100,7 @@ function claimsOf(ctx: IWebhookFunctions): CheckoutClaims {
 }
 
 /** Rule 4: this request's door (request/bounds.ts): this page (workflow, node), the visitor's address as n8n gives it. */
-function doorOf(ctx: IWebhookFunctions, page: PageSetup): BoundedDoor {
+export function doorOf(ctx: IWebhookFunctions, page: PageSetup): BoundedDoor {
 	return new BoundedDoor(DOOR_BUCKETS, { page: pageIdOf(ctx), visitor: visitorOf(ctx.getRequestObject().ip), limits: page.limits });
 }
 

@@ -6,9 +6,10 @@ import * as payins from '../shared/payins';
 import { CheckoutInputError } from './checkout/input';
 
 /**
- * Every call the Payment Page makes to the service, in one place, typed:
- * the payin calls of nodes/shared/payins (the ones the PayOnUs node's
- * operations make), each checking its body before anything is sent, with
+ * The Payment Page's calls to the service, typed: reading a checkout's
+ * payins here; each method's payin call in its module (./methods/), over
+ * `inPage`. All are the payin calls of nodes/shared/payins (the ones the
+ * PayOnUs node's operations make), each checking its body before anything is sent, with
  * the same money-moving safety (never resent blindly; a lost answer is
  * looked up by reference; a duplicate reference is a 409 carrying the record
  * that holds it). Errors pass up unchanged (the transport's messages are
@@ -55,8 +56,8 @@ export function inPageWords(error: unknown): unknown {
 	return new CheckoutInputError(`${issue ? payins.issuePath(issue) : 'input'}: ${issue?.message ?? 'invalid'}`);
 }
 
-/** A call, its refused body in the page's words. */
-async function inPage<T>(call: Promise<T>): Promise<T> {
+/** A call, its refused body in the page's words (every payin call of the methods goes through it: ./methods/). */
+export async function inPage<T>(call: Promise<T>): Promise<T> {
 	try {
 		return await call;
 	} catch (error) {
@@ -86,31 +87,3 @@ export async function getPayin(
 	if (statusOf(settled.error) === 404) return undefined;
 	throw settled.error;
 }
-
-/** Bank transfer: a one-time account to pay into. */
-export async function createDynamicAccount(caller: PayOnUsCaller, body: payins.DynamicAccountBody): Promise<IDataObject> {
-	return await inPage(payins.createDynamicAccount(caller.client, body));
-}
-
-/** TEST MODE only: the sandbox pretends the customer paid a dynamic account (refused with a production credential). */
-export async function simulatePayment(caller: PayOnUsCaller, body: payins.SimulateBody): Promise<void> {
-	await inPage(payins.simulatePayment(caller.client, body));
-}
-
-/** Card: the encrypted card data charged. */
-export async function chargeCard(caller: PayOnUsCaller, body: payins.CardChargeBody): Promise<IDataObject> {
-	return await inPage(payins.chargeCard(caller.client, body));
-}
-
-/** Mobile money: a prompt on the customer's phone. */
-export async function mobileMoneyCollection(caller: PayOnUsCaller, body: payins.MobileMoneyBody): Promise<IDataObject> {
-	return await inPage(payins.mobileMoneyCollection(caller.client, body));
-}
-
-/** EFT: the customer authorises the payment at their bank's page, then comes back to `redirectUrl`. */
-export async function eftPayment(caller: PayOnUsCaller, body: payins.EftBody): Promise<IDataObject> {
-	return await inPage(payins.eftPayment(caller.client, body));
-}
-
-/** The customer steps of a card payment (PIN/OTP) and a mobile money OTP: sent once, never retried. */
-export { completeCardPayment, verifyMobileMoneyOtp } from '../shared/api';

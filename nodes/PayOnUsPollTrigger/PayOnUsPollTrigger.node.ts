@@ -6,7 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
-import { shapeOf, simplifyItems, simplifyOn } from '../shared/triggerSimplify';
+import { simplifyItems, simplifyOn } from '../shared/triggerSimplify';
 import { poll } from './poll';
 import { pollProperties } from './properties';
 
@@ -28,10 +28,7 @@ export class PayOnUsPollTrigger implements INodeType {
 		name: 'payOnUsPollTrigger',
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['trigger'],
-		// 1.1: Simplify (on by default); version 1 keeps its full items.
-		// 1.2: simplified items in shape 2 (businessId, the customer's contact; ../shared/triggerSimplify.ts).
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		version: 1,
 		subtitle: '={{$parameter["watch"].join(", ").replace("payins", "Payins").replace("payouts", "Payouts")}}',
 		description: 'Starts the workflow for new or changed PayOnUs payins and payouts, found by polling',
 		defaults: { name: 'PayOnUs Poll Trigger' },
@@ -46,8 +43,7 @@ export class PayOnUsPollTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const result = await poll(this);
-		const { typeVersion } = this.getNode();
-		if (!result || !simplifyOn(typeVersion, this.getNodeParameter('simplify', true))) return result;
-		return result.map((items) => simplifyItems(items, undefined, shapeOf('pollTrigger', typeVersion)));
+		if (!result || !simplifyOn(this.getNodeParameter('simplify', true))) return result;
+		return result.map((items) => simplifyItems(items));
 	}
 }

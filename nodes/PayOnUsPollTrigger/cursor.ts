@@ -92,7 +92,7 @@ export function stamp(value: unknown): string | undefined {
 	return m && isDay(m[1]) ? `${m[1]} ${m[2]}` : undefined;
 }
 
-/** A remembered creation time: a timestamp, or a day (older state, or no time given). */
+/** A remembered creation time: a timestamp, or a day (no time given). */
 function isMoment(value: unknown): value is string {
 	return isDay(value) || stamp(value) === value;
 }
@@ -134,9 +134,7 @@ export function readStream(value: unknown): StreamState | undefined {
 		}
 	}
 	const state: StreamState = { cursor: isDay(raw.cursor) ? raw.cursor : undefined, seen };
-	// A floor written by an older version is a whole day: records created that day are covered.
-	if (isDay(raw.floor)) state.floor = `${raw.floor} 23:59:59`;
-	else if (stamp(raw.floor) === raw.floor) state.floor = raw.floor as string;
+	if (stamp(raw.floor) === raw.floor) state.floor = raw.floor as string;
 	if (state.floor !== undefined) {
 		state.floorUpdated = stamp(raw.floorUpdated) === raw.floorUpdated ? (raw.floorUpdated as string) : state.floor;
 	}

@@ -7,7 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { CREDENTIAL_TEST_METHODS } from '../shared/accessToken/credentialTest';
-import { shapeOf, simplifyItems, simplifyOn } from '../shared/triggerSimplify';
+import { simplifyItems, simplifyOn } from '../shared/triggerSimplify';
 import { forgetTestEvent } from './claim';
 import { triggerProperties } from './properties';
 import { OUTPUT_NAMES } from './emit';
@@ -48,12 +48,7 @@ export class PayOnUsTrigger implements INodeType {
 		name: 'payOnUsTrigger',
 		icon: { light: 'file:payonus.svg', dark: 'file:payonus.dark.svg' },
 		group: ['trigger'],
-		// 1.1: Simplify (on by default); version 1 keeps its full items.
-		// 1.2: Statuses on the panel, Successful only by default (filter.ts);
-		//      1 and 1.1 keep Options > Only Statuses, every status by default.
-		//      Simplified items in shape 2 (businessId, customer contact; ../shared/triggerSimplify.ts).
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		version: 1,
 		subtitle: SUBTITLE,
 		// n8n's node picker shows one entry for this node and the PayOnUs node
 		// (same name but "Trigger") with THIS description: it says what both do.
@@ -105,10 +100,8 @@ export class PayOnUsTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const result = await receive(this);
-		const { typeVersion } = this.getNode();
-		const simplify = simplifyOn(typeVersion, this.getNodeParameter('simplify', true));
+		const simplify = simplifyOn(this.getNodeParameter('simplify', true));
 		if (!simplify || !result.workflowData) return result;
-		const shape = shapeOf('trigger', typeVersion);
-		return { ...result, workflowData: result.workflowData.map((items) => simplifyItems(items, undefined, shape)) };
+		return { ...result, workflowData: result.workflowData.map((items) => simplifyItems(items)) };
 	}
 }

@@ -2,7 +2,8 @@ import { NodeOperationError, type IDataObject, type IWebhookFunctions } from 'n8
 import * as n8nWorkflow from 'n8n-workflow';
 import type { PayOnUsCredential } from '../shared/credential/read';
 import { verifyWebhookHash } from '../shared/signature';
-import type { RequestCredential } from '../shared/credential/perRequest';
+import { keyProblem, signedFieldsProblem } from '../shared/signedFields';
+import type { RequestCredential } from '../shared/webhookCredential';
 import { refusal, type Answer } from './emit';
 import { isSafeId, isSigned, type Notification } from './notification';
 
@@ -10,8 +11,12 @@ import { isSafeId, isSigned, type Notification } from './notification';
  * Step 2 of receive.ts (authenticate), before anything else is decided.
  *
  * COLLECTION, PAYOUT and REFUND go on only with a `hash` header equal to
- * SHA-256(accountNumber + onusReference + paymentStatus + key); anything else
- * gets 401 and starts nothing. The key is the credential's Webhook
+ * SHA-256(accountNumber + onusReference + paymentStatus + key) AND each of
+ * those three fields in the service's form (rule 7 at the webhook door,
+ * nodes/shared/signedFields.ts: fields written one after another, so a
+ * boundary moved between them keeps the hash and would make another event);
+ * anything else gets 401 and starts nothing (a valid hash over fields out of
+ * their form is also logged as a warning, naming the field). The key is the credential's Webhook
  * Verification Key, from the request's read of the credential (credential.ts:
  * a recent read, read again before a refusal); the hash is compared
  * by the pure verifySigned (nodes/shared/signature.ts). The key never leaves
@@ -29,10 +34,10 @@ export function verifySigned(body: IDataObject, hashHeader: string | string[] | 
 	);
 }
 
-/** What the check needs of n8n: the request's credential, and the error for a credential without a key. */
+/** What the check needs of n8n: the request's credential, and the error for a credential whose key cannot verify (`problem`: what is wrong with it). */
 export interface KeySource {
 	credential: RequestCredential;
-	missing: () => Error;
+	missing: (problem?: string) => Error;
 }
 
 /**
@@ -43,10 +48,10 @@ export interface KeySource {
  * refuse: n8n >= 2.3x activates in the background, where a refusal only
  * reaches the server log and leaves the webhook answering 404.
  */
-function missingKeyError(ctx: IWebhookFunctions): Error {
+function missingKeyError(ctx: IWebhookFunctions, problem = 'has no Webhook Verification Key'): Error {
 	const description =
-		'Copy the Webhook Verification Key from the PayOnUs dashboard (same environment as this credential) into the credential. Until then no notification can be verified, so none starts the workflow; the service is answered 500 and may retry.';
-	const message = 'The PayOnUs credential has no Webhook Verification Key: the notification was refused';
+		'Copy the Webhook Verification Key from the PayOnUs dashboard (same environment as this credential) into the credential, exactly, with no spaces around it. Until then no notification can be verified, so none starts the workflow; the service is answered 500 and may retry.';
+	const message = `The PayOnUs credential ${problem}: the notification was refused`;
 	// n8n >= 2.2x returns the message of a WorkflowConfigurationError to the caller; older n8n answers a generic 500.
 	const ConfigurationError = (n8nWorkflow as unknown as Record<string, typeof NodeOperationError | undefined>)
 		.WorkflowConfigurationError;
@@ -56,7 +61,7 @@ function missingKeyError(ctx: IWebhookFunctions): Error {
 
 /** The trigger's credential (this request's read) as the key source. */
 export function keySourceOf(ctx: IWebhookFunctions, credential: RequestCredential): KeySource {
-	return { credential, missing: () => missingKeyError(ctx) };
+	return { credential, missing: (problem) => missingKeyError(ctx, problem) };
 }
 
 /** The credential's key, '' when it has none. */
@@ -68,30 +73,45 @@ function keyOf(credential: PayOnUsCredential | undefined): string {
  * Whether the `hash` header signs the body under the credential's key: the
  * request's read first; when that does not verify and was not read during
  * this request, a read made now. Throws (n8n answers 500) when the
- * credential, read now, has no key at all.
+ * credential, read now, has no key that can verify anything (none, only
+ * spaces, spaces at its ends: keyProblem, nodes/shared/signedFields.ts).
  */
 export async function signatureValid(
 	keys: KeySource,
 	body: IDataObject,
 	hashHeader: string | string[] | undefined,
 ): Promise<boolean> {
-	const verifies = (key: string) => key.length > 0 && verifySigned(body, hashHeader, key);
+	const verifies = (key: string) => keyProblem(key) === undefined && verifySigned(body, hashHeader, key);
 	const { credential, readHere } = await keys.credential.current();
 	if (verifies(keyOf(credential))) return true;
 	const key = keyOf(readHere ? credential : await keys.credential.readNow());
-	if (key.length === 0) throw keys.missing();
+	const problem = keyProblem(key);
+	if (problem !== undefined) throw keys.missing(problem);
 	return verifies(key);
 }
 
-/** Undefined when the notification is authentic enough to go on, else the refusal. */
+const FORGED = 'Signature missing or wrong';
+
+/**
+ * Undefined when the notification is authentic enough to go on, else the
+ * refusal. A signed event whose hash is right but whose signed fields are
+ * not each in their form is answered like a forgery (the same 401): it is
+ * one (a genuine notification with its field boundaries moved), or the
+ * service changed a form, which `warn` tells the operator.
+ */
 export async function authenticate(
 	notification: Notification,
 	hashHeader: string | string[] | undefined,
 	keys: KeySource,
+	warn: (message: string) => void = () => undefined,
 ): Promise<Answer | undefined> {
 	const { event, body } = notification;
 	if (isSigned(event)) {
-		return (await signatureValid(keys, body, hashHeader)) ? undefined : refusal(401, 'Signature missing or wrong');
+		if (!(await signatureValid(keys, body, hashHeader))) return refusal(401, FORGED);
+		const problem = signedFieldsProblem(body);
+		if (problem === undefined) return undefined;
+		warn(`PayOnUs Trigger: a ${event} notification with a valid hash was refused (401): its ${problem}; no execution started`);
+		return refusal(401, FORGED);
 	}
 	return isSafeId(body.cardTokenizationLinkId) ? undefined : refusal(400, 'cardTokenizationLinkId missing or malformed');
 }

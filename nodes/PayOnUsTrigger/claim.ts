@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { Claims, type ClaimScope, type ClaimWindow, type Judgement } from '../shared/claim';
 import { signedFieldText } from '../shared/signature';
+import { referenceTime } from '../shared/signedFields';
 import type { Verdict } from './emit';
 import { eventReference, eventStatus, isSigned, SIGNED_FIELDS, type EventName, type Notification } from './notification';
 
@@ -60,17 +61,8 @@ export const PERSISTED_KEYS = 50;
  */
 export const HELD_WINDOW: ClaimWindow = { ttlMs: 24 * 60 * 60 * 1000, maxEntries: 10_000 };
 
-/**
- * Events handled, in static data as `seenChanges` / `seenChangesHorizon`
- * (saved workflows carry them; `seenEvents` / `seenHorizon` of versions that
- * dated events by their record's creation are read once and folded in).
- */
-const seenEvents = new Claims(DEDUPE_WINDOW, {
-	keys: 'seenChanges',
-	horizon: 'seenChangesHorizon',
-	newest: PERSISTED_KEYS,
-	legacy: { keys: 'seenEvents', horizon: 'seenHorizon' },
-});
+/** Events handled, in static data as `seenChanges` / `seenChangesHorizon`. */
+const seenEvents = new Claims(DEDUPE_WINDOW, { keys: 'seenChanges', horizon: 'seenChangesHorizon', newest: PERSISTED_KEYS });
 /** Events held back (in process only). */
 const heldEvents = new Claims(HELD_WINDOW);
 
@@ -98,9 +90,24 @@ export function dedupeKey(event: EventName, body: IDataObject): string {
 }
 
 /**
+ * What dates an event the trigger does not read back (rule 3): a REFUND, or
+ * any signed event with Confirm With the Service off, by the date stamped in
+ * its signed onusReference (`<DDMMYYYY>-<HHMMSS>`: when the service issued
+ * it, a creation date, so it dates a change no later than the change itself:
+ * a replay is never taken for new, a late completion of an old record may go
+ * to Unconfirmed); a tokenization notification with confirmation off, by
+ * nothing. Undefined when nothing dates it.
+ */
+export function unreadDating(notification: Notification): { createdDate: string } | undefined {
+	if (!isSigned(notification.event)) return undefined;
+	const stamped = referenceTime(notification.body.onusReference);
+	return stamped === undefined ? undefined : { createdDate: stamped };
+}
+
+/**
  * Claims the event: undefined for a repeat (answered `duplicate`). An event
  * to confirm is claimed now and kept once confirmed (settleEvent); any other
- * is claimed and kept at once. `recheck`: held back before, so this copy only
+ * is claimed and kept at once, dated by `unreadDating`. `recheck`: held back before, so this copy only
  * re-checks (one read) and starts nothing new if still not confirmed.
  */
 export function claimEvent(
@@ -111,7 +118,7 @@ export function claimEvent(
 ): { key: string; recheck: boolean } | undefined {
 	const key = dedupeKey(notification.event, notification.body);
 	if (!seenEvents.claim(scope, key, now)) return undefined;
-	if (!confirming) seenEvents.keep(scope, key);
+	if (!confirming) seenEvents.keep(scope, key, unreadDating(notification));
 	return { key, recheck: confirming && heldEvents.has(scope, key, now) };
 }
 

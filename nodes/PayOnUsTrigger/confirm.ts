@@ -1,10 +1,11 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/clientInterface';
-import type { Judgement } from '../shared/claim';
+import { changeOf, type Judgement } from '../shared/claim';
 import { toPayin, toTransfer } from '../shared/records';
 import type { Verdict } from './emit';
-import type { Route } from './filter';
+import type { Check, Route } from './filter';
 import { receivedItem, recordConfirmedItem } from './items';
+import { unreadDating } from './claim';
 import { EVENTS, eventReference, type EventName, type Notification } from './notification';
 import { readPayin, readTransfer, type ServiceAccess } from './service';
 import { confirmLinkEvent } from './tokenization';
@@ -154,6 +155,27 @@ export function judgeRecord(
 		if (!businessIds.includes(String(record.businessId))) return { kind: 'otherBusiness', businessId: String(record.businessId) };
 	}
 	return { kind: 'confirmed', item: recordConfirmedItem(received, record, event), record };
+}
+
+/**
+ * An event the trigger does not read back (a REFUND, Confirm With the
+ * Service off, a tokenization notification with its confirmation off),
+ * judged by the memory past its bounds (pure): dated by its signed
+ * onusReference's stamp (claim.ts `unreadDating`), or by nothing. On or
+ * before the memory's horizon, or undated once the memory has let events
+ * go: it may have been handled already (Unconfirmed, fail closed). Else it
+ * goes on as received.
+ */
+export function judgeUnread(notification: Notification, check: Check, judge: (record: IDataObject) => Judgement): Verdict {
+	const item = receivedItem(notification, check === 'none' ? 'none' : 'signature');
+	const dating = unreadDating(notification);
+	const decision = judge(dating ?? {});
+	if (!decision.known) return { kind: 'confirmed', item };
+	const why =
+		dating && changeOf(dating) !== undefined
+			? `it is not read back from the service, so the date stamped in its signed onusReference dates it: ${decision.reason}`
+			: `nothing dates it (it is not read back from the service) and this node's memory no longer covers every event: it may have been handled already`;
+	return { kind: 'notConfirmed', item, reason: `not started again: ${why}. Check your records for ${eventReference(notification.event, notification.body)}` };
 }
 
 /** What confirming needs: the service, the memory's judgement past its bounds (claim.ts), and whether this copy only re-checks a held event. */

@@ -81,15 +81,6 @@ export function answered(res: Responder, answer: Answer): IWebhookResponseData {
 	return started([], []);
 }
 
-/**
- * Answers 200 and starts the workflow with the item (built before: nothing
- * can fail once the answer is out).
- */
-export function accepted(res: Responder, item: IDataObject): IWebhookResponseData {
-	respond(res, received());
-	return started([item], []);
-}
-
 /** What a confirmed (or not) event starts, and the line logged about it; the answer went out before. */
 export function emit(verdict: Verdict, notification: Notification, recheck: boolean, log: OutcomeLog): IWebhookResponseData {
 	const { event, body } = notification;

@@ -4,8 +4,7 @@ import { readFilters, splitList, statusSelected, type TriggerFilters } from '../
 import { EVENTS, eventStatus, type EventName, type Notification } from './notification';
 
 /**
- * Step 3 of receive.ts (filter): the node's Events, Statuses (Options > Only
- * Statuses before version 1.2) and Only Business IDs, and how an event that passes is to be checked (the two
+ * Step 3 of receive.ts (filter): the node's Events, Statuses and Only Business IDs, and how an event that passes is to be checked (the two
  * confirmation switches). An event filtered out is answered 200 with
  * `ignored` and starts nothing. The status is signed; the business is not,
  * so with Confirm With the Service on it is checked against the service's
@@ -43,22 +42,18 @@ export interface Filters {
 	businessIds: string[];
 }
 
-/** The first node version with the Statuses parameter on the panel (Successful only by default). */
-export const STATUSES_SINCE_VERSION = 1.2;
-
-/** Its default: a workflow that pays out on a collection never starts on a pending or failed one. */
+/** The Statuses parameter's default: a workflow that pays out on a collection never starts on a pending or failed one. */
 export const DEFAULT_STATUSES = ['SUCCESSFUL'];
 
 /**
- * The node's status and business filters for an event, as its version names
- * them. From 1.2: the Statuses parameter, for payment events (a tokenization
- * notification is always COMPLETED: not filtered by status). Before: Options >
- * Only Statuses, for every event, empty by default. Either way an empty list
- * lets every status through. Read here only (receive.ts and the test event).
+ * The node's status and business filters for an event: the Statuses
+ * parameter, for payment events (a tokenization notification is always
+ * COMPLETED: not filtered by status; an empty list lets every status
+ * through), and Options > Only Business IDs. Read here only (receive.ts and
+ * the test event).
  */
-export function nodeFilters(parameters: Parameters, typeVersion: number, event?: EventName): TriggerFilters {
-	const { statuses, businessIds } = readFilters(parameters('options', {}) as IDataObject);
-	if (typeVersion < STATUSES_SINCE_VERSION) return { statuses, businessIds };
+export function nodeFilters(parameters: Parameters, event?: EventName): TriggerFilters {
+	const { businessIds } = readFilters(parameters('options', {}) as IDataObject);
 	if (event === EVENTS.cardTokenizationLinkCompleted) return { statuses: [], businessIds };
 	return { statuses: splitList(parameters('statuses', DEFAULT_STATUSES)).map((s) => s.toUpperCase()), businessIds };
 }
@@ -98,12 +93,11 @@ export function checkOf(event: EventName, confirmWithService: boolean, confirmTo
 export function filterEvent(
 	notification: Notification,
 	parameters: Parameters,
-	typeVersion: number,
 	warn: (message: string) => void,
 ): Route | { ignored: string } {
 	const { event, body } = notification;
 	if (!splitList(parameters('events', [])).includes(event)) return { ignored: 'event not selected' };
-	const { statuses, businessIds } = nodeFilters(parameters, typeVersion, event);
+	const { statuses, businessIds } = nodeFilters(parameters, event);
 	const confirmWithService = strictSwitch(parameters, 'confirmWithService', warn);
 	const confirmTokenization = strictSwitch(parameters, 'confirmTokenization', warn);
 	const check = checkOf(event, confirmWithService, confirmTokenization);

@@ -3,8 +3,8 @@ import { toPayin, toTransfer } from '../shared/records';
 import { EVENTS, SIGNED_FIELDS, type EventName, type Notification } from './notification';
 
 /**
- * The items the workflow gets (full; webhook() simplifies them on node
- * version 1.1). Pure. The hash covers accountNumber, onusReference and
+ * The items the workflow gets (full; webhook() simplifies them when
+ * Simplify is on). Pure. The hash covers accountNumber, onusReference and
  * paymentStatus only: items list those in `verifiedFields` and every other
  * field of the notification in `unsignedFields`; an item confirmed with the
  * service drops from `unsignedFields` what the service's record confirmed.

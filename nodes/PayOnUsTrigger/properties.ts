@@ -1,14 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { onlyBusinessIdsOption, onlyStatusesOption, PAYMENT_STATUS_OPTIONS } from '../shared/triggerOptions';
+import { onlyBusinessIdsOption, PAYMENT_STATUS_OPTIONS } from '../shared/triggerOptions';
 import { simplifyProperty } from '../shared/triggerSimplify';
-import { DEFAULT_STATUSES, STATUSES_SINCE_VERSION } from './filter';
+import { DEFAULT_STATUSES } from './filter';
 import { EVENTS } from './notification';
 
 /** The guide to one Webhook URL per environment, the receiving workflow and going live. */
 export const GOING_LIVE_URL = 'https://github.com/n8n-nodes-payonus/n8n-nodes-payonus/blob/main/docs/going-live.md';
-
-const BEFORE_STATUSES = { '@version': [{ _cnd: { lt: STATUSES_SINCE_VERSION } }] };
-const SINCE_STATUSES = { '@version': [{ _cnd: { gte: STATUSES_SINCE_VERSION } }] };
 
 const ONLY_BUSINESS_IDS =
 	"Comma-separated business IDs; notifications for other businesses are answered and ignored. With Confirm With the Service on, the business is the service's (the notification's businessId is not signed).";
@@ -56,7 +53,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'statuses',
 		type: 'multiOptions',
 		default: [...DEFAULT_STATUSES],
-		displayOptions: { show: { ...SINCE_STATUSES, events: [EVENTS.collection, EVENTS.payout, EVENTS.refund] } },
+		displayOptions: { show: { events: [EVENTS.collection, EVENTS.payout, EVENTS.refund] } },
 		description:
 			'Start only for Collection, Payout and Refund notifications with these statuses; others are answered and ignored. Successful only by default, so a workflow that pays out on a collection never starts on a pending or failed one. Add Failed to act on failed payouts.',
 		options: PAYMENT_STATUS_OPTIONS,
@@ -89,29 +86,12 @@ export const triggerProperties: INodeProperties[] = [
 		description:
 			"Needed to read transfers (Payout confirmation) and to check the card token of a tokenization link. Empty: the credential's Default Merchant ID.",
 	},
-	// Versions 1 and 1.1: the statuses under Options, every status by default.
 	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: { show: BEFORE_STATUSES },
-		options: [
-			onlyBusinessIdsOption(ONLY_BUSINESS_IDS),
-			onlyStatusesOption(
-				'Start only for these statuses (paymentStatus, or status for tokenization); others are answered and ignored',
-				[{ name: 'Completed (Tokenization)', value: 'COMPLETED' }, ...PAYMENT_STATUS_OPTIONS],
-			),
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show: SINCE_STATUSES },
 		options: [onlyBusinessIdsOption(ONLY_BUSINESS_IDS)],
 	},
 	{

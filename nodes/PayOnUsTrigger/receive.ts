@@ -4,11 +4,10 @@ import { createClient } from '../shared/transport';
 import { authenticate, keySourceOf } from './authenticate';
 import { claimEvent, judgeEvent, settleEvent } from './claim';
 import { clock } from './clock';
-import { confirmEvent } from './confirm';
-import { requestCredentialOf } from '../shared/credential/perRequest';
-import { accepted, answered, duplicate, emit, ignored, received, respond } from './emit';
+import { confirmEvent, judgeUnread } from './confirm';
+import { requestCredentialOf } from '../shared/webhookCredential';
+import { answered, duplicate, emit, ignored, received, respond } from './emit';
 import { filterEvent, isConfirming } from './filter';
-import { receivedItem } from './items';
 import { readNotification, type RawRequest } from './read';
 
 /**
@@ -41,13 +40,12 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 
 	// One read of the credential for the whole request (credential.ts), handed to each step that needs it.
 	const credential = requestCredentialOf(ctx, () => clock.now());
-	const refused = await authenticate(notification, request.headers.hash, keySourceOf(ctx, credential));
+	const refused = await authenticate(notification, request.headers.hash, keySourceOf(ctx, credential), (m) => ctx.logger.warn(m));
 	if (refused) return answered(res, refused);
 
 	const route = filterEvent(
 		notification,
 		(name, fallback) => ctx.getNodeParameter(name, fallback),
-		ctx.getNode().typeVersion,
 		(m) => ctx.logger.warn(m),
 	);
 	if ('ignored' in route) return answered(res, ignored(route.ignored));
@@ -61,7 +59,12 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	};
 	const claim = claimEvent(scope, notification, isConfirming(route.check), now);
 	if (!claim) return answered(res, duplicate());
-	if (!isConfirming(route.check)) return accepted(res, receivedItem(notification, route.check));
+	if (!isConfirming(route.check)) {
+		// Not read back: dated by its signed onusReference, or by nothing (rule 3); built before the answer goes out.
+		const verdict = judgeUnread(notification, route.check, (record) => judgeEvent(scope, record));
+		respond(res, received());
+		return emit(verdict, notification, false, ctx.logger);
+	}
 
 	respond(res, received());
 	const verdict = await confirmEvent(notification, route, {

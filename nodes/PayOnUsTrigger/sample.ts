@@ -2,6 +2,7 @@ import { sleep, type IDataObject, type IHookFunctions } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/clientInterface';
 import { LISTS, readList } from '../shared/api';
 import { computeWebhookHash } from '../shared/signature';
+import { keyProblem } from '../shared/signedFields';
 import { merchantIdOf } from '../shared/credential/defaults';
 import { readCredential } from '../shared/credential/read';
 import { splitList, statusSelected, type TriggerFilters } from '../shared/triggerOptions';
@@ -119,7 +120,7 @@ export async function sendTestEvent(
 	const name = ctx.getNode().name;
 	try {
 		const events = splitList(ctx.getNodeParameter('events', []) as unknown);
-		const filters = nodeFilters((n, fallback) => ctx.getNodeParameter(n, fallback), ctx.getNode().typeVersion);
+		const filters = nodeFilters((n, fallback) => ctx.getNodeParameter(n, fallback));
 		// One read of the credential: the client's and the key's.
 		const credential = await readCredential(ctx);
 		const client = await createClient(ctx, { credential });
@@ -132,8 +133,9 @@ export async function sendTestEvent(
 			return undefined;
 		}
 		const key = credential?.webhookVerificationKey ?? '';
-		if (key.length === 0) {
-			ctx.logger.warn(`${name}: the credential has no Webhook Verification Key, so no test event was sent`);
+		const problem = keyProblem(key);
+		if (problem !== undefined) {
+			ctx.logger.warn(`${name}: the credential ${problem}, so no test event was sent`);
 			return undefined;
 		}
 		const url = ctx.getNodeWebhookUrl('default');

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient } from '../shared/clientInterface';
-import { findLink, findPayment, findTransfer, getLink, getPayment } from '../shared/api';
+import { findCardToken, findLink, findPayment, findTransfer, getLink, getPayment } from '../shared/api';
 import { statusOf } from '../shared/errors';
 import { isSafeId } from './notification';
 
@@ -75,4 +75,18 @@ export async function readTokenizationLink(
 		if (found) link = { ...link, cardTokenId: found.cardTokenId, status: found.status ?? link.status };
 	}
 	return link;
+}
+
+/**
+ * The card token a tokenization completion created, for its creation date
+ * (the date of the completion, rule 3): GET /api/v1/card-tokens?merchantId=&id=
+ * (needs a Merchant ID). Undefined when the search does not list it (deleted
+ * tokens are not listed); any other failure is thrown.
+ */
+export async function readCardToken(
+	client: PayOnUsClient,
+	merchantId: string,
+	cardTokenId: string,
+): Promise<IDataObject | undefined> {
+	return await findCardToken(client, merchantId, cardTokenId, 5);
 }

@@ -3,7 +3,7 @@
  * the oldest-added one go first (a Map keeps insertion order). The process
  * memories of the webhook nodes use it: the per-scope claim memories
  * (claim/index.ts) and the trigger's per-credential reads
- * (credential/perRequest.ts). Re-setting a key keeps its place; delete it
+ * (webhookCredential.ts). Re-setting a key keeps its place; delete it
  * first to make it the newest.
  */
 export class BoundedMap<K, V> extends Map<K, V> {

@@ -1,6 +1,7 @@
-import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, INode } from 'n8n-workflow';
 import type { CredentialDefaults } from './credential/defaults';
-import type { MoneyMovingOptions } from './moneyMoving/options';
+import type { PayOnUsEnvironment } from './environments';
+import type { FailedCall, PayOnUsApiError } from './errors';
 
 /**
  * The narrow interface every operation handler talks to the service through
@@ -17,7 +18,7 @@ export interface MultipartFile {
 	data: Buffer;
 }
 
-export interface RequestOptions {
+interface Call {
 	method: IHttpRequestMethods;
 	/** Path under the base address, starting with /api/v1. */
 	path: string;
@@ -25,8 +26,6 @@ export interface RequestOptions {
 	body?: IDataObject;
 	/** multipart/form-data parts (bulk transfers). */
 	form?: { fields: Record<string, string>; files: MultipartFile[] };
-	/** Set on every call that moves money. */
-	moneyMoving?: MoneyMovingOptions;
 	/**
 	 * When true, `request` resolves to the whole envelope
 	 * `{ status, message, data }` instead of `data` (for calls whose meaning is
@@ -34,6 +33,54 @@ export interface RequestOptions {
 	 */
 	envelope?: boolean;
 }
+
+/**
+ * What a sending policy gets of the transport: single authenticated
+ * attempts (through its limiter), the details of the call for its errors,
+ * its waits and its limits. The transport knows no policy: a request hands it its own.
+ */
+export interface Attempts {
+	/** One authenticated attempt; the raw body, or throws what n8n threw. */
+	attempt(opts: RequestOptions): Promise<unknown>;
+	/** An error of the call, built by the policy from the node and the call's details (method, path, base address, secrets to clean). */
+	fail(opts: RequestOptions, build: (node: INode, call: FailedCall) => PayOnUsApiError): PayOnUsApiError;
+	secrets(): string[];
+	pause(ms: number): Promise<void>;
+	backoff(attempt: number): number;
+	readonly limits: { lookupAttempts: number; moneyMovingResends: number; pushBackRetries: number };
+}
+
+/** How a request is sent when plain sending will not do (money-moving calls: ./moneyMoving/send.ts). */
+export interface SendPolicy {
+	send<T>(via: Attempts, opts: RequestOptions): Promise<T>;
+}
+
+/**
+ * What a call that moves money shows outside the policy that sends it: its
+ * reference and, for a batch, where each row came from. The policy
+ * (./moneyMoving/send.ts moneyMovingParts) holds the rest of its options.
+ */
+export interface MoneyMovingMark {
+	/** The merchant reference the call carries (unique per business). */
+	reference: string;
+	/** A batch: where each row came from, for messages ("line 3 (row 2)" of a CSV, "item 2"). */
+	places?: string[];
+}
+
+/**
+ * One call. A call that moves money carries its mark (`moneyMoving`) and
+ * the policy that sends it, both built from its operation's declaration
+ * (./moneyMoving/call.ts); one never comes without the other.
+ */
+export type RequestOptions = Call &
+	(
+		| { moneyMoving?: undefined; policy?: undefined }
+		| {
+				moneyMoving: MoneyMovingMark;
+				/** Sends the call (the transport hands it its attempts). */
+				policy: SendPolicy;
+		  }
+	);
 
 /** The service's response envelope (`request` with `envelope: true`). */
 export interface Envelope<T = unknown> {
@@ -55,7 +102,7 @@ export interface PaginateOptions {
 	maxPages?: number;
 }
 
-export type PayOnUsEnvironment = 'sandbox' | 'production' | 'custom';
+export type { PayOnUsEnvironment } from './environments';
 
 export interface PayOnUsClient {
 	/** Sends one call and returns the envelope's `data`. */

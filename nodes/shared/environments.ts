@@ -1,4 +1,5 @@
-import type { PayOnUsEnvironment } from './clientInterface';
+/** Where the service runs: its two hosted environments, or a base address of the builder's own. */
+export type PayOnUsEnvironment = 'sandbox' | 'production' | 'custom';
 
 /** Public base addresses of the two hosted environments (public-facts.md). */
 export const ENVIRONMENT_BASE_URLS: Record<Exclude<PayOnUsEnvironment, 'custom'>, string> = {

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'crypto';
+import { keyProblem } from './signedFields';
 
 /**
  * Webhook authenticity (spec, Events): the `hash` header of a COLLECTION or
@@ -40,14 +41,17 @@ const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
  * True only when `received` is the hash of the fields under the key.
  * The comparison is constant-time over equal-length buffers (both are the
  * 32 raw digest bytes); a header that is not 64 hex digits is rejected
- * before any comparison. An empty key never verifies.
+ * before any comparison. A key that is empty, only spaces, or has spaces at
+ * its ends never verifies (./signedFields.ts keyProblem). Whether each
+ * signed field is in its form is the caller's second check
+ * (signedFieldsProblem, ./signedFields.ts).
  */
 export function verifyWebhookHash(
 	fields: SignedFields,
 	received: string | string[] | undefined,
 	verificationKey: string,
 ): boolean {
-	if (typeof verificationKey !== 'string' || verificationKey.length === 0) return false;
+	if (keyProblem(verificationKey) !== undefined) return false;
 	const header = Array.isArray(received) ? (received.length === 1 ? received[0] : undefined) : received;
 	if (typeof header !== 'string') return false;
 	const candidate = header.trim();

@@ -15,43 +15,12 @@ import { toPayin, toTransfer } from './records';
  * recovered call (recoveredByLookup, duplicateReference) are kept.
  */
 
-/** A payin (payment request), simplified: 47 fields in the service's order -> these 10. */
-export const SIMPLE_PAYMENT_FIELDS = [
-	'paymentStatus',
-	'amount',
-	'currency',
-	'merchantReference',
-	'onusReference',
-	'paymentChannel',
-	'email',
-	// the date before the phone: a trigger's item (which adds its own fields) keeps it
-	'createdDate',
-	'mobileNumber',
-	'lastUpdatedDate',
-] as const;
-
-/** A transfer (payout), simplified. */
-export const SIMPLE_TRANSFER_FIELDS = [
-	'paymentStatus',
-	'amount',
-	'fee',
-	'currency',
-	'merchantReference',
-	'onusReference',
-	'beneficiaryAccountName',
-	'beneficiaryAccountNumber',
-	'bankName',
-	'createdDate',
-] as const;
-
 /**
- * The second simplified payin and transfer (the starting nodes' shape 2,
- * nodes/shared/triggerSimplify.ts): what the next node maps first (status,
- * amount, currency, business, references, the customer's or beneficiary's
- * contact) before channel, fee and dates. The action node's versions 1 to 3
- * keep the shapes above (a field dropped would empty saved expressions).
+ * A payin (payment request), simplified: 47 fields in the service's order ->
+ * these 10, what the next node maps first (status, amount, currency,
+ * business, references, the customer's contact) before channel and dates.
  */
-export const BUILDER_PAYMENT_FIELDS = [
+export const SIMPLE_PAYMENT_FIELDS = [
 	'paymentStatus',
 	'amount',
 	'currency',
@@ -64,7 +33,8 @@ export const BUILDER_PAYMENT_FIELDS = [
 	'createdDate',
 ] as const;
 
-export const BUILDER_TRANSFER_FIELDS = [
+/** A transfer (payout), simplified: the beneficiary before the fee. */
+export const SIMPLE_TRANSFER_FIELDS = [
 	'paymentStatus',
 	'amount',
 	'currency',
@@ -130,12 +100,12 @@ export function simplifyCardLink(record: IDataObject): IDataObject {
 	return pick(record, SIMPLE_CARD_LINK_FIELDS);
 }
 
+export type RecordKind = 'payment' | 'transfer' | 'cardToken' | 'cardLink';
+
 /** The record kinds and their simplified shapes, by name. */
-export const SIMPLIFIERS = {
+export const SIMPLIFIERS: Record<RecordKind, (record: IDataObject) => IDataObject> = {
 	payment: simplifyPayment,
 	transfer: simplifyTransfer,
 	cardToken: simplifyCardToken,
 	cardLink: simplifyCardLink,
-} as const;
-
-export type RecordKind = keyof typeof SIMPLIFIERS;
+};

@@ -3,13 +3,15 @@
  * One valid token per client (a new one retires the previous at once), at most
  * `tokenCallsPerMinute` (3) accepted token calls per client per rolling minute
  * of the sandbox clock (more answer 429), tokens expire after 86399 s.
+ * Test control: `refuseTokens` (the token call still answers a token, which
+ * every call then refuses with 401).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { Router } from '../router';
 import { ApiError } from '../errors';
-import type { AccessToken } from '../records';
+import type { AccessToken, TokenRefusal } from '../records';
 import type { Sandbox } from '../runtime';
 import { parse, str } from '../validate';
 
@@ -35,7 +37,19 @@ export function issueToken(sb: Sandbox, clientId: string): AccessToken {
 	state.tokens.set(token.token, token);
 	state.currentTokenByClient.set(clientId, token.token);
 	state.clientStats(clientId).tokensIssued++;
+	const refusal = state.tokenRefusal.get(clientId);
+	if (refusal) {
+		// Refused from its first use, as if another installation had taken a token right after.
+		if (refusal === 'next') state.tokenRefusal.delete(clientId);
+		expireToken(sb, clientId);
+	}
 	return token;
+}
+
+/** Test control: every token the client gets from now on is refused on use, only the next one, or none. */
+export function refuseTokens(sb: Sandbox, clientId: string, refuse: TokenRefusal | 'none'): void {
+	if (refuse === 'none') sb.state.tokenRefusal.delete(clientId);
+	else sb.state.tokenRefusal.set(clientId, refuse);
 }
 
 /** Retires a client's current token (control API). Returns whether there was one. */

@@ -1,8 +1,8 @@
 /**
  * The control API under /_sandbox (no auth, JSON, same envelope): reset,
  * webhooks settings, clock, faults, customer steps, settling held transfers
- * and refunds, link submissions, token expiry, ledger, request log,
- * deliveries, stats, config, and the public key for card data.
+ * and refunds, link submissions, token expiry and refusal, ledger, request
+ * log, deliveries, stats, config, and the public key for card data.
  */
 import { z } from 'zod';
 import { formatTimestamp } from '../clock';
@@ -13,7 +13,7 @@ import { DEFAULT_CONFIG, type SandboxConfig, type SeedConfig } from '../config';
 import { ApiError } from '../errors';
 import { parse } from '../validate';
 import { parseProfiles, PROFILE_DESCRIPTIONS, PROFILE_NAMES } from '../profiles';
-import { expireToken } from './auth';
+import { expireToken, refuseTokens } from './auth';
 import { customerDecision, payinView } from './payins/record';
 import { OUTCOME_BY_SUFFIX } from './payouts/rules';
 import { finishTransfer } from './payouts/transfer';
@@ -156,6 +156,12 @@ export function registerControl(router: Router): void {
 	r('POST', '/access-tokens/:clientId/expire', (ctx) => {
 		if (!ctx.sb.state.clients.has(ctx.params.clientId)) throw new ApiError(404, 'Unknown client', ['clientId: not found']);
 		return ok({ clientId: ctx.params.clientId, expired: expireToken(ctx.sb, ctx.params.clientId) });
+	});
+	r('PUT', '/access-tokens/:clientId/refusal', (ctx) => {
+		if (!ctx.sb.state.clients.has(ctx.params.clientId)) throw new ApiError(404, 'Unknown client', ['clientId: not found']);
+		const input = parse(z.object({ refuse: z.enum(['every', 'next', 'none']) }), ctx.body);
+		refuseTokens(ctx.sb, ctx.params.clientId, input.refuse);
+		return ok({ clientId: ctx.params.clientId, refuse: input.refuse }, 'Token refusal set');
 	});
 
 	r('GET', '/ledger', (ctx) => {

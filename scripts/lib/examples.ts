@@ -50,6 +50,7 @@ export const EXAMPLES = {
 	reconciliation: 'daily-reconciliation.json',
 	nightlyReconciliation: 'nightly-reconciliation.json',
 	sellWithLink: 'sell-with-a-link.json',
+	paymentsAgent: 'payments-agent-with-approval.json',
 } as const;
 export type ExampleKey = keyof typeof EXAMPLES;
 
@@ -60,6 +61,8 @@ export const CONSUMERS = ['autoPayout', 'notifications', 'cardOnFile'] as const 
 export const EXECUTE_WORKFLOW_TYPE = 'n8n-nodes-base.executeWorkflow';
 export const EXECUTE_WORKFLOW_TRIGGER_TYPE = 'n8n-nodes-base.executeWorkflowTrigger';
 export const EMAIL_SEND_TYPE = 'n8n-nodes-base.emailSend';
+/** Send Email as a tool's Human review (n8n makes one of every send-and-wait node; the payments agent's approval). */
+export const EMAIL_REVIEW_TYPE = 'n8n-nodes-base.emailSendHitlTool';
 export const SMTP_CREDENTIAL_TYPE = 'smtp';
 
 /** The folder of this package (works from the sources and from build/). */
@@ -93,7 +96,25 @@ export interface PrepareOptions {
 	webhookIdSuffix?: string;
 	/** The Payment Page nodes' Card Encryption Public Key (a local sandbox's: SandboxClient.publicKey()). */
 	cardPublicKey?: string;
+	/** The receiver's forward of checkout payins: the page's notification URL (`<page production URL>/notify`). */
+	pageNotifyUrl?: string;
+	/** Queue mode: enable the "Claim once (queue mode)" nodes with this Redis credential. */
+	redisCredential?: { id: string; name: string };
+	/** The workflow's error workflow (Settings: Error workflow), which tells a person a run failed. */
+	errorWorkflow?: string;
+	/** OpenAI credential for the OpenAI Chat Model nodes (the files carry none: the model is the user's choice). */
+	chatModelCredential?: { id: string; name: string };
 }
+
+/** The receiver's node that forwards a checkout's payin to the Payment Page (its URL: the page's + `/notify`). */
+export const PAGE_HANDOFF_NODE = 'Hand to the payment page';
+/** The claim step of the receiver and of the page's workflow (disabled in the files: one process needs none). */
+export const CLAIM_NODE = 'Claim once (queue mode)';
+export const REDIS_CREDENTIAL_TYPE = 'redis';
+
+/** n8n's OpenAI Chat Model node and its credential type (the payments agent's model). */
+export const OPENAI_CHAT_MODEL_TYPE = '@n8n/n8n-nodes-langchain.lmChatOpenAi';
+export const OPENAI_CREDENTIAL_TYPE = 'openAiApi';
 
 /**
  * A copy of the example ready for n8n's public API (only the fields it
@@ -109,19 +130,27 @@ export function prepareExample(example: ExampleWorkflow, opts: PrepareOptions): 
 		if (node.webhookId && opts.webhookIdSuffix && typeof node.parameters?.path === 'string') {
 			node.parameters.path = `${node.parameters.path}-${opts.webhookIdSuffix}`;
 		}
-		if (node.type === EMAIL_SEND_TYPE && opts.smtpCredential) {
+		if ((node.type === EMAIL_SEND_TYPE || node.type === EMAIL_REVIEW_TYPE) && opts.smtpCredential) {
 			node.credentials = { [SMTP_CREDENTIAL_TYPE]: { id: opts.smtpCredential.id, name: opts.smtpCredential.name } };
 		}
 		if (node.type === EXECUTE_WORKFLOW_TYPE && opts.workflowIds) linkWorkflow(node, opts.workflowIds);
 		if (node.name === 'Settings' && opts.settings) applySettings(node, opts.settings);
+		if (node.type === OPENAI_CHAT_MODEL_TYPE && opts.chatModelCredential) {
+			node.credentials = { [OPENAI_CREDENTIAL_TYPE]: { id: opts.chatModelCredential.id, name: opts.chatModelCredential.name } };
+		}
 		if (node.type === PAYMENT_PAGE_TYPE && opts.cardPublicKey) node.parameters = { ...node.parameters, cardPublicKey: opts.cardPublicKey };
+		if (node.name === PAGE_HANDOFF_NODE && opts.pageNotifyUrl) node.parameters = { ...node.parameters, url: opts.pageNotifyUrl };
+		if (node.name === CLAIM_NODE && opts.redisCredential) {
+			delete node.disabled;
+			node.credentials = { [REDIS_CREDENTIAL_TYPE]: { id: opts.redisCredential.id, name: opts.redisCredential.name } };
+		}
 		return node;
 	});
 	return {
 		name: opts.name ?? example.name,
 		nodes,
 		connections: example.connections,
-		settings: example.settings ?? { executionOrder: 'v1' },
+		settings: { ...(example.settings ?? { executionOrder: 'v1' }), ...(opts.errorWorkflow ? { errorWorkflow: opts.errorWorkflow } : {}) },
 	};
 }
 
@@ -180,6 +209,12 @@ export interface EventExamplesOptions {
 	settings?: Partial<Record<EventExampleKey, Record<string, string | number | boolean>>>;
 	/** Appended to every workflow name and webhook id (several copies in one n8n). */
 	suffix?: string;
+	/** The receiver's forward of checkout payins: the page's `<production URL>/notify`. */
+	pageNotifyUrl?: string;
+	/** Queue mode: the claim steps enabled with this Redis credential. */
+	redisCredential?: { id: string; name: string };
+	/** Every workflow's error workflow. */
+	errorWorkflow?: string;
 }
 
 /**
@@ -201,6 +236,9 @@ export async function importEventExamples(
 			smtpCredential: opts.smtpCredential,
 			settings: opts.settings?.[key],
 			workflowIds: key === 'receiver' ? byName : undefined,
+			pageNotifyUrl: key === 'receiver' ? opts.pageNotifyUrl : undefined,
+			redisCredential: opts.redisCredential,
+			errorWorkflow: opts.errorWorkflow,
 			name: opts.suffix ? `${example.name} (${opts.suffix})` : undefined,
 			webhookIdSuffix: opts.suffix?.replace(/[^A-Za-z0-9-]/g, '-'),
 		});

@@ -9,7 +9,9 @@
 import { sandboxCredentialData } from '../../dev/sandboxCredential';
 import type { ExampleKey, ExampleWorkflow } from './examples';
 import {
+	loadExample,
 	CREDENTIAL_TYPE,
+	OPENAI_CREDENTIAL_TYPE,
 	PAYMENT_PAGE_TYPE,
 	SMTP_CREDENTIAL_TYPE,
 	loadAllExamples,
@@ -21,6 +23,11 @@ import type { N8nClient } from '../../dev/n8n/client';
 
 export const CREDENTIAL_NAME = 'PayOnUs sandbox (npm start)';
 export const SMTP_CREDENTIAL_NAME = 'Mail catcher (npm start)';
+/** What the payments agent answers until a model is chosen (its model node's credential points at a stand-in). */
+export const NO_MODEL_ANSWER =
+	'No chat model is chosen yet: open "Chat model (choose yours)" in this workflow and pick your credential (or put any chat model node in its place). Nothing was paid.';
+
+export const CHAT_MODEL_CREDENTIAL_NAME = 'No model chosen yet (npm start stand-in)';
 
 export interface ProvisionOptions {
 	sandboxUrl: string;
@@ -35,6 +42,15 @@ export interface ProvisionOptions {
 	smtp: Record<string, unknown>;
 	/** The sandbox's card encryption key: the Payment Page nodes' Card Encryption Public Key. */
 	cardPublicKey?: string;
+	/** n8n's production URL of a webhook path: the receiver forwards checkout payins to the example page's `<path>/notify`. */
+	webhookUrl?: (path: string) => string;
+	/**
+	 * Base URL of a chat model stand-in for the payments agent's model node
+	 * (n8n publishes no workflow whose model has no credential; the model is
+	 * the user's to choose): an OpenAI credential pointing at it is made and
+	 * attached, until the user picks theirs.
+	 */
+	chatModelStandInUrl?: string;
 	log?: (line: string) => void;
 }
 
@@ -70,6 +86,12 @@ export function credentialData(sandboxUrl: string, verificationKey: string): Rec
 	});
 }
 
+/** The example page's notification path (`<its path>/notify`, request/notify.ts of the Payment Page). */
+export function pageNotifyPath(): string {
+	const page = loadExample('sellWithLink').nodes.find((n) => n.type === PAYMENT_PAGE_TYPE);
+	return `${String(page?.parameters?.path)}/notify`;
+}
+
 /** Values of the examples' Settings nodes that depend on this machine. */
 export function exampleSettings(key: ExampleKey, filesDir: string, demo: DemoSettings = {}): Record<string, string> | undefined {
 	switch (key) {
@@ -97,6 +119,9 @@ export async function provision(api: N8nClient, opts: ProvisionOptions): Promise
 	// the credentials: reused by name (their data refreshed: the sandbox and mail addresses may differ)
 	const credential = await upsertCredential(api, CREDENTIAL_NAME, CREDENTIAL_TYPE, data, log);
 	const smtpCredential = await upsertCredential(api, SMTP_CREDENTIAL_NAME, SMTP_CREDENTIAL_TYPE, opts.smtp, log);
+	const chatModelCredential = opts.chatModelStandInUrl
+		? await upsertCredential(api, CHAT_MODEL_CREDENTIAL_NAME, OPENAI_CREDENTIAL_TYPE, { apiKey: 'sk-no-model-chosen', header: false, url: opts.chatModelStandInUrl }, log)
+		: undefined;
 
 	const knownCredentialIds = new Set(
 		(await api.listCredentials()).filter((c) => c.type === CREDENTIAL_TYPE).map((c) => String(c.id)),
@@ -113,6 +138,8 @@ export async function provision(api: N8nClient, opts: ProvisionOptions): Promise
 			settings: nodeSettings,
 			workflowIds: key === 'receiver' ? workflowIds : undefined,
 			cardPublicKey: opts.cardPublicKey,
+			pageNotifyUrl: key === 'receiver' && opts.webhookUrl ? opts.webhookUrl(pageNotifyPath()) : undefined,
+			chatModelCredential,
 		});
 		const found = await api.findWorkflowsByName(prepared.name);
 		let id: string;

@@ -41,8 +41,8 @@ it('pictures every operation panel and the four errors', async () => {
 		expect(text).toContain(op.name);
 	}
 
-	// (a) the second run of the same transfer: the existing one, not a new one.
-	expect(byName['error-already-paid']).toMatch(/Already paid: reference "INV-1042-[a-z0-9]+" is transfer ONUS-\S+ \(SUCCESSFUL, NGN 1,500\.00\)/);
+	// (a) a transfer whose reference an earlier, different transfer used: that one named, nothing new.
+	expect(byName['error-already-paid']).toMatch(/Reference "INV-1042-[a-z0-9]+" is already used by a different transfer: ONUS-\S+ \(SUCCESSFUL, NGN 1,500\.00\)/);
 	expect(((await e2e.sb.ledger()).transfers as Array<{ merchantReference?: string }>).filter((t) => /^INV-1042-/.test(t.merchantReference ?? ''))).toHaveLength(1);
 	// (b)
 	expect(byName['error-unknown-payment']).toContain('No payment "ONUS-NUB-DOES-NOT-EXIST" in business BUS-2001');

@@ -1,14 +1,14 @@
 /**
  * The PayOnUs node as an AI agent's tool in a real n8n: n8n's AI Agent with
  * the OpenAI Chat Model node pointed at a scripted OpenAI-compatible server
- * (test/harness/scriptedModel.ts) that asks for transfers. The spending
+ * (dev/scriptedChatModel.ts) that asks for transfers. The spending
  * limits set on the tool refuse the calls outside them (the agent reads the
  * refusal as the tool's answer) and the sandbox receives only the transfer
- * within them. Node version 4: the limits per currency (rule 6), and a
- * Business from $fromAI that comes out empty is never the default (rule 5).
+ * within them. The limits are per currency (rule 6), and a Business from
+ * $fromAI that comes out empty is never the default (rule 5).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { startScriptedModel, type ScriptedModel } from '../harness/scriptedModel';
+import { startScriptedModel, type ScriptedModel } from '../../dev/scriptedChatModel';
 import { executionData, nodeItems } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
 import { PAYOUT_TOOL_PARAMETERS } from '../../dev/mcp';
@@ -56,15 +56,13 @@ describe('PayOnUs as an AI agent tool in n8n', () => {
 					id: 'tool',
 					name: 'Pay supplier',
 					type: 'n8n-nodes-payonus.payOnUsTool',
-					typeVersion: 2,
+					typeVersion: 1,
 					position: [400, 200],
 					parameters: {
 						...PAYOUT_TOOL_PARAMETERS,
 						narration: 'Agent payout',
 						toolAllowMoneyMovement: true,
-						toolMaxAmountPerCall: 1000,
-						toolMaxTotalPerExecution: 1200,
-						toolAllowedCurrencies: ['NGN'],
+						toolSpendingLimits: { limit: [{ currency: 'NGN', maxAmountPerCall: 1000, maxTotalPerExecution: 1200, maxTotalPerWindow: 0 }] },
 						toolAllowedBeneficiaries: '9999991112',
 					},
 					credentials: { payOnUsApi: { id: e2e.credentialId, name: 'PayOnUs e2e' } },
@@ -95,7 +93,7 @@ describe('PayOnUs as an AI agent tool in n8n', () => {
 		expect((posted[0].body as IDataObject).reference).toBe(`agent-ok-${stamp}`);
 	});
 
-	it('node version 4: limits per currency (a currency without a row refused, saying so); a $fromAI Business that comes out empty is never the default', async () => {
+	it('limits per currency (a currency without a row refused, saying so); a $fromAI Business that comes out empty is never the default', async () => {
 		const v4 = `${stamp}-v4`;
 		const script = await startScriptedModel([
 			{ calls: [{ tool: '*', args: { amount: 500, currency: 'KES', business: 'BUS-2001', reference: `agent4-kes-${v4}` } }] },
@@ -125,7 +123,7 @@ describe('PayOnUs as an AI agent tool in n8n', () => {
 						id: 'tool',
 						name: 'Pay supplier',
 						type: 'n8n-nodes-payonus.payOnUsTool',
-						typeVersion: 4,
+						typeVersion: 1,
 						position: [400, 200],
 						parameters: {
 							...PAYOUT_TOOL_PARAMETERS,

@@ -185,7 +185,8 @@ describe('PayOnUs card tokenization operations in n8n', () => {
 	it('deletes a token, reports the second delete as already deleted, explains 404 and 403', async () => {
 		const execution = await run(
 			'card e2e: delete tokens',
-			{ operation: 'deleteToken', businessId: business('={{ $json.businessId }}'), cardTokenId: '={{ $json.id }}' },
+			// one item at a time: the request log is read in item order below
+			{ operation: 'deleteToken', businessId: business('={{ $json.businessId }}'), cardTokenId: '={{ $json.id }}', options: { moneyMovingConcurrency: 1 } },
 			[
 				{ businessId: 'BUS-2001', id: tokenId },
 				{ businessId: 'BUS-2001', id: tokenId },

@@ -29,7 +29,7 @@ it("each node's Docs link in the editor is its page, with n8n's tracking query a
 		id: 'action',
 		name: 'PayOnUs',
 		type: PAYONUS,
-		typeVersion: 3,
+		typeVersion: 1,
 		position: [700, 0],
 		parameters: { resource: 'wallet', operation: 'listWallets' },
 		credentials: { payOnUsApi: { id: e2e.credentialId, name: 'PayOnUs' } },

@@ -2,7 +2,8 @@
  * The example workflows (examples/*.json) against the node types the real
  * n8n loaded: every PayOnUs parameter they set is one the node declares for
  * its resource and operation (moved here from examples.test.ts; the
- * nightly reconciliation example joined the list).
+ * nightly reconciliation example joined the list, then the payments agent,
+ * whose PayOnUs nodes are tools: n8n's payOnUsTool type).
  */
 import { sharedN8n, type N8nClient } from '../harness/e2e';
 import { loadExample, type ExampleKey } from '../../scripts/lib/examples';
@@ -23,7 +24,7 @@ describe('example workflows match the nodes n8n loaded', () => {
 	it('every PayOnUs parameter in the examples is one the node declares for its resource and operation', async () => {
 		const types = (await n8n.loadedNodeTypes()) as Array<{ name: string; properties?: Property[] }>;
 		const problems: string[] = [];
-		for (const key of ['autoPayout', 'notifications', 'cardOnFile', 'reconciliation', 'nightlyReconciliation'] as ExampleKey[]) {
+		for (const key of ['autoPayout', 'notifications', 'cardOnFile', 'reconciliation', 'nightlyReconciliation', 'paymentsAgent'] as ExampleKey[]) {
 			const example = loadExample(key);
 			for (const node of example.nodes.filter((n) => n.type.startsWith('n8n-nodes-payonus.'))) {
 				const type = types.find((t) => t.name === node.type);

@@ -3,9 +3,9 @@
  * a real MCP client (official SDK, streamable HTTP). n8n runs an MCP tool
  * call without an execution id of its own: a total per execution cannot be
  * counted, so such calls are refused unless the builder sets a window total;
- * with one, every session of the tool in this workflow shares it. From node
- * version 4 the limits are per currency (rule 6): a currency without a row
- * is refused, saying so.
+ * with one, every session of the tool in this workflow shares it. The
+ * limits are per currency (rule 6): a currency without a row is refused,
+ * saying so.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
@@ -28,8 +28,13 @@ afterAll(async () => {
 
 const transfersSent = () => sb.state.requestLog.filter((r) => r.method === 'POST' && r.path === '/api/v1/transfer-requests/bank-transfer').length;
 
-async function served(path: string, limits: IDataObject, typeVersion = 2): Promise<string> {
-	const wf = await n8n.createWorkflow(mcpPayoutWorkflow(`mcp limits ${path}`, path, credentialId, limits, typeVersion));
+/** The NGN row of Spending Limits (maxTotalPerWindow 0: no window total). */
+const ngn = (maxAmountPerCall: number, maxTotalPerExecution: number, maxTotalPerWindow = 0): IDataObject => ({
+	toolSpendingLimits: { limit: [{ currency: 'NGN', maxAmountPerCall, maxTotalPerExecution, maxTotalPerWindow }] },
+});
+
+async function served(path: string, limits: IDataObject): Promise<string> {
+	const wf = await n8n.createWorkflow(mcpPayoutWorkflow(`mcp limits ${path}`, path, credentialId, limits));
 	await n8n.activate(wf.id);
 	return `${n8n.baseUrl}/mcp/${path}`;
 }
@@ -46,7 +51,7 @@ async function pay(url: string, amount: number, reference: string, more: IDataOb
 }
 
 it('without a window total, a money-moving MCP call is refused and nothing is sent', async () => {
-	const url = await served(`payonus-mcp-nowindow-${stamp}`, { toolMaxAmountPerCall: 1000, toolMaxTotalPerExecution: 1500 });
+	const url = await served(`payonus-mcp-nowindow-${stamp}`, ngn(1000, 1500));
 	const before = transfersSent();
 	const out = await pay(url, 800, `mcp-nw-${stamp}`);
 	expect(out).toMatchObject({ refused: true, nothingSent: true, limit: 'maxTotalPerWindow' });
@@ -55,7 +60,7 @@ it('without a window total, a money-moving MCP call is refused and nothing is se
 });
 
 it('with a window total: two sessions share it; one over is refused; another workflow is not affected', async () => {
-	const limits = { toolMaxAmountPerCall: 1000, toolMaxTotalPerExecution: 1500, toolMaxTotalPerWindow: 1500, toolWindowMinutes: 60 };
+	const limits = { ...ngn(1000, 1500, 1500), toolWindowMinutes: 60 };
 	const url = await served(`payonus-mcp-window-${stamp}`, limits);
 	const other = await served(`payonus-mcp-other-${stamp}`, limits);
 	const before = transfersSent();
@@ -72,7 +77,7 @@ it('with a window total: two sessions share it; one over is refused; another wor
 	expect(transfersSent() - before).toBe(3);
 });
 
-it('node version 4: limits per currency; a currency without a row is refused saying so; each row keeps its own window', async () => {
+it('limits per currency; a currency without a row is refused saying so; each row keeps its own window', async () => {
 	const perCurrency = {
 		currency: "={{ $fromAI('currency', 'Currency code, e.g. NGN', 'string') }}",
 		countryCode: '',
@@ -80,7 +85,7 @@ it('node version 4: limits per currency; a currency without a row is refused say
 		toolSpendingLimits: { limit: [{ currency: 'NGN', maxAmountPerCall: 1000, maxTotalPerExecution: 1500, maxTotalPerWindow: 1500 }] },
 		toolWindowMinutes: 60,
 	};
-	const url = await served(`payonus-mcp-v4-${stamp}`, perCurrency, 4);
+	const url = await served(`payonus-mcp-v4-${stamp}`, perCurrency);
 	const before = transfersSent();
 	const kes = await pay(url, 100, `mcp4-kes-${stamp}`, { currency: 'KES' });
 	expect(kes).toMatchObject({ refused: true, nothingSent: true, limit: 'spendingLimits', asked: { currency: 'KES', amount: 100 } });

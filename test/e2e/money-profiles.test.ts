@@ -48,6 +48,8 @@ describe('money-moving operations in n8n under each sandbox profile', () => {
 		beneficiaryAccountName: 'Drill Beneficiary',
 		narration: 'e2e',
 		fromSubWallet: false,
+		// the name check (on by default) would stop every item before the drill's faults: not what is drilled here
+		verifyBeneficiaryName: false,
 	};
 
 	describe.each(TEST_PROFILES.map((p) => p.name))('profile %s', (name) => {

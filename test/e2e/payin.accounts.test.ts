@@ -52,8 +52,7 @@ describe('payin in real n8n', () => {
 	it('Create Dynamic Account: good items reach the sandbox, bad ones are error items naming item and field', async () => {
 		const execution = await run('create dynamic account', dynamicParams, [
 			{ ...person, businessId: 'BUS-2001', amount: 5000, reference: 'dyn-1', phone: '+2348012345678' },
-			// empty business: the credential's Default Business ID (BUS-2001)
-			{ ...person, businessId: '', amount: '2500.50', reference: 'dyn-2' },
+			{ ...person, businessId: 'BUS-2001', amount: '2500.50', reference: 'dyn-2' },
 			{ ...person, businessId: 'BUS-2001', amount: 0, reference: 'bad-3' },
 			{ ...person, businessId: 'BUS-2001', amount: 10.123, reference: 'bad-4' },
 			{ ...person, businessId: 'BUS-2001', amount: 10, reference: 'has space' },
@@ -64,6 +63,8 @@ describe('payin in real n8n', () => {
 			{ ...person, businessId: 'BUS-2001', amount: 10, reference: 'bad-10', bvn: '123' },
 			{ ...person, businessId: 'BUS 2001', amount: 10, reference: 'bad-11' },
 			{ ...person, businessId: 'BUS-2001', amount: 'ten', reference: 'bad-12' },
+			// an expression that gives nothing is never filled by the credential's Default Business ID (rule 5)
+			{ ...person, businessId: '', amount: 10, reference: 'bad-13' },
 		]);
 		const { ok, errors } = outcome(execution);
 		expect(errors).toEqual([
@@ -77,6 +78,7 @@ describe('payin in real n8n', () => {
 			'"Customer BVN" must be 11 digits [item 9]',
 			'"Business" must be an identifier without spaces or slashes, e.g. BUS-2001 [item 10]',
 			'"Amount" must be a number [item 11]',
+			'"Business" came out empty: {{ $json.businessId }} gave empty text "" [item 12]',
 		]);
 		expect(ok).toHaveLength(2);
 		expect(ok[0]).toMatchObject({ amount: 5000, merchantReference: 'dyn-1' });
@@ -85,7 +87,7 @@ describe('payin in real n8n', () => {
 		expect(ok[0].nextStep).toContain(`transfer exactly 5000 NGN to account ${String(ok[0].accountNumber)}`);
 		expect(ok[1]).toMatchObject({ amount: 2500.5, merchantReference: 'dyn-2' });
 
-		const requests = await payin.sb.requests();
+		const requests = await payin.requestsByReference();
 		expect(requests.map((r) => [r.method, r.path, (r.body as IDataObject).reference])).toEqual([
 			['POST', '/api/v1/virtual-accounts/dynamic', 'dyn-1'],
 			['POST', '/api/v1/virtual-accounts/dynamic', 'dyn-2'],

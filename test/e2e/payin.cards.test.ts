@@ -32,6 +32,8 @@ describe('payin in real n8n', () => {
 			{
 				resource: 'payin',
 				operation: 'chargeCard',
+				// one item at a time: the request log is read in item order below
+				options: { moneyMovingConcurrency: 1 },
 				businessId: business('BUS-2001'),
 				cardData: e('cardData'),
 				amount: e('amount'),
@@ -112,6 +114,8 @@ describe('payin in real n8n', () => {
 			{
 				resource: 'payin',
 				operation: 'chargeTokenizedCard',
+				// one item at a time: the request log is read in item order below
+				options: { moneyMovingConcurrency: 1 },
 				businessId: business('BUS-2001'),
 				cardTokenId: e('token'),
 				amount: e('amount'),

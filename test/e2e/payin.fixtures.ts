@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { nodeItems, type Execution } from '../harness/e2e';
 import { useSandboxAndN8n } from '../harness/sandboxAndN8n';
 import { NODE, payOnUsWorkflow } from '../../dev/workflows';
+import type { RequestLogEntry } from '../../sandbox/records';
 
 export const e = (field: string) => `={{ $json.${field} }}`;
 
@@ -71,5 +72,16 @@ export function payinSuite() {
 		).toString('base64');
 	}
 
-	return Object.assign(e2e, { run, outcome, api, encryptCard });
+	/**
+	 * The requests the sandbox received since the run began, in the order of
+	 * their body's reference: independent items of a money-moving run are sent
+	 * together (Money-Moving Concurrency), so they reach the service in any
+	 * order; the output, not the wire, keeps the input order.
+	 */
+	async function requestsByReference(): Promise<RequestLogEntry[]> {
+		const reference = (r: RequestLogEntry) => String((r.body as IDataObject | undefined)?.reference ?? '');
+		return (await e2e.sb.requests()).sort((a, b) => reference(a).localeCompare(reference(b)));
+	}
+
+	return Object.assign(e2e, { run, outcome, api, encryptCard, requestsByReference });
 }

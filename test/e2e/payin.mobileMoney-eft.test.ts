@@ -46,7 +46,7 @@ describe('payin in real n8n', () => {
 		const { ok, errors } = outcome(execution);
 		// Item 3 is valid but BUS-2001 has no GHS wallet (seed): the service's 404 is an error item.
 		expect(errors).toEqual([
-			'GHS wallet not found for this business [item 2]',
+			'GHS wallet not found for business "BUS-2001" [item 2]',
 			'"Customer Phone" must be in international format: + followed by 7 to 15 digits, e.g. +2348012345678 [item 3]',
 			'"Network" is required [item 4]',
 			'"Country Code" must be a 2-letter country code such as NG, KE or ZA [item 5]',
@@ -58,7 +58,7 @@ describe('payin in real n8n', () => {
 		]);
 		expect(ok[0].nextStep).toMatch(/approve the payment request sent to their phone/);
 		expect(ok[1].nextStep).toMatch(/received an OTP/);
-		const requests = await payin.sb.requests();
+		const requests = await payin.requestsByReference();
 		expect(requests.map((r) => [r.path, (r.body as IDataObject).momoNetwork, (r.body as IDataObject).initiatingCode])).toEqual([
 			['/api/v1/mobile-money/collection', 'MPESA_KE', undefined],
 			['/api/v1/mobile-money/collection', 'AIRTEL_KE', undefined],

@@ -56,6 +56,7 @@ export const RAISED_LIMITS = { attemptsPerVisitor: 10_000, attemptsPerTarget: 10
 export const workflowIds: string[] = [];
 
 
+/** The Payment Page with `parameters` (Simplify off, the full items, unless they set it) and its limits raised. */
 export function pageWorkflow(name: string, path: string, parameters: Record<string, unknown>): WorkflowJson {
 	return {
 		name,
@@ -71,6 +72,7 @@ export function pageWorkflow(name: string, path: string, parameters: Record<stri
 					path,
 					title: 'Test checkout',
 					businessId: { __rl: true, mode: 'id', value: 'BUS-2001' },
+					simplify: false,
 					...parameters,
 					options: { ...RAISED_LIMITS, ...(parameters.options as object | undefined) },
 				},

@@ -7,7 +7,8 @@
  * the buyer's time zone, a receipt reference that wraps only between its
  * parts, and the simplified item of the execution; issue 31 point 7 (a
  * KES mobile money checkout, the bank transfer screen, TEST MODE simulate) and
- * axe-core on every state of the page, tallied at the end.
+ * axe-core on every state of the page, tallied at the end; issue 36 point
+ * 6: the 3-D Secure and EFT waits, too many attempts, 502 and 503 too.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -52,7 +53,7 @@ beforeAll(async () => {
 		askPhone: 'optional',
 	});
 	const page = workflow.nodes[0] as Record<string, unknown>;
-	page.typeVersion = 1.1;
+	(page.parameters as Record<string, unknown>).simplify = true;
 	page.credentials = { payOnUsApi: { id: credential.id, name: credName } };
 	workflowId = (await n8n.createWorkflow(workflow)).id;
 	await n8n.activate(workflowId);
@@ -60,7 +61,7 @@ beforeAll(async () => {
 	// KES mobile money, one prompt per phone a minute (rule 4), to see the refusal page.
 	const kes = pageWorkflow(`page ux KES ${RUN}`, `pay-ux-kes-${RUN}`, { currency: 'KES', amount: 250, methods: ['momo'], askPhone: 'optional', options: { attemptsPerTarget: 1 } });
 	const kesNode = kes.nodes[0] as Record<string, unknown>;
-	kesNode.typeVersion = 1.1;
+	(kesNode.parameters as Record<string, unknown>).simplify = true;
 	kesNode.credentials = { payOnUsApi: { id: credential.id, name: credName } };
 	kesWorkflowId = (await n8n.createWorkflow(kes)).id;
 	await n8n.activate(kesWorkflowId);
@@ -70,10 +71,13 @@ beforeAll(async () => {
 	for (const [key, params] of [
 		['card', { currency: 'NGN', amount: 5000, methods: ['card', 'bank'], cardPublicKey }],
 		['expiring', { currency: 'NGN', amount: 5000, methods: ['bank'], options: { expiryMinutes: 0.05 } }],
+		// issue 36 point 6: the EFT wait, and a page that cannot take payments (card only, no key: 503)
+		['zar', { currency: 'ZAR', amount: 199.99, methods: ['eft'] }],
+		['noKey', { currency: 'NGN', amount: 5000, methods: ['card'] }],
 	] as const) {
 		const wf = pageWorkflow(`page ux ${key} ${RUN}`, `pay-ux-${key}-${RUN}`, params as Record<string, unknown>);
 		const node = wf.nodes[0] as Record<string, unknown>;
-		node.typeVersion = 1.1;
+		(node.parameters as Record<string, unknown>).simplify = true;
 		node.credentials = { payOnUsApi: { id: credential.id, name: credName } };
 		const id = (await n8n.createWorkflow(wf)).id;
 		extraWorkflows.push(id);
@@ -285,13 +289,7 @@ describe.each(Object.keys(SIZES) as Array<keyof typeof SIZES>)('Payment Page for
 			if (await page.$('input[name="method"][value="card"]')) await page.check('input[name="method"][value="card"]');
 			await submit(page, 'form button[type="submit"]');
 		};
-		const card = async (pan: string) => {
-			await page.waitForSelector('#card-form:not([hidden])');
-			await page.fill('#cc-number', pan);
-			await page.fill('#cc-exp', '12/30');
-			await page.fill('#cc-csc', '123');
-			await submit(page, '#card-form button[type="submit"]');
-		};
+		const card = async (pan: string) => await enterCard(page, pan);
 		await fillStart(extraUrls.card, `card-${size}@example.com`);
 		await page.waitForSelector('#card-form:not([hidden])');
 		expect(await axe(page)).toEqual([]);
@@ -321,6 +319,78 @@ describe.each(Object.keys(SIZES) as Array<keyof typeof SIZES>)('Payment Page for
 		await page.context().close();
 	});
 });
+
+describe.each(Object.keys(SIZES) as Array<keyof typeof SIZES>)('Payment Page for a buyer, the remaining states (%s)', (size) => {
+	it('issue 36 point 6: the 3-D Secure and EFT waits, the "too many attempts" page and the 502 and 503 pages pass axe-core', async () => {
+		const page = await newPage(size);
+		const startAt = async (url: string, email: string, method?: string) => {
+			await page.goto(url);
+			await page.fill('#email', email);
+			if (await page.$('#name')) await page.fill('#name', 'Ada Obi');
+			if (method && (await page.$(`input[name="method"][value="${method}"]`))) await page.check(`input[name="method"][value="${method}"]`);
+			await submit(page, 'form button[type="submit"]');
+			return checkoutRef({ ...flow, id: url === flow.url ? flow.id : extraWorkflows[urlIndex(url)] }, page.url());
+		};
+		const card = async (pan: string) => await enterCard(page, pan);
+		/** The address the service sends the buyer back to (the payin's redirectUrl, as the page gave it). */
+		const returnAddress = async (reference: string) => String((await sbPayins()).find((p) => p.reference === reference)?.redirectUrl);
+
+		// 3-D Secure: the wait, as the buyer sees it on coming back from the bank.
+		const threeDs = await startAt(extraUrls.card, `3ds-${size}@example.com`, 'card');
+		await card('4000000000003220');
+		await page.goto(await returnAddress(`${threeDs}-1`));
+		expect(await page.textContent('h2')).toBe('Verify with your bank');
+		expect(await axe(page)).toEqual([]);
+
+		// EFT: the wait, coming back from the bank without authorising.
+		const eft = await startAt(extraUrls.zar, `eft-${size}@example.com`);
+		await submit(page, 'form button[type="submit"]');
+		await page.goto(await returnAddress(`${eft}-1`));
+		expect(await page.textContent('h2')).toBe('Authorise at your bank');
+		expect(await axe(page)).toEqual([]);
+
+		// Too many attempts: five declined cards on one checkout.
+		await startAt(extraUrls.card, `closed-${size}@example.com`, 'card');
+		for (let i = 0; i < 5; i++) await card('4000000000000002');
+		expect(await page.textContent('h2')).toBe('Payment not completed');
+		expect(await page.textContent('main')).toContain('This checkout has had too many attempts');
+		expect(await axe(page)).toEqual([]);
+
+		// 503: a page that cannot take payments (card only, without its key).
+		const unavailable = await page.goto(extraUrls.noKey);
+		expect(unavailable?.status()).toBe(503);
+		expect(await page.textContent('h2')).toBe('Payments are not available');
+		expect(await axe(page)).toEqual([]);
+
+		// 502: the service out of reach while the buyer reloads an open checkout.
+		await startAt(flow.url, `down-${size}@example.com`);
+		const control = new SandboxClient(sb.url);
+		await control.addFault({ method: 'GET', path: '/api/v1/payment-requests*', status: 500 });
+		try {
+			const down = await page.reload();
+			expect(down?.status()).toBe(502);
+			expect(await page.textContent('h2')).toBe('We could not reach the payment service');
+			expect(await axe(page)).toEqual([]);
+		} finally {
+			await control.clearFaults();
+		}
+		await page.context().close();
+	});
+});
+
+/** Which of the extra workflows an address is (card, expiring, zar, noKey: created in that order). */
+function urlIndex(url: string): number {
+	return Object.values(extraUrls).indexOf(url);
+}
+
+/** A card typed into the card form and sent (the page's script encrypts it). */
+async function enterCard(page: Page, pan: string): Promise<void> {
+	await page.waitForSelector('#card-form:not([hidden])');
+	await page.fill('#cc-number', pan);
+	await page.fill('#cc-exp', '12/30');
+	await page.fill('#cc-csc', '123');
+	await submit(page, '#card-form button[type="submit"]');
+}
 
 async function sbPayins(): Promise<Array<Record<string, unknown>>> {
 	return (await new SandboxClient(sb.url).ledger()).payins;

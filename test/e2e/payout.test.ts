@@ -53,7 +53,7 @@ describe('PayOnUs payout operations in n8n', () => {
 		verify: true,
 	};
 
-	it('creates bank, mobile money and EFT transfers; stops on a name mismatch; reports a duplicate reference', async () => {
+	it('creates bank, mobile money and EFT transfers; stops on a name mismatch; the same transfer again is the existing one', async () => {
 		const items = [
 			bankItem,
 			{ ...bankItem, transferType: 'WALLET_TO_MOMO', currency: 'KES', countryCode: 'KE', reference: `e2e-momo-${stamp}`, network: 'MPESA_KE', phone: '254700000000', bank: '', account: '', name: 'Momo Person', verify: false, email: '' },
@@ -80,9 +80,17 @@ describe('PayOnUs payout operations in n8n', () => {
 		expect(String(out[3].error)).toContain(
 			'does not match the name on the account, nothing was sent: the bank says account 9999991112 belongs to "Sandbox Success Beneficiary", the transfer names "Somebody Else"',
 		);
-		// The duplicate, in the user's terms: the transfer holding the reference, its status and amount; no path, no status code.
-		expect(String(out[4].error)).toMatch(new RegExp(`^Already paid: reference "${bankItem.reference}" is transfer ONUS-TRNF-\\S+ \\(\\w+, NGN 1,500\\.50\\) \\[item 4\\]$`));
-		expect(out[4]).toMatchObject({ outcome: 'alreadyDone', existingRecord: { merchantReference: bankItem.reference } });
+		// The very same transfer sent again: the existing transfer, a success marked "alreadyDone", nothing paid twice
+		// (a different transfer under a used reference stays an error: test/e2e/ux.test.ts).
+		expect(out[4].error).toBeUndefined();
+		expect(out[4]).toMatchObject({
+			outcome: 'alreadyDone',
+			duplicateReference: true,
+			onusReference: out[0].onusReference,
+			merchantReference: bankItem.reference,
+			amount: 1500.5,
+			currency: 'NGN',
+		});
 
 		const requests = await e2e.sb.requests();
 		const posted = requests.filter((r) => r.method === 'POST');
@@ -138,7 +146,7 @@ describe('PayOnUs payout operations in n8n', () => {
 			[{ email: 'nope' }, '"Email" must be an e-mail address'],
 			[{ transferType: 'WALLET_TO_WALLET' }, '"Transfer Type" must be one of'],
 			[{ transferType: 'WALLET_TO_EFT', eftBank: '' }, '"EFT Bank" is required'],
-			[{ transferType: 'WALLET_TO_MOMO', network: '' , phone: '254700000000' }, '"Mobile Money Network" is required'],
+			[{ transferType: 'WALLET_TO_MOMO', network: '', phone: '+254700000000' }, '"Mobile Money Network" is required'],
 			[{ transferType: 'WALLET_TO_MOMO', network: 'MPESA_KE', phone: 'call me' }, '"Beneficiary Phone Number" must be a phone number'],
 			[{ businessId: 'BUS 1' }, '"Business" must be an identifier'],
 		];
@@ -269,11 +277,21 @@ describe('PayOnUs payout operations in n8n', () => {
 		expect((out[0].transfers as IDataObject[]).map((t) => t.merchantReference)).toEqual([`${batch}-1`, `${batch}-2`]);
 		expect((out[0].transfers as IDataObject[])[0]).toMatchObject({ beneficiaryAccountName: 'Obi, Ada', amount: 100.25 });
 		expect(out[1].error).toContain(
-			'Bulk transfer refused, nothing was sent: 3 problem(s) in the CSV rows: row 2: "beneficiaryAccountNumber" must be 6 to 20 digits (got "12AB"); row 2: "beneficiaryAccountName" is required; row 2: "amount" must be greater than 0 (got "0") [item 1]',
+			'Bulk transfer refused, nothing was sent: 3 problem(s) in the CSV (line 1 is the header): line 3 (row 2): "beneficiaryAccountNumber" must be 6 to 20 digits (got "12AB"); line 3 (row 2): "beneficiaryAccountName" is required; line 3 (row 2): "amount" must be greater than 0 (got "0") [item 1]',
 		);
 		const requests = await e2e.sb.requests();
 		expect(requests.map((r) => [r.method, r.path, r.status])).toEqual([['POST', '/api/v1/transfer-requests/bulk/bank-transfer', 200]]);
 		expect(String((requests[0].headers as IDataObject)['content-type'])).toMatch(/^multipart\/form-data; boundary=/);
+	});
+
+	/** Bulk Transfer from the input items of BUS-2001 in NGN. */
+	const bulkFromItems = (reference: string): IDataObject => ({
+		resource: 'payout',
+		operation: 'bulkTransfer',
+		source: 'items',
+		businessId: business('BUS-2001'),
+		currency: 'NGN',
+		reference,
 	});
 
 	it('builds one bulk batch from all input items, paired with every item', async () => {
@@ -283,14 +301,7 @@ describe('PayOnUs payout operations in n8n', () => {
 			{ beneficiaryAccountNumber: '0123451112', beneficiaryAccountName: 'Bo, Jr', beneficiaryBankCode: '058', amount: 20.5 },
 			{ beneficiaryAccountNumber: '0123451113', beneficiaryAccountName: 'Cy', beneficiaryBankCode: '057', amount: 30 },
 		];
-		const params = {
-			resource: 'payout',
-			operation: 'bulkTransfer',
-			source: 'items',
-			businessId: business('BUS-2001'),
-			currency: 'NGN',
-			reference: `={{ $json.reference }}`,
-		};
+		const params = bulkFromItems(`={{ $json.reference }}`);
 		const execution = await run('payout e2e: bulk from items', params, rows.map((json) => ({ json })));
 		const out = nodeItems(execution, NODE);
 		expect(out).toHaveLength(1);
@@ -307,7 +318,28 @@ describe('PayOnUs payout operations in n8n', () => {
 			{ json: { ...rows[0], reference: `${batch}-x` } },
 			{ json: { ...rows[1], amount: 'ten' } },
 		]);
-		expect(nodeItems(bad, NODE)[0].error).toContain('row 2: "amount" must be a number such as 1500.50 (got "ten")');
+		expect(nodeItems(bad, NODE)[0].error).toContain('item 2: "amount" must be a number such as 1500.50 (got "ten")');
 		expect(await e2e.sb.requests()).toEqual([]);
+	});
+
+	it('refuses a bulk batch from items whose account number is a number (a spreadsheet dropped its leading 0): nothing is paid (rule 7, issue 36)', async () => {
+		const batch = `e2e-numeric-${stamp}`;
+		const params = bulkFromItems(batch);
+		const before = ((await e2e.sb.ledger()).transfers as IDataObject[]).length;
+		await e2e.sb.clearRequests();
+		const execution = await run('payout e2e: bulk with a numeric account', params, [
+			{ json: { beneficiaryAccountNumber: '0123451112', beneficiaryAccountName: 'Ada', beneficiaryBankCode: '058', amount: 10 } },
+			// 0123451112 read from a spreadsheet column of numbers
+			{ json: { beneficiaryAccountNumber: 123451112, beneficiaryAccountName: 'Bo', beneficiaryBankCode: '058', amount: 20 } },
+		]);
+		const error = String(nodeItems(execution, NODE)[0].error);
+		expect(error).toContain('Bulk transfer refused, nothing was sent');
+		expect(error).toMatch(
+			/2\)?: "beneficiaryAccountNumber" must be text, not the number 123451112: a number loses leading zeros \(0123456789 becomes 123456789\), so keep it as text where it comes from \(format the spreadsheet column as Text, or put the value in quotes\)/,
+		);
+		expect(await e2e.sb.requests()).toEqual([]);
+		const after = (await e2e.sb.ledger()).transfers as IDataObject[];
+		expect(after).toHaveLength(before);
+		expect(after.filter((t) => t.bulkReference === batch)).toEqual([]);
 	});
 });

@@ -151,7 +151,7 @@ describe(`installed from a private registry by n8n ${N8N_VERSION}'s own installe
 		}
 		expect(installed).toMatchObject({ packageName: NAME, installedVersion: packageJson.version, authorName: 'n8n-nodes-payonus developers' });
 		expect(installed.installedNodes.map((node) => node.type).sort()).toEqual(NODE_TYPES);
-		expect(installed.installedNodes.find((node) => node.type === `${NAME}.payOnUs`)).toMatchObject({ name: 'PayOnUs', latestVersion: 4 });
+		expect(installed.installedNodes.find((node) => node.type === `${NAME}.payOnUs`)).toMatchObject({ name: 'PayOnUs', latestVersion: 1 });
 
 		// n8n's list of installed packages agrees
 		const listed = await n8n.rest<Array<{ packageName: string; installedVersion: string; failedLoading?: boolean }>>('GET', '/community-packages');

@@ -108,9 +108,20 @@ const collectionBody = (account: IDataObject): IDataObject => ({
 	transactionAmount: 1500,
 });
 
-/** Every sandbox clock moves together (the service's time). */
+/**
+ * Every sandbox clock moves together (the service's time). n8n's clock does not
+ * move with it: in a deployment the hours pass for both, and the node takes a
+ * new token before its 24 h lifetime ends (no 401). Here only the service's
+ * time jumps, so its live tokens are kept as old as n8n's clock says they are;
+ * otherwise each jump would refuse a token minted seconds earlier, which the
+ * token breaker rightly reads as a revoked client (two such refusals within a
+ * minute hold new tokens for 60 s: test/unit/shared/accessToken/breaker.test.ts).
+ */
 function advance(seconds: number): void {
-	for (const r of readings) r.sb.state.clock.advance(seconds);
+	for (const r of readings) {
+		r.sb.state.clock.advance(seconds);
+		for (const token of r.sb.state.tokens.values()) token.expiresMs += seconds * 1000;
+	}
 }
 
 /** `count` other payins paid now on each reading's sandbox, delivered: each one execution (Confirmed). */

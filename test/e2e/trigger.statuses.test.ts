@@ -1,9 +1,8 @@
 /**
- * PayOnUs Trigger 1.2 in a real n8n (issue 31 point 6): the statuses it
+ * The PayOnUs Trigger in a real n8n (issue 31 point 6): the statuses it
  * starts on are a parameter of the panel, Successful only by default, and a
- * FAILED collection is answered and ignored; a version 1.1 node keeps
- * Options > Only Statuses, every status by default (the FAILED collection
- * goes on). The panel is read in the editor (headless Chromium).
+ * FAILED collection is answered and ignored. The panel is read in the editor
+ * (headless Chromium).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,12 +21,14 @@ const { n8n } = e2e;
 const out = mkdtempSync(join(tmpdir(), 'payonus-trigger-statuses-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
+let seq = 0;
 /** A signed COLLECTION notification with this status, and the answer the trigger gives it. */
 async function notify(url: string, paymentStatus: string): Promise<IDataObject> {
 	const body = {
 		type: 'COLLECTION',
 		accountNumber: '9912345678',
-		onusReference: `ONUS-STATUS-${randomUUID()}`,
+		// A fresh reference in the service's form (the trigger refuses any other: rule 7 at the webhook door).
+		onusReference: `ONUS-NUB-${String(Date.now() * 100 + ++seq).slice(-13)}-28112026-100000`,
 		paymentStatus,
 		transactionAmount: 1500,
 		currency: 'NGN',
@@ -39,46 +40,43 @@ async function notify(url: string, paymentStatus: string): Promise<IDataObject> 
 	return (await res.json()) as IDataObject;
 }
 
-async function activeTrigger(typeVersion: number): Promise<string> {
+/** The trigger with the node's own default statuses (the workflow helper's "every status" left out). */
+function defaultStatusesWorkflow(name: string, webhookId: string) {
+	const workflow = triggerWorkflow(name, webhookId, e2e.credentialId);
+	delete (workflow.nodes[0].parameters as IDataObject).statuses;
+	return workflow;
+}
+
+async function activeTrigger(): Promise<string> {
 	const webhookId = randomUUID();
-	const id = await e2e.createWorkflow(triggerWorkflow(`statuses ${typeVersion} ${webhookId}`, webhookId, e2e.credentialId, {}, { typeVersion }));
+	const id = await e2e.createWorkflow(defaultStatusesWorkflow(`statuses ${webhookId}`, webhookId));
 	await n8n.activate(id);
 	return n8n.webhookUrl(`${webhookId}/webhook`);
 }
 
-describe('PayOnUs Trigger 1.2: Statuses, Successful only by default', () => {
-	it('1.2 answers a FAILED collection and ignores it; 1.1 (saved workflows) still takes it', async () => {
-		const v12 = await activeTrigger(1.2);
-		const v11 = await activeTrigger(1.1);
-		expect(await notify(v12, 'FAILED')).toEqual({ received: true, ignored: 'status not selected' });
-		expect(await notify(v12, 'PENDING')).toEqual({ received: true, ignored: 'status not selected' });
-		expect(await notify(v12, 'SUCCESSFUL')).toEqual({ received: true });
-		expect(await notify(v11, 'FAILED')).toEqual({ received: true });
+describe('PayOnUs Trigger: Statuses, Successful only by default', () => {
+	it('answers a FAILED or PENDING collection and ignores it; a SUCCESSFUL one starts the workflow', async () => {
+		const url = await activeTrigger();
+		expect(await notify(url, 'FAILED')).toEqual({ received: true, ignored: 'status not selected' });
+		expect(await notify(url, 'PENDING')).toEqual({ received: true, ignored: 'status not selected' });
+		expect(await notify(url, 'SUCCESSFUL')).toEqual({ received: true });
 	});
 
-	it('the panel shows Statuses with Successful chosen on 1.2, and keeps it under Options on 1.1', async () => {
-		const one = triggerWorkflow(`statuses panel ${Date.now()}`, randomUUID(), e2e.credentialId, {}, { typeVersion: 1.2 });
-		const old = triggerWorkflow('old', randomUUID(), e2e.credentialId, {}, { typeVersion: 1.1 }).nodes[0];
-		one.nodes.push({ ...old, id: 'node-old', name: 'Saved trigger', position: [0, 400] });
+	it('the panel shows Statuses with Successful chosen', async () => {
+		const one = defaultStatusesWorkflow(`statuses panel ${Date.now()}`, randomUUID());
 		const id = await e2e.createWorkflow(one);
 		const { browser, page } = await openEditor(n8n, id, join(out, 'error.png'));
 		try {
 			await openNode(page, `.vue-flow__node:has-text("${one.nodes[0].name}")`);
-			const v12 = await panelText(page);
-			await page.screenshot({ path: join(out, 'v12.png') });
+			const text = await panelText(page);
+			await page.screenshot({ path: join(out, 'panel.png') });
 			await closeNode(page);
-			await openNode(page, '.vue-flow__node:has-text("Saved trigger")');
-			const v11 = await panelText(page);
-			await closeNode(page);
-			// 1.2: the parameter is on the panel, its default chosen; the notice names the one URL and the guide.
-			expect(v12).toMatch(/\bStatuses\b/);
-			expect(v12.slice(v12.search(/\bStatuses\b/))).toMatch(/Successful/);
-			expect(v12).toMatch(/one Webhook URL per environment/);
-			expect(v12).toMatch(/Going live/);
-			expect(v12).not.toMatch(/Only Statuses/);
-			// 1.1: no Statuses parameter; the statuses stay an option (not added: every status).
-			expect(v11).not.toMatch(/\bStatuses\b/);
-			expect(v11).toMatch(/\bOptions\b/);
+			// The parameter is on the panel, its default chosen; the notice names the one URL and the guide.
+			expect(text).toMatch(/\bStatuses\b/);
+			expect(text.slice(text.search(/\bStatuses\b/))).toMatch(/Successful/);
+			expect(text).toMatch(/one Webhook URL per environment/);
+			expect(text).toMatch(/Going live/);
+			expect(text).not.toMatch(/Only Statuses/);
 		} finally {
 			await browser.close();
 		}

@@ -75,7 +75,7 @@ describe('PayOnUs Trigger (real n8n, sandbox webhooks)', () => {
 			type: i % 2 === 0 ? 'COLLECTION' : 'PAYOUT',
 			businessId: 'BUS-2001',
 			accountNumber: String(2000000000 + i),
-			onusReference: `ONUS-NUB-${tag}-${i}`,
+			onusReference: `ONUS-NUB-${tag}-01012025-10101${i}`,
 			paymentStatus: 'SUCCESSFUL',
 			transactionAmount: 100 + i,
 		}));
@@ -153,7 +153,7 @@ describe('PayOnUs Trigger (real n8n, sandbox webhooks)', () => {
 	});
 
 	it('filters on status: a FAILED payout does not start an "only SUCCESSFUL" workflow', async () => {
-		const { id, url } = await activeTrigger({ events: ['PAYOUT'], options: { statuses: ['SUCCESSFUL'] } });
+		const { id, url } = await activeTrigger({ events: ['PAYOUT'], statuses: ['SUCCESSFUL'] });
 		await e2e.sb.setWebhooks({ url, verificationKey: KEY });
 		// 9999991113 ends in UNKNOWN_ERROR (a failure) in the sandbox.
 		const failed = await e2e.sb.api<IDataObject>('POST', '/api/v1/transfer-requests/bank-transfer', {

@@ -28,20 +28,15 @@ async function listen(id: string, previous: number) {
 	return { execution: executions[executions.length - 1], ms: Date.now() - t0 };
 }
 
-function triggerV(version: number, tag: string, parameters: IDataObject = {}) {
-	const workflow = triggerWorkflow(`test event ${tag}`, randomUUID(), e2e.credentialId, {
-		events: ['COLLECTION'],
-		...parameters,
-	});
-	workflow.nodes[0].typeVersion = version;
-	return workflow;
+function trigger(tag: string, parameters: IDataObject = {}) {
+	return triggerWorkflow(`test event ${tag}`, randomUUID(), e2e.credentialId, { events: ['COLLECTION'], ...parameters });
 }
 
 describe('PayOnUs Trigger: Listen for test event (real n8n, sandbox)', () => {
-	it('emits the latest payment, confirmed with the service and simplified (1.1), within seconds, and again on the next listen', async () => {
+	it('emits the latest payment, confirmed with the service and simplified (Simplify on, its default), within seconds, and again on the next listen', async () => {
 		const tag = String(Date.now());
 		const payin = await e2e.sb.collection(`e2e-sample-${tag}`, 2750);
-		const id = await e2e.createWorkflow(triggerV(1.1, tag));
+		const id = await e2e.createWorkflow(trigger(tag, { simplify: true }));
 
 		const first = await listen(id, 0);
 		const items = nodeItems(first.execution, TRIGGER_NAME, 0);
@@ -64,32 +59,26 @@ describe('PayOnUs Trigger: Listen for test event (real n8n, sandbox)', () => {
 		expect(nodeItems(second.execution, TRIGGER_NAME, 0)[0]).toMatchObject({ onusReference: payin.onusReference });
 	});
 
-	it('version 1 keeps its full item (every field, as before), and so does 1.1 with Simplify off', async () => {
+	it('with Simplify off, the full item (every field)', async () => {
 		const tag = String(Date.now());
 		const payin = await e2e.sb.collection(`e2e-sample-full-${tag}`, 1900);
-		for (const [version, params] of [
-			[1, {}],
-			[1.1, { simplify: false }],
-		] as Array<[number, IDataObject]>) {
-			const id = await e2e.createWorkflow(triggerV(version, `${tag}-${version}`, params));
-			const { execution } = await listen(id, 0);
-			const [item] = nodeItems(execution, TRIGGER_NAME, 0);
-			expect(item).toMatchObject({ onusReference: payin.onusReference, verified: true, verifiedBy: 'signature', confirmed: true });
-			expect(item.verifiedFields).toEqual(['accountNumber', 'onusReference', 'paymentStatus']);
-			expect(Object.keys(item).length).toBeGreaterThan(20);
-		}
+		const id = await e2e.createWorkflow(trigger(`${tag}-full`, { simplify: false }));
+		const { execution } = await listen(id, 0);
+		const [item] = nodeItems(execution, TRIGGER_NAME, 0);
+		expect(item).toMatchObject({ onusReference: payin.onusReference, verified: true, verifiedBy: 'signature', confirmed: true });
+		expect(item.verifiedFields).toEqual(['accountNumber', 'onusReference', 'paymentStatus']);
+		expect(Object.keys(item).length).toBeGreaterThan(20);
 	});
 });
 
 describe('PayOnUs Poll Trigger: Fetch Test Event with Simplify', () => {
-	it('1.1 returns the newest record simplified; version 1 returns it whole', async () => {
+	it('Simplify on returns the newest record simplified; off, whole', async () => {
 		const tag = String(Date.now());
 		const latest = await e2e.sb.unpaidPayin(`poll-simplify-${tag}`, 1234);
-		const simple = pollWorkflow(`poll simplify ${tag}`, e2e.credentialId, 5, { watch: ['payins'] });
-		simple.nodes[0].typeVersion = 1.1;
+		const simple = pollWorkflow(`poll simplify ${tag}`, e2e.credentialId, 5, { watch: ['payins'], simplify: true });
 		const full = pollWorkflow(`poll full ${tag}`, e2e.credentialId, 5, { watch: ['payins'] });
 		const [simpleItem] = nodeItems(await n8n.runWorkflow(await e2e.createWorkflow(simple), { triggerName: POLL_NAME, timeoutMs: 60_000 }), POLL_NAME);
-		expect(Object.keys(simpleItem).slice(0, 5)).toEqual(['paymentStatus', 'amount', 'currency', 'merchantReference', 'onusReference']);
+		expect(Object.keys(simpleItem).slice(0, 6)).toEqual(['paymentStatus', 'amount', 'currency', 'businessId', 'merchantReference', 'onusReference']);
 		expect(Object.keys(simpleItem).length).toBeLessThanOrEqual(10);
 		expect(simpleItem).toMatchObject({ onusReference: latest.onusReference, amount: 1234, resource: 'payin', change: 'test' });
 		const [fullItem] = nodeItems(await n8n.runWorkflow(await e2e.createWorkflow(full), { triggerName: POLL_NAME, timeoutMs: 60_000 }), POLL_NAME);

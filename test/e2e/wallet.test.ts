@@ -23,11 +23,13 @@ it('List Wallets: one item per wallet with balance, lien and payout flag; filter
 				filters: { businessId: '={{ $json.businessId }}', currency: '={{ $json.currency }}' },
 			},
 			[
-				{ json: { merchantId: '' } }, // credential default MER-1001, every wallet
+				{ json: { merchantId: 'MER-1001' } }, // every wallet
 				{ json: { merchantId: 'MER-1001', businessId: 'BUS-2002' } },
 				{ json: { merchantId: 'MER-1001', currency: 'usd' } },
 				{ json: { merchantId: 'MER-1001', currency: 'US' } },
 				{ json: { merchantId: 'MER 1001' } },
+				// an expression that gives nothing is never filled by the credential's default merchant (rule 5)
+				{ json: { merchantId: '' } },
 			].map((i) => ({ json: i.json as IDataObject })),
 			{ continueOnFail: true },
 		),
@@ -54,11 +56,12 @@ it('List Wallets: one item per wallet with balance, lien and payout flag; filter
 	expect(errors).toEqual([
 		'"Currency" must be a 3-letter currency code such as NGN, KES or ZAR [item 3]',
 		'"Merchant ID" must be an identifier without spaces or slashes, e.g. MER-1001 [item 4]',
+		'"Merchant ID" came out empty: {{ $json.merchantId }} gave empty text "" [item 5]',
 	]);
 	// paired items: every wallet of the first run is paired with item 0
 	const runData = (execution.data as { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ pairedItem: { item: number } }>> } }>> } })
 		.resultData.runData[NODE][0].data.main[0];
-	expect(runData.map((o) => o.pairedItem.item)).toEqual([0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4]);
+	expect(runData.map((o) => o.pairedItem.item)).toEqual([0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 5]);
 
 	const requests = await e2e.sb.requests();
 	expect(requests.map((r) => [r.method, r.path])).toEqual([

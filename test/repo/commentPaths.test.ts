@@ -8,7 +8,7 @@ import { repositoryPaths, SOURCE_FILE } from './repoFiles';
  * at a file that is not there). The comments of nodes/, credentials/,
  * sandbox/, scripts/, bench/ and test/ are read with TypeScript's own parser
  * (a string or a line of code is not a comment). A path is a word with a
- * folder part or a file extension: `nodes/shared/errors.ts`,
+ * folder part or a file extension: `nodes/shared/redact.ts`,
  * `shared/api/paths.ts`, `../unit/fakes/index.ts`, `../harness/`, `DESIGN.md`.
  *
  * Where a path is looked for:
@@ -137,7 +137,7 @@ describe('paths named in comments', () => {
 	it('the checker: comments only, and a made-up path is told from a real one', () => {
 		const code = [
 			'const s = "// nodes/shared/made-up-in-a-string.ts";',
-			'// see nodes/shared/made-up.ts and nodes/shared/errors.ts.',
+			'// see nodes/shared/made-up.ts and nodes/shared/redact.ts.',
 			'/** The contract: shared/moneyMoving/send.ts, not shared/api/lookup.ts; (./redact.ts) */',
 			'const t = `${s} // nodes/also-a-string.ts`; // ./accessToken/ and transport.ts',
 			"// example: import { x } from './made-up-module';",
@@ -154,7 +154,7 @@ describe('paths named in comments', () => {
 			{ path: 'a/b/', lineOffset: 0 },
 		]);
 		// A bare name is found by its folder, a folder above, or (nodes) under nodes/, credentials/ or docs/.
-		expect(resolves('nodes/PayOnUs/resources/payout/csv.ts', 'validation.ts')).toBe(true);
+		expect(resolves('nodes/PayOnUs/resources/payout/csv.ts', 'parameters.ts')).toBe(true);
 		expect(resolves('nodes/PayOnUs/resources/payout/csv.ts', 'DESIGN.md')).toBe(true);
 		expect(resolves('nodes/PayOnUs/run/concurrency.ts', 'transport.ts')).toBe(false);
 		expect(resolves('nodes/PayOnUs/PayOnUs.node.ts', 'build/nodes/PayOnUs/PayOnUs.node.js')).toBe(true);

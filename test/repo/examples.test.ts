@@ -2,7 +2,7 @@
  * The example workflows' shape (issue 30), read from the files a user
  * imports: one PayOnUs Trigger (the service has one Webhook URL per
  * environment), consumers the receiver can hand every event to, every
- * output of a node with several outputs wired, the newest node versions.
+ * output of a node with several outputs wired, version 1 of the PayOnUs nodes.
  * What they do is checked in a real n8n (test/e2e/examples*.test.ts).
  */
 import {
@@ -11,6 +11,7 @@ import {
 	EXAMPLES,
 	EXECUTE_WORKFLOW_TRIGGER_TYPE,
 	EXECUTE_WORKFLOW_TYPE,
+	PAGE_HANDOFF_NODE,
 	TRIGGER_TYPE,
 	calledWorkflowName,
 	loadExample,
@@ -59,6 +60,15 @@ describe('example workflows (the files a user imports)', () => {
 		}
 	});
 
+	it("the receiver forwards a page's checkout before its consumers run: the hand-off is Route by event's topmost branch (n8n runs branches top to bottom)", () => {
+		const receiver = loadExample('receiver');
+		expect(receiver.settings?.executionOrder).toBe('v1');
+		const heads = outputs(receiver, 'Route by event').flat().map((c) => receiver.nodes.find((n) => n.name === c.node) as ExampleNode);
+		const y = (n: ExampleNode) => (n.position as [number, number])[1];
+		const top = Math.min(...heads.map(y));
+		expect(heads.filter((n) => y(n) === top).map((n) => n.name)).toEqual([PAGE_HANDOFF_NODE]);
+	});
+
 	it('each consumer starts with "When Executed by Another Workflow" accepting all data, with a pinned sample item', () => {
 		for (const key of CONSUMERS) {
 			const workflow = loadExample(key);
@@ -85,15 +95,10 @@ describe('example workflows (the files a user imports)', () => {
 		expect(unwired).toEqual([]);
 	});
 
-	it('use the newest versions of the PayOnUs nodes', () => {
-		const newest: Record<string, number> = {
-			'n8n-nodes-payonus.payOnUs': 4,
-			'n8n-nodes-payonus.payOnUsTrigger': 1.2,
-			'n8n-nodes-payonus.payOnUsPaymentPage': 1.2,
-		};
+	it('use version 1 of the PayOnUs nodes (each has that one version)', () => {
 		for (const { workflow } of all) {
-			for (const node of workflow.nodes.filter((n) => n.type in newest)) {
-				expect(`${workflow.name} / ${node.name}: ${String(node.typeVersion)}`).toBe(`${workflow.name} / ${node.name}: ${newest[node.type]}`);
+			for (const node of workflow.nodes.filter((n) => n.type.startsWith('n8n-nodes-payonus.'))) {
+				expect(`${workflow.name} / ${node.name}: ${String(node.typeVersion)}`).toBe(`${workflow.name} / ${node.name}: 1`);
 			}
 		}
 	});

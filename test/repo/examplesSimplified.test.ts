@@ -4,15 +4,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { PayOnUs } from '../../nodes/PayOnUs/PayOnUs.node';
 import { findOperation } from '../../nodes/PayOnUs/resources';
 import { SIMPLIFIERS } from '../../nodes/shared/simplify';
-import { SHAPES, shapeOf, SIMPLIFY_SINCE_VERSION, simplifyRecord, type SimplifiedKind } from '../../nodes/shared/triggerSimplify';
+import { SIMPLIFIED_FIELDS, simplifyRecord, type SimplifiedKind } from '../../nodes/shared/triggerSimplify';
 import { ROOT } from './repoFiles';
 
 /**
  * The examples' expressions against the simplified items (issue 31 point 4):
  * every field an example reads from a node whose items are simplified
  * (`$json.x` in a node it feeds, `$('Node').item.json.x` anywhere) is a field
- * of that node's simplified item, for the node's version, output and
- * settings, computed by the nodes' own simplify functions. A field the
+ * of that node's simplified item, for the node's output and settings, computed by the nodes' own simplify functions. A field the
  * simplified item does not have would map to an empty value.
  */
 
@@ -31,10 +30,10 @@ const PACKAGE = 'n8n-nodes-payonus.';
 /** n8n nodes whose output items are their input items. */
 const PASS_THROUGH = new Set(['n8n-nodes-base.if', 'n8n-nodes-base.switch', 'n8n-nodes-base.filter', 'n8n-nodes-base.noOp']);
 
-/** An item carrying every field any shape of this kind names, plus the context the output adds. */
+/** An item carrying every field the kind names, plus the context the output adds. */
 function fullItem(kind: SimplifiedKind, context: string[]): IDataObject {
 	const item: IDataObject = {};
-	for (const shape of Object.values(SHAPES)) for (const f of shape[kind]) item[f] = 'x';
+	for (const f of SIMPLIFIED_FIELDS[kind]) item[f] = 'x';
 	for (const f of ['event', 'confirmed', 'confirmation', 'resource', 'change', 'outcome', 'reason', 'cardTokenIdChecked']) {
 		if (!context.includes(f)) delete item[f];
 	}
@@ -42,7 +41,7 @@ function fullItem(kind: SimplifiedKind, context: string[]): IDataObject {
 	return item;
 }
 
-const fieldsOf = (kind: SimplifiedKind, context: string[], shape: 1 | 2) => Object.keys(simplifyRecord(kind, fullItem(kind, context), shape));
+const fieldsOf = (kind: SimplifiedKind, context: string[]) => Object.keys(simplifyRecord(kind, fullItem(kind, context)));
 
 const action = new PayOnUs().description;
 
@@ -52,29 +51,26 @@ const action = new PayOnUs().description;
  */
 export function simplifiedFields(node: WorkflowNode, output: number): Set<string> | undefined {
 	const p = node.parameters;
-	const v = node.typeVersion;
 	const type = node.type.startsWith(PACKAGE) ? node.type.slice(PACKAGE.length) : '';
 	if (p.simplify === false) return undefined;
 	const union = (lists: string[][]) => new Set(lists.flat());
 	switch (type) {
 		case 'payOnUsTrigger': {
-			if (v < SIMPLIFY_SINCE_VERSION || output > 1) return undefined;
+			if (output > 1) return undefined;
 			const events = (p.events as string[] | undefined) ?? [];
 			const kinds = new Set<SimplifiedKind>(
 				events.map((e) => (e === 'COLLECTION' ? 'payin' : e === 'card_tokenization_link.completed' ? 'tokenization' : 'payout')),
 			);
 			const context = output === 0 ? ['event', 'confirmed'] : ['event', 'confirmed', 'confirmation'];
-			return union([...kinds].map((k) => fieldsOf(k, k === 'tokenization' ? [...context, 'cardTokenIdChecked'] : context, shapeOf('trigger', v))));
+			return union([...kinds].map((k) => fieldsOf(k, k === 'tokenization' ? [...context, 'cardTokenIdChecked'] : context)));
 		}
 		case 'payOnUsPollTrigger': {
-			if (v < SIMPLIFY_SINCE_VERSION) return undefined;
 			const watch = (p.watch as string[] | undefined) ?? ['payins', 'payouts'];
-			return union(watch.map((w) => fieldsOf(w === 'payins' ? 'payin' : 'payout', ['resource', 'change'], shapeOf('pollTrigger', v))));
+			return union(watch.map((w) => fieldsOf(w === 'payins' ? 'payin' : 'payout', ['resource', 'change'])));
 		}
 		case 'payOnUsPaymentPage': {
-			if (v < SIMPLIFY_SINCE_VERSION || output > 1) return undefined;
-			const shape = shapeOf('paymentPage', v);
-			return new Set(output === 0 ? fieldsOf('pagePaid', [], shape) : fieldsOf('pageNotPaid', ['outcome', 'reason'], shape));
+			if (output > 1) return undefined;
+			return new Set(output === 0 ? fieldsOf('pagePaid', []) : fieldsOf('pageNotPaid', ['outcome', 'reason']));
 		}
 		case 'payOnUs': {
 			if (output !== 0) return undefined; // the error output
@@ -82,10 +78,9 @@ export function simplifiedFields(node: WorkflowNode, output: number): Set<string
 			const simplify = action.properties.find(
 				(q) => q.name === 'simplify' && (q.displayOptions?.show?.operation as string[] | undefined)?.includes(String(p.operation)),
 			);
-			const since = (simplify?.displayOptions?.show?.['@version'] as Array<{ _cnd: { gte: number } }> | undefined)?.[0]?._cnd.gte;
-			if (!op?.outputRecord || since === undefined || v < since) return undefined;
+			if (!op?.outputRecord || !simplify) return undefined;
 			const all: IDataObject = {};
-			for (const kindFields of Object.values(SHAPES)) for (const list of Object.values(kindFields)) for (const f of list) all[f] = 'x';
+			for (const list of Object.values(SIMPLIFIED_FIELDS)) for (const f of list) all[f] = 'x';
 			for (const f of ['recoveredByLookup', 'duplicateReference', 'transactionAmount', 'reference']) all[f] = 'x';
 			return new Set(Object.keys(SIMPLIFIERS[op.outputRecord](all)));
 		}
@@ -178,24 +173,19 @@ export function missingFields(workflow: Workflow): string[] {
 const examples = readdirSync(join(ROOT, 'examples')).filter((f) => f.endsWith('.json'));
 
 describe("the examples' expressions against the simplified items", () => {
-	it('the checker: a field the simplified item lacks is found, on the right output and version', () => {
-		const trigger = (typeVersion: number): WorkflowNode => ({ name: 'T', type: `${PACKAGE}payOnUsTrigger`, typeVersion, parameters: { events: ['COLLECTION'] } });
+	it('the checker: a field the simplified item lacks is found, on the right output', () => {
+		const trigger = (): WorkflowNode => ({ name: 'T', type: `${PACKAGE}payOnUsTrigger`, typeVersion: 1, parameters: { events: ['COLLECTION'] } });
 		const reader: WorkflowNode = { name: 'R', type: 'n8n-nodes-base.set', typeVersion: 3, parameters: { value: "={{ $json.businessId }} {{ $('T').item.json.lastUpdatedDate }}" } };
 		const wf = (t: WorkflowNode): Workflow => ({ nodes: [t, reader], connections: { T: { main: [[{ node: 'R' }]] } } });
-		expect(missingFields(wf(trigger(1.1)))).toEqual([
-			'"R" reads $json.businessId; "T" (output 1, simplified) has no businessId',
-			`"R" reads $('T').item.json.lastUpdatedDate; "T" (simplified) has no lastUpdatedDate`,
-		]);
-		expect(missingFields(wf(trigger(1.2)))).toEqual([`"R" reads $('T').item.json.lastUpdatedDate; "T" (simplified) has no lastUpdatedDate`]);
-		expect(missingFields(wf(trigger(1)))).toEqual([]); // version 1: full items
-		expect(missingFields(wf({ ...trigger(1.1), parameters: { events: ['COLLECTION'], simplify: false } }))).toEqual([]);
-		expect(simplifiedFields(trigger(1.2), 1)).toContain('confirmation');
+		expect(missingFields(wf(trigger()))).toEqual([`"R" reads $('T').item.json.lastUpdatedDate; "T" (simplified) has no lastUpdatedDate`]);
+		expect(missingFields(wf({ ...trigger(), parameters: { events: ['COLLECTION'], simplify: false } }))).toEqual([]);
+		expect(simplifiedFields(trigger(), 1)).toContain('confirmation');
 		// Through an If and a Set that keeps the input's fields (and adds its own).
 		const iff: WorkflowNode = { name: 'I', type: 'n8n-nodes-base.if', typeVersion: 2, parameters: {} };
 		const set: WorkflowNode = { name: 'S', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { includeOtherFields: true, assignments: { assignments: [{ name: 'headline', value: 'x' }] } } };
 		const last: WorkflowNode = { name: 'L', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: { note: '={{ $json.headline }} {{ $json.paymentChannel }} {{ $json.createdDate }}' } };
 		const chain: Workflow = {
-			nodes: [trigger(1.2), iff, set, last],
+			nodes: [trigger(), iff, set, last],
 			connections: { T: { main: [[{ node: 'I' }]] }, I: { main: [[{ node: 'S' }], [{ node: 'L' }]] }, S: { main: [[{ node: 'L' }]] } },
 		};
 		// The If's second branch reaches L without the Set: headline is missing there.

@@ -16,7 +16,7 @@ const root = join(__dirname, '..', '..');
 // Measured at 0.1.0+: 83,458 bytes packed, 323,266 unpacked, 68 files;
 // with the Payment Page node (issue 15): 112,224 / 425,744 / 76.
 // About 30 % headroom; raise them on purpose when the package really grows.
-const BUDGET = { packedBytes: 245_000, unpackedBytes: 880_000, files: 210 }; // measured 221,772 / 800,630 / 176 after issue 29 (the proof of each money movement, stated errors, per-currency limits and node version 4, the page's bounds and phone views, the Poll Trigger in the Trigger's shape); before that measured 199,929 / 726,184 / 167 after issues 22-25 (the webhook nodes as one file per step, the money-moving contract in one folder, a README with the bounds and a before/after); 172,110 / 628,239 / 125 after issue 17
+const BUDGET = { packedBytes: 290_000, unpackedBytes: 1_040_000, files: 225 }; // measured 251,949 / 902,055 / 191 after issues 36-38 (the value readers, the signed fields' forms, the token breaker, the page's price terms, redirects, catch-up and notification door, account-state errors; issue 39's one version per node should bring it down); 221,772 / 800,630 / 176 after issue 29 (the proof of each money movement, stated errors, per-currency limits and node version 4, the page's bounds and phone views, the Poll Trigger in the Trigger's shape); before that measured 199,929 / 726,184 / 167 after issues 22-25 (the webhook nodes as one file per step, the money-moving contract in one folder, a README with the bounds and a before/after); 172,110 / 628,239 / 125 after issue 17
 
 interface PackFile {
 	path: string;

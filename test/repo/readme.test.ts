@@ -18,7 +18,7 @@ describe('README', () => {
 	});
 
 	it('has the sections a user reads first', () => {
-		for (const h of ['Install', 'Credentials', 'Operations', 'Triggers', 'Payment page', 'Example workflows', 'Limits and guarantees', 'Layout', 'Performance']) {
+		for (const h of ['Install', 'Credentials', 'Operations', 'Triggers', 'Payment page', 'Example workflows', 'Limits and guarantees', 'Performance']) {
 			expect(headings).toContain(h);
 		}
 	});
@@ -36,8 +36,12 @@ describe('README', () => {
 		expect(readme).toContain('](CONTRIBUTING.md');
 	});
 
-	it("names, in Layout, the file where a PAYOUT notification's status is checked, and the checkout's and the payout's", () => {
-		const layout = readme.slice(readme.indexOf('## Layout'), readme.indexOf('\n## ', readme.indexOf('## Layout') + 1));
+	it("CONTRIBUTING's Layout, step by step, names the file where a PAYOUT notification's status is checked, and the checkout's and the payout's", () => {
+		// The layout is for people working on the package: it moved from the README to CONTRIBUTING.md.
+		const contributing = readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8');
+		const start = contributing.indexOf('### Layout, step by step');
+		expect(start).toBeGreaterThanOrEqual(0);
+		const layout = contributing.slice(start, contributing.indexOf('\n## ', start));
 		expect(layout).toMatch(/PAYOUT.*`nodes\/PayOnUsTrigger\/confirm\.ts`/);
 		expect(layout).toContain('`nodes/PayOnUsPaymentPage/checkout/index.ts`');
 		expect(layout).toContain('`nodes/shared/moneyMoving/send.ts`');

@@ -67,6 +67,32 @@ describe('access token', () => {
 		expect(stats.body.data.clients['sandbox-client-1'].unauthorized).toBe(1);
 	});
 
+	test('control API refuses every token of a client, or the next one only: the token call still answers, each use answers 401', async () => {
+		const wallets = async (token: string) =>
+			(await c.raw('GET', '/api/v1/merchants/MER-1001/wallets', { headers: { authorization: `Bearer ${token}` } })).status;
+		const set = await c.control('PUT', '/access-tokens/sandbox-client-1/refusal', { refuse: 'every' });
+		expect(set.body.data).toEqual({ clientId: 'sandbox-client-1', refuse: 'every' });
+		for (let i = 0; i < 2; i++) {
+			const t = await tokenCall(c);
+			expect(t.status).toBe(200);
+			expect(await wallets(t.body.data.access_token)).toBe(401);
+		}
+		// Another client is not touched.
+		const c2 = new Client(sb().url, 'sandbox-client-2', 'sandbox-secret-2');
+		expect(await wallets(await c2.login())).toBe(200);
+		await c.control('PUT', '/access-tokens/sandbox-client-1/refusal', { refuse: 'next' });
+		expect(await wallets((await tokenCall(c)).body.data.access_token)).toBe(401);
+		await c.control('POST', '/clock/advance', { seconds: 61 });
+		expect(await wallets((await tokenCall(c)).body.data.access_token)).toBe(200);
+		await c.control('PUT', '/access-tokens/sandbox-client-1/refusal', { refuse: 'every' });
+		await c.control('PUT', '/access-tokens/sandbox-client-1/refusal', { refuse: 'none' });
+		expect(await wallets((await tokenCall(c)).body.data.access_token)).toBe(200);
+		const stats = await c.control('GET', '/stats');
+		expect(stats.body.data.clients['sandbox-client-1']).toMatchObject({ tokensIssued: 5, unauthorized: 3 });
+		expect((await c.control('PUT', '/access-tokens/nobody/refusal', { refuse: 'every' })).status).toBe(404);
+		expect((await c.control('PUT', '/access-tokens/sandbox-client-1/refusal', { refuse: 'some' })).status).toBe(400);
+	});
+
 	test('bad Authorization headers answer 401', async () => {
 		for (const h of ['Basic abc', 'Bearer', 'Bearer not-a-token']) {
 			const r = await c.raw('GET', '/api/v1/merchants/MER-1001/wallets', { headers: { authorization: h } });

@@ -52,6 +52,8 @@ export function amountField(overrides: Partial<INodeProperties> = {}): INodeProp
 		default: 0,
 		required: true,
 		description: 'Amount in the currency (up to 2 decimal places), greater than 0',
+		// Issue 38: typed into this number box, "{{" is dropped (n8n 2.8.4 and 2.41.1): say how to map one.
+		hint: 'To map or compute it, switch to Expression (above this field) first, then type e.g. {{ $json.amount * 0.8 }}',
 		...overrides,
 	};
 }

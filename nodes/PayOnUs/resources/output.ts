@@ -4,20 +4,16 @@ import type { NodeOperation } from './types';
 
 /**
  * Output shape of the operations whose record has more than 10 fields
- * (n8n's node guidelines), from node version 3 on:
+ * (n8n's node guidelines):
  * - the node: Simplify (on by default): the fields a builder maps first
  *   (../../shared/simplify.ts); off: the raw record;
  * - the AI-agent tool (every field costs tokens): Output = Simplified
  *   (default), Raw, or Selected Fields (a list of field names).
- * Versions 1 and 2 do not show these and keep returning the raw record.
  */
-
-/** Node versions that show the output choice (saved workflows of 1 and 2 keep the raw record). */
-export const FROM_VERSION_3 = [{ _cnd: { gte: 3 } }];
 
 export function outputProperties(resource: string, operations: string[]): INodeProperties[] {
 	if (operations.length === 0) return [];
-	const where = { resource: [resource], operation: operations, '@version': FROM_VERSION_3 };
+	const where = { resource: [resource], operation: operations };
 	return [
 		{
 			displayName: 'Simplify',
@@ -51,12 +47,14 @@ export function outputProperties(resource: string, operations: string[]): INodeP
 	];
 }
 
+/** The parameters outputChoice reads. */
+export const OUTPUT_PARAMETERS: readonly string[] = ['simplify', 'output', 'fields'];
+
 export type OutputChoice = { kind: 'raw' } | { kind: 'simplified' } | { kind: 'selected'; fields: string[] };
 
 /**
  * What the user chose for item `itemIndex`. `read` is getNodeParameter with
- * a fallback: a parameter the node version does not show gives the fallback
- * (raw record), so versions 1 and 2 are unchanged.
+ * a fallback (a parameter not shown, e.g. Output on the node, gives it).
  */
 export function outputChoice(read: (name: string, itemIndex: number, fallback: unknown) => unknown, itemIndex: number, tool: boolean): OutputChoice {
 	if (!tool) return read('simplify', itemIndex, false) === true ? { kind: 'simplified' } : { kind: 'raw' };

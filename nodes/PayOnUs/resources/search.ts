@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import * as v from '../../shared/validation';
 import { humanize } from '../../shared/validation';
 import { filtersField, returnAllFields } from './fields';

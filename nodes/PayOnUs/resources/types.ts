@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 import type { PayOnUsClient } from '../../shared/clientInterface';
+import type { MoneyCall } from '../../shared/moneyMoving/call';
 import type { RecordKind } from '../../shared/simplify';
 
 /**
@@ -13,8 +14,6 @@ export interface OperationContext {
 	itemIndex: number;
 	/** Input item JSON (bulk transfers can build their CSV from items). */
 	item: IDataObject;
-	/** The node's version (typeVersion) when the handler's behaviour depends on it; undefined: version 1. */
-	nodeVersion?: number;
 	/** Reads a binary property of the current item. */
 	getBinary(propertyName: string): Promise<{ data: Buffer; fileName?: string; mimeType?: string }>;
 	/**
@@ -33,7 +32,7 @@ export interface OperationContext {
  *   client that refuses anything but a GET.
  * - 'write': anything else that moves no money (creates, deletes, a name
  *   enquiry's POST). Items run Options > Money-Moving Concurrency at once
- *   (by default one after the other in versions 1-2, 32 from version 3),
+ *   (32 by default),
  *   with one back-off for the run.
  * - 'movesMoney': a call that moves money (or starts moving it: charges,
  *   collections, payouts). Run as 'write', plus Dry Run and the AI-tool
@@ -45,6 +44,13 @@ export type Effect = 'read' | 'write' | 'movesMoney';
 export interface MoneyMovement<I = unknown> {
 	/** 'out' pays from a wallet (wallet balance checked, beneficiaries listed); 'in' collects from a customer. */
 	direction: 'in' | 'out';
+	/**
+	 * The currency its call moves when the body names none: a code (a
+	 * tokenized card: NGN, the card gateway; EFT: ZAR), or 'network': the
+	 * currency of the mobile money network the body names. Read by the dry
+	 * run and the AI tool's spending limits (../safeguards/moneyRequest.ts).
+	 */
+	impliedCurrency?: string;
 	/**
 	 * The input a dry run runs the handler with, when it differs (e.g. Create
 	 * Transfer: without its own name check, which the dry run reports as a
@@ -84,8 +90,18 @@ export interface PayOnUsOperation<S extends z.ZodTypeAny = z.ZodTypeAny> {
 	/** Trait, money-moving operations only (required for them): what the safeguards need. */
 	money?: MoneyMovement<z.infer<S>>;
 	/**
+	 * Trait, required of every operation whose call is sent with the
+	 * money-moving safety (all 'movesMoney' ones, and the 'write' ones that
+	 * set up a collection): what makes that call move money, declared here
+	 * once: its path, what proves its success, how it is looked up by
+	 * reference and its body's fields (../../shared/moneyMoving/call.ts). The
+	 * handler sends it from this declaration; the proofs, the drill's money
+	 * operations and the payin bodies are read from here.
+	 */
+	moneyCall?: MoneyCall;
+	/**
 	 * Trait, for operations whose record has more than 10 fields: the kind of
-	 * record it outputs. From node version 3 the node then offers Simplify
+	 * record it outputs. The node then offers Simplify
 	 * (and the tool's Output choice) with that kind's shape (./output.ts).
 	 */
 	outputRecord?: RecordKind;

@@ -23,8 +23,9 @@ export function readOnlyClient(client: PayOnUsClient): PayOnUsClient {
  * its index (so the output keeps the input order). A failure (thrown only
  * without continueOnFail) stops new items from starting; the items already
  * started finish, then the failure of the LOWEST failing item is thrown: the
- * same error a one-by-one run would have stopped at. With `keys`, items
- * sharing a key are never in flight together and run in input order.
+ * same error a one-by-one run would have stopped at; a `run` that throws
+ * before returning its promise fails at once, so no later item starts. With
+ * `keys`, items sharing a key are never in flight together and run in input order.
  */
 export async function runBounded<R>(
 	from: number,

@@ -7,33 +7,18 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
  * calls back off together (the limiter's hold: ./index.ts). docs/performance.md#performance-over-a-real-network.
  */
 
-// 1: saved workflows keep sending one item after the other, as before the
-// option existed (items that depend on each other, e.g. a repeat of a reference,
-// keep their order); 2 to 8 is the user's choice for speed.
-export const MONEY_MOVING_CONCURRENCY_DEFAULT = 1;
-export const MONEY_MOVING_CONCURRENCY_MAX = 8;
-// Node version 3: independent items run together by default (items sharing a
-// reference or a card token still one after the other: orderKeys below); the
-// calls in flight start lower and grow while the service answers fine
+// Independent items run together by default (items sharing a reference or a
+// card token still one after the other: orderKeys below); the calls in flight
+// start lower and grow while the service answers fine
 // (../../shared/transport/limiter.ts).
-export const MONEY_MOVING_CONCURRENCY_DEFAULT_V3 = 32;
-export const MONEY_MOVING_CONCURRENCY_MAX_V3 = 64;
-
-/** The first node version whose defaults are the ones above (V3). */
-export const CONCURRENT_VERSION = 3;
-
-/** Money-Moving Concurrency's default and maximum for a node version. */
-export function moneyMovingBounds(typeVersion: number | undefined): { default: number; max: number } {
-	return (typeVersion ?? 1) >= CONCURRENT_VERSION
-		? { default: MONEY_MOVING_CONCURRENCY_DEFAULT_V3, max: MONEY_MOVING_CONCURRENCY_MAX_V3 }
-		: { default: MONEY_MOVING_CONCURRENCY_DEFAULT, max: MONEY_MOVING_CONCURRENCY_MAX };
-}
+export const MONEY_MOVING_CONCURRENCY_DEFAULT = 32;
+export const MONEY_MOVING_CONCURRENCY_MAX = 64;
 
 /** Read-only operations: calls in flight at most (the ceiling of the adaptation), default and maximum. */
 export const READ_CEILING_DEFAULT = 128;
 export const READ_CEILING_MAX = 512;
 
-/** Options > Max Reads in Flight, for the read-only operations of a resource (every version). */
+/** Options > Max Reads in Flight, for the read-only operations of a resource. */
 export function readOptions(resource: string, operations: string[]): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -63,50 +48,33 @@ export function readCeiling(value: unknown): number {
 	return Math.min(READ_CEILING_MAX, Math.max(1, Math.floor(n)));
 }
 
-/** The Options collections with Money-Moving Concurrency (one for versions 1-2, one for 3 on), shown for the given operations of a resource. */
-export function concurrencyOptions(resource: string, operations: string[]): INodeProperties[] {
-	return [concurrencyCollection(resource, operations, 1), concurrencyCollection(resource, operations, CONCURRENT_VERSION)];
-}
-
-function concurrencyCollection(resource: string, operations: string[], version: number): INodeProperties {
-	const v3 = version >= CONCURRENT_VERSION;
-	const versionShow = v3 ? { '@version': [{ _cnd: { gte: CONCURRENT_VERSION } }] } : { '@version': [1, 2] };
+/** The Options collection with Money-Moving Concurrency, shown for the given operations of a resource. */
+export function concurrencyOptions(resource: string, operations: string[]): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: { show: { resource: [resource], operation: operations, ...versionShow } },
+		displayOptions: { show: { resource: [resource], operation: operations } },
 		options: [
-			v3
-				? {
-						displayName: 'Money-Moving Concurrency',
-						name: 'moneyMovingConcurrency',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: MONEY_MOVING_CONCURRENCY_MAX_V3, numberPrecision: 0 },
-						default: MONEY_MOVING_CONCURRENCY_DEFAULT_V3,
-						description: `How many items are sent at once (1 to ${MONEY_MOVING_CONCURRENCY_MAX_V3}; 1 = one after the other). Items that share a reference or a card token are always sent one after the other, in input order. Each item keeps its own reference and is looked up by it before any resend; the output keeps the input order; the node starts with fewer requests at once and adds more while PayOnUs answers fine, and a "too many requests" or server error pauses every item of the run.`,
-					}
-				: {
-						displayName: 'Money-Moving Concurrency',
-						name: 'moneyMovingConcurrency',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: MONEY_MOVING_CONCURRENCY_MAX, numberPrecision: 0 },
-						default: MONEY_MOVING_CONCURRENCY_DEFAULT,
-						description:
-							'How many items are sent at once (1 to 8; 1, the default, = one after the other, as before this option existed; more is faster over a slow link when the items do not depend on each other). Items that share a reference or a card token are always sent one after the other. Each item keeps its own reference and is looked up by it before any resend; the output keeps the input order; a "too many requests" or server error pauses every item of the run.',
-					},
+			{
+				displayName: 'Money-Moving Concurrency',
+				name: 'moneyMovingConcurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MONEY_MOVING_CONCURRENCY_MAX, numberPrecision: 0 },
+				default: MONEY_MOVING_CONCURRENCY_DEFAULT,
+				description: `How many items are sent at once (1 to ${MONEY_MOVING_CONCURRENCY_MAX}; 1 = one after the other). Items that share a reference or a card token are always sent one after the other, in input order. Each item keeps its own reference and is looked up by it before any resend; the output keeps the input order; the node starts with fewer requests at once and adds more while PayOnUs answers fine, and a "too many requests" or server error pauses every item of the run.`,
+			},
 		],
 	};
 }
 
-/** The option's value for this run: a whole number from 1 to the version's maximum (anything else: the version's default). */
-export function moneyMovingConcurrency(value: unknown, typeVersion?: number): number {
-	const bounds = moneyMovingBounds(typeVersion);
+/** The option's value for this run: a whole number from 1 to MONEY_MOVING_CONCURRENCY_MAX (anything else: the default). */
+export function moneyMovingConcurrency(value: unknown): number {
 	const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-	if (!Number.isFinite(n)) return bounds.default;
-	return Math.min(bounds.max, Math.max(1, Math.floor(n)));
+	if (!Number.isFinite(n)) return MONEY_MOVING_CONCURRENCY_DEFAULT;
+	return Math.min(MONEY_MOVING_CONCURRENCY_MAX, Math.max(1, Math.floor(n)));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions, type INode } from 'n8n-workflow';
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 import { describeIssues } from '../../shared/validation';
 import { findOperation } from '../resources';
 import { fieldLabel, labeller } from '../resources/labels';

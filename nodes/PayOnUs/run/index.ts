@@ -5,23 +5,25 @@ import type { PayOnUsClient } from '../../shared/clientInterface';
 import { describeIssues } from '../../shared/validation';
 import { labeller } from '../resources/labels';
 import { findOperation } from '../resources';
-import { shapedOperation } from '../resources/output';
+import { OUTPUT_PARAMETERS, shapedOperation } from '../resources/output';
 import { movesMoney, type NodeOperation } from '../resources/types';
 import { dryRunItems } from '../safeguards/dryRun';
 import { dryRunHint } from '../safeguards/dryRunHint';
+import { pendingTransferHint } from '../resources/payout/pendingHint';
 import { isToolNode, limitedOperation, readToolLimits } from '../safeguards/toolLimits';
 import { readOnlyClient, runBounded } from './bounded';
 import { moneyMovingConcurrency, orderKeys, readCeiling, recordIdentity } from './concurrency';
 import { errorJson, errorMessage, noteSentAlongside, toNodeError } from './failures';
-import { inputReader, operationContext, validateItems, type ItemInput } from './input';
+import { inputReader, itemValidator, operationContext, type ItemInput } from './input';
 import { readBoolean } from '../../shared/parameters';
-import { containsExpression } from './parameters';
+import { containsExpression, ItemParameters } from './parameters';
 
 /**
  * The node's execute(): runs the chosen operation over the input items.
  * 1. Dry Run (money-moving operations): every item checked and reported, nothing sent.
  * 2. As an AI agent's tool, money-moving operations within the tool limits.
- * 3. Every item validated before anything is sent.
+ * 3. Every item validated before anything is sent; in a read run, each
+ *    item as it is started instead (a read has nothing to hold back).
  * 4. An aggregating run: once, with every item.
  * 5. Item by item: reads concurrently, the others by Money-Moving
  *    Concurrency; continueOnFail, paired items and error items throughout.
@@ -34,17 +36,17 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 	if (!found) {
 		throw new NodeOperationError(ctx.getNode(), `Unknown operation "${operation}" for resource "${resource}"`);
 	}
-	// From version 3: Simplify / the tool's Output choice (../resources/output.ts).
-	let op: NodeOperation = shapedOperation(found, (name, i, fallback) => ctx.getNodeParameter(name, i, fallback as string) as unknown, isToolNode(ctx.getNode().type));
+	// Simplify / the tool's Output choice (../resources/output.ts).
+	// Read once for all items unless an expression makes them differ (./parameters.ts).
+	const shape = new ItemParameters((name, i) => ctx.getNodeParameter(name, i, null) as unknown, ctx.getNode().parameters, OUTPUT_PARAMETERS);
+	const readShape = (name: string, i: number, fallback: unknown) => shape.get(name, i) ?? fallback;
+	let op: NodeOperation = shapedOperation(found, readShape, isToolNode(ctx.getNode().type));
 	const reads = op.effect === 'read';
 	// Calls in flight: the ceiling (reads: Max Requests in Flight; the others:
 	// Money-Moving Concurrency) from the first call, halved at once when the
 	// service pushes back (429/503) and grown back while it answers fine.
 	const options = (ctx.getNodeParameter('options', 0, {}) ?? {}) as IDataObject;
-	const typeVersion = ctx.getNode().typeVersion;
-	const ceiling = reads
-		? readCeiling(options.maxRequestsInFlight)
-		: moneyMovingConcurrency(options.moneyMovingConcurrency, typeVersion);
+	const ceiling = reads ? readCeiling(options.maxRequestsInFlight) : moneyMovingConcurrency(options.moneyMovingConcurrency);
 	const limiter = new AdaptiveLimiter({ initial: ceiling, ceiling });
 	// One way of backing off, the limiter's hold: a push-back (429/503) holds
 	// every call of any run; in a run that is not read only, every other pause
@@ -58,11 +60,11 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 	}
 
 	// As an AI agent's tool, money-moving calls obey the node's limits
-	// (../safeguards/toolLimits.ts): refused by default, a refusal is output.
+	// (../safeguards/toolLimits/): refused by default, a refusal is output.
 	if (movesMoney(op) && isToolNode(ctx.getNode().type)) {
 		let limits;
 		try {
-			limits = readToolLimits((name, fallback) => ctx.getNodeParameter(name, 0, fallback as boolean) as unknown, typeVersion);
+			limits = readToolLimits((name, fallback) => ctx.getNodeParameter(name, 0, fallback as boolean) as unknown);
 		} catch (error) {
 			throw new NodeOperationError(ctx.getNode(), `A spending limit could not be read: ${errorMessage(error)}`, {
 				itemIndex: 0,
@@ -74,18 +76,34 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 
 	const continueOnFail = ctx.continueOnFail();
 	const errorOutput = (ctx.getNode() as { onError?: string }).onError === 'continueErrorOutput';
-	const inputs = validateItems(ctx, op, client, items.length, continueOnFail);
+	// Each item validated once; without continueOnFail a bad item throws its
+	// error (naming the item and the field) when its input is asked for.
+	const validate = itemValidator(ctx, op, client);
+	const inputs: ItemInput[] = new Array(items.length);
+	const inputOf = (i: number): ItemInput => {
+		const input = (inputs[i] ??= validate(i));
+		if (!input.ok && !continueOnFail) throw input.error;
+		return input;
+	};
+	const validateAll = () => {
+		for (let i = 0; i < items.length; i++) inputOf(i);
+	};
+	// Anything that writes (money-moving above all): every item validated
+	// before anything is sent, a bad item stops the run with nothing sent. A
+	// read run validates each item as it is started (runReads).
+	if (!reads) validateAll();
 
 	// An aggregating operation (e.g. a bulk transfer built from all the items)
 	// runs once with every item; each output item is paired with every input item.
-	const first = inputs[0];
+	const first = items.length > 0 ? inputOf(0) : undefined;
 	if (first?.ok && op.aggregatesItems(first.data)) {
+		validateAll();
 		refuseVaryingSwitches(ctx, op, inputs);
 		const pairedItem = items.map((_, item) => ({ item }));
 		try {
 			const result = await op.execute(operationContext(ctx, items, client, 0, true), first.data);
 			const records = Array.isArray(result) ? result : [result];
-			return [records.map((json) => ({ json, pairedItem }))];
+			return [withPendingHint(ctx, op, records.map((json) => ({ json, pairedItem })))];
 		} catch (error) {
 			const failure = toNodeError(ctx, error, 0);
 			if (!continueOnFail) throw failure;
@@ -96,7 +114,7 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 	// Item by item, one output item per record.
 	const runItem = async (i: number, itemClient: PayOnUsClient): Promise<INodeExecutionData[]> => {
 		const pairedItem = { item: i };
-		const input = inputs[i];
+		const input = inputOf(i);
 		if (!input.ok) return [{ json: errorJson(input.error, i, errorOutput), pairedItem }];
 		try {
 			const result = await op.execute(operationContext(ctx, items, itemClient, i), input.data);
@@ -109,7 +127,7 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 		}
 	};
 	const results: INodeExecutionData[][] = new Array(items.length);
-	if (reads) await runReads(inputs, results, client, runItem, ceiling);
+	if (reads) await runReads(items.length, inputOf, results, client, runItem, ceiling);
 	else {
 		// Only one item of the run may report a given money movement as its own (./concurrency.ts recordIdentity).
 		const claims = new Map<string, number>();
@@ -139,7 +157,15 @@ export async function runOperation(ctx: IExecuteFunctions): Promise<INodeExecuti
 		};
 		await runWrites(inputs, results, client, async (i, c) => claimed(i, await runItem(i, c)), ceiling);
 	}
-	return [results.flat()];
+	return [withPendingHint(ctx, op, results.flat())];
+}
+
+/** A payout's output with a PENDING transfer: the hint that PENDING is not final (../resources/payout/pendingHint.ts). */
+function withPendingHint(ctx: IExecuteFunctions, op: NodeOperation, out: INodeExecutionData[]): INodeExecutionData[] {
+	if (op.resource !== 'payout' || !movesMoney(op) || typeof ctx.addExecutionHints !== 'function') return out;
+	const hint = pendingTransferHint(out.map((o) => o.json));
+	if (hint) ctx.addExecutionHints(hint);
+	return out;
 }
 
 type RunItem = (i: number, client: PayOnUsClient) => Promise<INodeExecutionData[]>;
@@ -173,36 +199,38 @@ function refuseVaryingSwitches(ctx: IExecuteFunctions, op: NodeOperation, inputs
 }
 
 /**
- * Reads: the items before and including the first valid one run alone (a
- * missing token is minted once, a wrong credential fails once), then the
- * rest with up to `ceiling` items started at once, through a GET-only
- * client; the calls in flight are the limiter's (the ceiling, halved on a
- * 429/503, growing back while the service answers fine).
+ * Reads: up to `ceiling` items started at once from the first one, each
+ * validated just before it is started, so the first call does not wait for
+ * the last item's expressions; through a GET-only client; the calls in
+ * flight are the limiter's (the ceiling, halved on a 429/503, growing back
+ * while the service answers fine). A bad item (without continueOnFail) stops
+ * new items from starting: the run throws the lowest failing item's error, as
+ * a one-by-one run would. A token missing at the start is minted once for
+ * all the calls in flight (the token cache's single flight,
+ * ../../shared/accessToken/cache.ts), as in a money-moving run.
  */
 async function runReads(
-	inputs: ItemInput[],
+	count: number,
+	validate: (i: number) => void,
 	results: INodeExecutionData[][],
 	client: PayOnUsClient,
 	runItem: RunItem,
 	ceiling: number,
 ): Promise<void> {
-	if (inputs.length <= 1) {
-		// A single item of a read-only operation.
-		for (let i = 0; i < inputs.length; i++) results[i] = await runItem(i, client);
-		return;
-	}
-	const reader = readOnlyClient(client);
-	let i = 0;
-	for (let warm = false; i < inputs.length && !warm; i++) {
-		warm = inputs[i].ok;
-		results[i] = await runItem(i, reader);
-	}
-	await runBounded(i, inputs.length, ceiling, results, async (k) => await runItem(k, reader));
+	// A single item of a read-only operation: the client itself.
+	const reader = count <= 1 ? client : readOnlyClient(client);
+	// Validated before the item's promise exists: a bad item throws at once,
+	// so runBounded starts no item after it (./bounded.ts).
+	const start = (k: number): Promise<INodeExecutionData[]> => {
+		validate(k);
+		return runItem(k, reader);
+	};
+	await runBounded(0, count, ceiling, results, start);
 }
 
 /**
  * Everything else (money-moving calls above all): Money-Moving Concurrency
- * items at once (versions 1-2: default 1 = strictly one after the other),
+ * items at once (1 = strictly one after the other),
  * items sharing a reference or a card token one after the other in input
  * order, output in input order, each item's reference looked up before any
  * resend, the run's calls backing off together (the limiter's hold).

@@ -12,19 +12,14 @@ import { fieldLabel } from '../resources/labels';
 import type { OperationContext, PayOnUsOperation } from '../resources/types';
 import { isExpression, ParameterValueError, parseBoolean } from '../../shared/parameters';
 import { errorMessage, invalidInputError } from './failures';
-import { containsExpression, ItemParameters } from './parameters';
+import { containsExpression, itemField, itemFieldPath, ItemParameters, locatorValue } from './parameters';
 
 /** The input of each item: its parameters read, the credential's defaults applied, the operation's schema checked. */
 
 /** Reads a parameter without n8n's "Could not get parameter" for hidden ones. */
 function readParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): unknown {
 	const value = ctx.getNodeParameter(name, itemIndex, null) as unknown;
-	if (value === null) return undefined;
-	// Resource locators ({ __rl, mode, value }) give their value.
-	if (typeof value === 'object' && value !== null && (value as IDataObject).__rl === true) {
-		return (value as IDataObject).value;
-	}
-	return value;
+	return value === null ? undefined : locatorValue(value);
 }
 
 type Described = Pick<INodeProperties, 'name' | 'displayName' | 'type'>;
@@ -43,7 +38,7 @@ const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'st
  * Numbers and options are left to the operation's schema, which reads
  * numeric text exactly and refuses anything else naming item and field;
  * there an empty value from an expression means "not given" (the package's
- * convention, shared/validation.ts), so required fields say "is required".
+ * convention, shared/validation/), so required fields say "is required".
  */
 function strictValue(props: Described[], label: string, value: unknown, fromExpression: boolean, blankIsNotGiven = false): unknown {
 	if (props.length === 0 || props[0].type !== 'boolean') return value;
@@ -54,7 +49,7 @@ function strictValue(props: Described[], label: string, value: unknown, fromExpr
 	return b;
 }
 
-/** The properties of an operation by name (a name may be declared once per node version). */
+/** The properties of an operation by name. */
 function describedByName(props: readonly INodeProperties[]): Map<string, INodeProperties[]> {
 	const out = new Map<string, INodeProperties[]>();
 	for (const p of props) out.set(p.name, [...(out.get(p.name) ?? []), p]);
@@ -80,22 +75,6 @@ function strictParameter(props: INodeProperties[], value: unknown, stored: unkno
 }
 
 /**
- * Node versions from which a value an expression left empty is never filled
- * by a default, for every operation (../../shared/credential/defaults.ts,
- * rule 5). Before it, for the money-moving operations only (the rule is
- * about where money moves, and a payout from the default business instead
- * of the one the expression named is the harm it prevents: a safety fix for
- * saved workflows too); the other operations of saved workflows (versions 1
- * to 3) keep taking the default, as they always did.
- */
-export const EMPTY_NEVER_FILLED_FROM_VERSION = 4;
-
-/** Whether rule 5 applies to this operation at this node version (see EMPTY_NEVER_FILLED_FROM_VERSION). */
-export function emptyNeverFilled(op: Pick<PayOnUsOperation, 'effect'>, typeVersion: number): boolean {
-	return op.effect === 'movesMoney' || typeVersion >= EMPTY_NEVER_FILLED_FROM_VERSION;
-}
-
-/**
  * A reader of the raw input of items: every top-level parameter of the
  * operation, read by name (collections and fixed collections come as
  * objects), with the defaults applied to the fields left empty in the
@@ -108,45 +87,42 @@ export function inputReader(ctx: IExecuteFunctions, op: PayOnUsOperation, client
 	const names = parameterNames(op);
 	const node = ctx.getNode();
 	const stored = node.parameters ?? {};
-	const strict = emptyNeverFilled(op, node.typeVersion);
 	const label = (field: string) => fieldLabel(op, field);
 	const described = describedByName(op.properties);
-	const read = (name: string, i: number) => strictParameter(described.get(name) ?? [], readParameter(ctx, name, i), stored[name]);
+	const items = ctx.getInputData();
+	const fieldPaths = new Map(names.map((name) => [name, itemFieldPath(stored[name])]));
+	const value = (name: string, i: number): unknown => {
+		const path = fieldPaths.get(name);
+		const field = path ? itemField(items[i]?.json, path) : undefined;
+		return field !== undefined ? field : readParameter(ctx, name, i);
+	};
+	const read = (name: string, i: number) => strictParameter(described.get(name) ?? [], value(name, i), stored[name]);
 	const params = new ItemParameters(read, stored, names);
 	return (itemIndex) => {
 		const raw: IDataObject = {};
 		for (const name of names) raw[name] = params.get(name, itemIndex) as IDataObject[keyof IDataObject];
-		return withDefaults(raw, strict ? stored : undefined, { credential: client.defaults, own: op.defaultsWhenEmpty, label });
+		return withDefaults(raw, stored, { credential: client.defaults, own: op.defaultsWhenEmpty, label });
 	};
 }
 
 export type ItemInput = { ok: true; data: unknown } | { ok: false; error: NodeOperationError };
 
 /**
- * Validates every item before anything is sent: a bad item stops the run
- * (thrown) before a single request when continueOnFail is off; with it on,
- * the bad items are returned as errors and the others run.
+ * Validates one item, never throwing: its input, or its error naming the
+ * item and the field. The runner (./index.ts) decides when: every item
+ * before anything is sent, except in a read run, where each item is
+ * validated as it is started.
  */
-export function validateItems(
-	ctx: IExecuteFunctions,
-	op: PayOnUsOperation,
-	client: PayOnUsClient,
-	count: number,
-	continueOnFail: boolean,
-): ItemInput[] {
+export function itemValidator(ctx: IExecuteFunctions, op: PayOnUsOperation, client: PayOnUsClient): (itemIndex: number) => ItemInput {
 	const read = inputReader(ctx, op, client);
-	const inputs: ItemInput[] = [];
-	for (let i = 0; i < count; i++) {
-		let parsed: ItemInput;
+	return (i) => {
 		try {
 			const result = op.schema.safeParse(read(i));
-			parsed = result.success
-				? { ok: true, data: result.data }
-				: { ok: false, error: invalidInputError(ctx.getNode(), op, result.error, i) };
+			return result.success ? { ok: true, data: result.data } : { ok: false, error: invalidInputError(ctx.getNode(), op, result.error, i) };
 		} catch (error) {
 			// An expression that cannot be resolved for this item, or one that came out empty where a default would apply.
 			const description = (error as { description?: unknown }).description;
-			parsed = {
+			return {
 				ok: false,
 				error: new NodeOperationError(ctx.getNode(), errorMessage(error), {
 					itemIndex: i,
@@ -154,10 +130,7 @@ export function validateItems(
 				}),
 			};
 		}
-		if (!parsed.ok && !continueOnFail) throw parsed.error;
-		inputs.push(parsed);
-	}
-	return inputs;
+	};
 }
 
 /** What a handler gets for item `itemIndex`; `aggregate`: the JSON of every item too. */
@@ -172,7 +145,6 @@ export function operationContext(
 		client,
 		itemIndex,
 		item: items[itemIndex].json,
-		nodeVersion: ctx.getNode().typeVersion,
 		...(aggregate ? { items: items.map((it) => it.json) } : {}),
 		getBinary: async (propertyName: string) => {
 			const meta = ctx.helpers.assertBinaryData(itemIndex, propertyName);

@@ -13,6 +13,8 @@ import { addMoney, HeldRequest, isMoneyRequest, moneyOf, readAsk, type MoneyAsk 
  * move money, and holds that request (it is never sent). Then checks what
  * the service can tell without moving money, and reports per item:
  *
+ * verdict: one line, first (issue 38): "PASSED: would send ..." or
+ *   "FAILED: ... would NOT be sent: <each failed check: why>" (verdictOf);
  * dryRun: {
  *   operation, passed (every check passed), moneyMoved: false,
  *   amount, currency, wouldSend (method, path, body without secrets or card
@@ -80,8 +82,9 @@ export class DryRunSession {
 	constructor(private readonly client: PayOnUsClient) {}
 
 	/** The report of an item whose inputs are invalid. */
-	invalid(operation: string, reason: string): IDataObject {
+	invalid(operation: string, reason: string, name = operation): IDataObject {
 		return {
+			verdict: `FAILED: ${name} would NOT be sent: validation: ${reason}`,
 			operation,
 			passed: false,
 			moneyMoved: false,
@@ -100,9 +103,9 @@ export class DryRunSession {
 			await op.execute({ ...ctx, client: holdingClient(this.client) }, runInput);
 		} catch (error) {
 			if (error instanceof HeldRequest) held = error.request;
-			else return this.invalid(operation, message(error));
+			else return this.invalid(operation, message(error), op.name);
 		}
-		if (!held) return this.invalid(operation, 'the operation built no money-moving request');
+		if (!held) return this.invalid(operation, 'the operation built no money-moving request', op.name);
 
 		const ask = await readAsk(held, this.client, money);
 		const checks: Check[] = [{ check: 'validation', passed: true, detail: 'every input is valid' }];
@@ -132,6 +135,7 @@ export class DryRunSession {
 			const code = String(held.body.eftBank);
 			checks.push(await this.guard('bankCode', async () => await this.bankCheck('EFT', [code])));
 		}
+		const places = held.moneyMoving?.places;
 		if (held.path === PATHS.bulkBankTransfer && ask.rows) {
 			const rows = ask.rows;
 			checks.push(await this.guard('bankCode', async () => await this.bankCheck(currency, rows.map((r) => r.beneficiaryBankCode))));
@@ -140,6 +144,7 @@ export class DryRunSession {
 					await this.nameCheck(
 						ask,
 						rows.map((r) => ({ bank: r.beneficiaryBankCode, account: r.beneficiaryAccountNumber, name: r.beneficiaryAccountName })),
+						places,
 					),
 				),
 			);
@@ -155,6 +160,7 @@ export class DryRunSession {
 			});
 		}
 		return {
+			verdict: verdictOf(op.name, ask, checks),
 			operation,
 			passed: checks.every((c) => c.passed),
 			moneyMoved: false,
@@ -237,6 +243,7 @@ export class DryRunSession {
 	private async nameCheck(
 		ask: MoneyAsk,
 		accounts: Array<{ bank: string; account: string; name: string }>,
+		places?: string[],
 	): Promise<Outcome> {
 		const results: IDataObject[] = [];
 		const problems: string[] = [];
@@ -251,7 +258,7 @@ export class DryRunSession {
 			const matched = namesMatch(bankName, a.name);
 			results.push({ accountNumber: a.account, accountName: bankName, matched });
 			if (!matched) {
-				const where = accounts.length > 1 ? `row ${i + 1}: ` : '';
+				const where = accounts.length > 1 ? `${places?.[i] ?? `row ${i + 1}`}: ` : '';
 				problems.push(`${where}account ${a.account} belongs to "${bankName}", not "${a.name}"`);
 			}
 		}
@@ -280,7 +287,25 @@ export async function dryRunItems(
 	const targets = aggregate ? [0] : inputs.map((_, i) => i);
 	for (const i of targets) {
 		const input = inputs[i];
-		reports.push(input.ok ? await session.item(op, context(i), input.data) : session.invalid(operation, input.message));
+		reports.push(input.ok ? await session.item(op, context(i), input.data) : session.invalid(operation, input.message, op.name));
 	}
-	return reports.map((report) => ({ dryRun: { ...report, runTotals: { ...session.runTotals } } }));
+	return reports.map(({ verdict, ...report }) => ({ verdict, dryRun: { ...report, runTotals: { ...session.runTotals } } }));
+}
+
+/**
+ * The one-line verdict of an item (issue 38): what would be sent and, when
+ * a check fails, that it would not be sent and why (every failed check,
+ * named, with its detail). First in the output item, so the table and the
+ * schema view show it before the report.
+ */
+export function verdictOf(name: string, ask: MoneyAsk, checks: Check[]): string {
+	const amount = formatAmount(ask.amount, ask.currency);
+	const what = ask.rows
+		? `${name} of ${ask.rows.length} row(s), ${amount} in total`
+		: `${name} of ${amount}${ask.direction === 'out' && ask.beneficiaries.length === 1 ? ` to account ${ask.beneficiaries[0]}` : ''}`;
+	const ref = ask.reference ? ` (reference "${ask.reference}")` : '';
+	const failed = checks.filter((c) => !c.passed);
+	if (failed.length === 0) return `PASSED: would send ${what}${ref}; every check passed, nothing was sent.`;
+	const why = failed.map((c) => `${c.check}: ${c.detail}`).join('; ').replace(/\s+/g, ' ');
+	return `FAILED: ${what}${ref} would NOT be sent: ${why}`;
 }

@@ -6,7 +6,7 @@ import { operationId, type MoneyMovement, type NodeOperation } from '../resource
 
 /**
  * Safeguards shared by the dry run (./dryRun.ts) and the AI-tool limits
- * (./toolLimits.ts): what a money-moving request is about to do (amount,
+ * (./toolLimits/): what a money-moving request is about to do (amount,
  * currency, beneficiaries), read from the request itself just before it
  * would be sent. Reading the final request, not the node's parameters, means
  * every operation is covered the same way and nothing an operation adds on
@@ -101,7 +101,8 @@ export async function networkCurrency(client: PayOnUsClient, network: string): P
 export async function readAsk(opts: RequestOptions, client: PayOnUsClient, money: MoneyMovement): Promise<MoneyAsk> {
 	const body = opts.body ?? {};
 	const base = { method: opts.method, path: opts.path };
-	if (opts.path === PATHS.bulkBankTransfer && opts.form) {
+	// A batch (Bulk Transfer, the one multipart money call): its CSV rows.
+	if (opts.form) {
 		const rows = bulkRows(opts);
 		return {
 			amount: rows.reduce((sum, r) => addMoney(sum, r.amount), 0),
@@ -114,11 +115,12 @@ export async function readAsk(opts: RequestOptions, client: PayOnUsClient, money
 			wouldSend: { ...base, fields: { ...opts.form.fields }, rows: rows.map((r) => ({ ...r })) },
 		};
 	}
+	// The body's currency, else the one the operation declares implied (../resources/types.ts MoneyMovement).
 	let currency = str(body.currency);
-	if (opts.path === PATHS.storedCardCharge) currency = currency ?? 'NGN'; // tokenized cards: the NGN card gateway
-	if (opts.path === PATHS.eftPayment) currency = currency ?? 'ZAR';
-	if (opts.path === PATHS.mobileMoneyCollection && !currency && str(body.momoNetwork)) {
-		currency = await networkCurrency(client, body.momoNetwork as string);
+	if (!currency && money.impliedCurrency === 'network') {
+		if (str(body.momoNetwork)) currency = await networkCurrency(client, body.momoNetwork as string);
+	} else if (!currency) {
+		currency = money.impliedCurrency;
 	}
 	const out = money.direction === 'out';
 	return {

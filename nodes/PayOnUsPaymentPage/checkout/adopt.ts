@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { findPayinByReference, isDuplicate, settle, type ErrorLike } from '../service';
-import { methodOfChannel, withAttempt } from './input';
+import { methodById, methodOfChannel } from '../methods';
+import { withAttempt } from './input';
 import { current, readAttempt } from './refresh';
 import { attemptReference, type Attempt, type CheckoutState } from './sealedState';
 import type { CheckoutEnv, View } from './types';
@@ -40,23 +41,7 @@ export async function adopt(env: CheckoutEnv, state: CheckoutState, attempt: Att
 	return await current(env, withAttempt({ ...state, m }, adoptedAttempt(attempt.n, m, fresh)));
 }
 
-/** The attempt a payin found by its reference stands for: its method and the step its customer is on. */
+/** The attempt a payin found by its reference stands for: its method and the step its customer is on (the method's `adopted`). */
 export function adoptedAttempt(n: number, m: Attempt['m'], payin: IDataObject): Attempt {
-	const adopted: Attempt = { n, m, r: String(payin.onusReference) };
-	if (m === 'bank') {
-		adopted.s = 'bank';
-		adopted.acct = {
-			no: String(payin.accountNumber ?? ''),
-			bank: String(payin.bankName ?? ''),
-			name: String(payin.accountName ?? ''),
-		};
-	} else if (m === 'card') {
-		const auth = payin.authTypeRequired;
-		adopted.s = auth === 'PIN' ? 'pin' : auth === 'OTP' ? 'otp' : auth === 'THREE_DS' ? '3ds' : undefined;
-	} else if (m === 'momo') {
-		adopted.s = 'momoWait';
-	} else if (m === 'eft') {
-		adopted.s = 'eft';
-	}
-	return adopted;
+	return { n, m, r: String(payin.onusReference), ...methodById(m)?.adopted(payin) };
 }

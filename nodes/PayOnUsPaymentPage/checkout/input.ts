@@ -1,11 +1,14 @@
+import { amountHint, parseAmount } from '../../shared/values/amount';
+import { formulaProblem } from '../../shared/values/text';
 import { internationalPhone, phoneError } from './phone';
-import type { AskMode, PageConfig } from './types';
-import { MAX_ATTEMPTS, METHODS, type Attempt, type CheckoutState, type Method } from './sealedState';
+import type { AskMode, CheckoutEnv, PageConfig } from './types';
+import { MAX_ATTEMPTS, type Attempt, type CheckoutState, type Method } from './sealedState';
 
 /**
  * The checkout's pure rules on what the customer sends and on attempts:
  * form values checked (a CheckoutInputError is shown on the page with a
- * 400), values safe to echo back, addresses safe to follow.
+ * 400), addresses safe to follow. What every method's steps use (../methods/):
+ * nothing here names a method.
  */
 
 /** Payin statuses still waiting for the customer or the network. */
@@ -21,21 +24,6 @@ export class CheckoutInputError extends Error {
 	constructor(message: string, fields?: Record<string, string>) {
 		super(message);
 		if (fields && Object.keys(fields).length > 0) this.fields = fields;
-	}
-}
-
-export function methodOfChannel(channel: unknown): Method | undefined {
-	switch (channel) {
-		case 'BANK_TRANSFER':
-			return 'bank';
-		case 'CARD':
-			return 'card';
-		case 'MOBILE_MONEY':
-			return 'momo';
-		case 'EFT':
-			return 'eft';
-		default:
-			return undefined;
 	}
 }
 
@@ -62,6 +50,11 @@ export function nextAttempt(state: CheckoutState): number {
 	const n = (state.a ?? []).reduce((max, a) => Math.max(max, a.n), 0) + 1;
 	if (n > MAX_ATTEMPTS) throw new CheckoutInputError('This checkout has had too many attempts. Please start a new one.');
 	return n;
+}
+
+/** An attempt stamped with the amount, currency and business its payin is created for (the page changed since: ./terms.ts). */
+export function newAttempt(env: Pick<CheckoutEnv, 'config'>, state: CheckoutState, n: number, m: Method): Attempt {
+	return { n, m, ...(state.amt !== undefined ? { amt: state.amt } : {}), ...(state.cur ? { cur: state.cur } : {}), b: env.config.businessId };
 }
 
 /** An http(s) address (never a javascript: or data: URL from an answer). */
@@ -98,24 +91,20 @@ export function askValue(
 	return t;
 }
 
-/** Form values safe to echo back into the page (never card data, PIN or codes). */
-export function safeValues(form: Record<string, string>): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const k of ['amount', 'email', 'name', 'phone', 'method', 'network', 'bank']) {
-		if (typeof form[k] === 'string') out[k] = form[k].slice(0, 254);
-	}
-	return out;
-}
-
-/** The amount the customer pays: the page's, or the one chosen within its bounds. */
+/**
+ * The amount the customer pays: the page's, or the one chosen within its
+ * bounds, read by the shared amount reader (rule 7): "150,50" and "1,500"
+ * are never guessed (a decimal comma read as a thousands separator made
+ * 150,50 a payment of 15050); the buyer is told what to write.
+ */
 export function amountFrom(cfg: PageConfig, raw: string | undefined): number {
 	if (cfg.amountMode === 'fixed') return cfg.amount;
-	const text = String(raw ?? '')
-		.trim()
-		.replace(/,/g, '');
-	if (!/^\d+(\.\d{1,2})?$/.test(text))
-		throw new CheckoutInputError('Amount: enter a number with at most 2 decimals');
-	const n = Number(text);
+	const text = String(raw ?? '').trim();
+	const read = parseAmount(text);
+	if (!read.ok && read.write)
+		throw new CheckoutInputError(`Amount: ${amountHint(text, read.write)}, with a point before the cents and no thousands separators`);
+	if (!read.ok) throw new CheckoutInputError('Amount: enter a number with at most 2 decimals');
+	const n = read.value;
 	if (!(n > 0) || n < cfg.minAmount || n > cfg.maxAmount) {
 		throw new CheckoutInputError(
 			`Amount: choose between ${cfg.minAmount} and ${cfg.maxAmount} ${cfg.currency}`,
@@ -151,6 +140,8 @@ export function withCustomer(
 	});
 	check('name', () => {
 		const name = askValue(form.name, cfg.askName, 'Name', 200);
+		// The name reaches the service's records and their exports (rule 7, shared/values/text.ts).
+		if (name && formulaProblem(name)) throw new CheckoutInputError(`Name: start with a letter (not ${JSON.stringify(name[0])})`);
 		if (name) next.nm = name;
 	});
 	check('phone', () => {
@@ -164,12 +155,4 @@ export function withCustomer(
 	const messages = Object.values(fields);
 	if (messages.length > 0) throw new CheckoutInputError(messages.join(' '), fields);
 	return next;
-}
-
-/** A method this page offers (else the customer is asked to choose one). */
-export function offeredMethod(cfg: PageConfig, value: string | undefined): Method {
-	const m = value as Method;
-	if (!METHODS.includes(m) || !cfg.methods.includes(m))
-		throw new CheckoutInputError('Payment method: choose one of the methods offered');
-	return m;
 }

@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
+import { methodById, viewOfStep } from '../methods';
 import { PENDING } from './input';
 import { emitNotPaid } from './outcomes';
 import { checkoutReference, MAX_ATTEMPTS, type Attempt, type CheckoutState } from './sealedState';
+import { attemptPrice } from './terms';
 import type { CheckoutEnv, Latest, View } from './types';
 import { view } from './view';
 
@@ -56,25 +58,16 @@ export function attemptView(
 	message?: string,
 	status?: number,
 ): View {
-	const kind = STEP_VIEWS.get(attempt.s ?? '') ?? 'processing';
+	const kind = viewOfStep(attempt.s) ?? 'processing';
 	return view(env, kind, state, { attempt, record, message, status });
 }
 
-/** An attempt's step (Attempt.s) and its view. */
-const STEP_VIEWS = new Map<string, View['kind']>([
-	['bank', 'bank'],
-	['pin', 'pin'],
-	['otp', 'otp'],
-	['3ds', 'threeDs'],
-	['momoOtp', 'momoOtp'],
-	['momoWait', 'momoWait'],
-	['eft', 'eft'],
-]);
-
 /** The paid checkout: its receipt, or where the page's settings send the customer. */
 export function paidView(env: CheckoutEnv, state: CheckoutState, paid: { attempt: Attempt; record: IDataObject }): View {
+	// The receipt shows what was paid: the paid attempt's amount (an attempt from before a price change keeps its own).
 	const done: CheckoutState = {
 		...state,
+		...attemptPrice(state, paid.attempt),
 		a: state.a?.map((a) => (a.n === paid.attempt.n ? { ...a, s: 'paid' } : a)),
 	};
 	const extra: Partial<View> = { attempt: paid.attempt, record: paid.record };
@@ -101,12 +94,7 @@ export function notYet(latest: Latest | undefined): string | undefined {
  * reads as an accusation, and may be a timeout or a cancelled prompt).
  */
 export function notCompleted(attempt: Attempt, record: IDataObject | undefined): string {
-	const what =
-		attempt.m === 'momo'
-			? 'The payment request was not approved on the phone.'
-			: attempt.m === 'card'
-				? 'The card payment was not approved.'
-				: 'The payment did not go through.';
+	const what = methodById(attempt.m)?.notCompleted ?? 'The payment did not go through.';
 	const reason = String(record?.providerResponse ?? record?.message ?? '').trim();
 	const quoted = reason && !/customer|user|cancel/i.test(reason) ? ` Reason given: ${reason.replace(/[.\s]+$/, '')}.` : '';
 	return `${what}${quoted} No money was taken.`;

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { notPaidItem, notPaidKey, paidItem, type NotPaidOutcome } from './items';
 import { checkoutReference, type Attempt, type CheckoutState } from './sealedState';
+import { askedNow, attemptPrice } from './terms';
 import type { CheckoutEnv } from './types';
 
 /**
@@ -11,8 +12,17 @@ import type { CheckoutEnv } from './types';
  * that emits it is the page's claim (../request/emittedCheckouts.ts).
  */
 
-export function emitPaid(env: Pick<CheckoutEnv, 'emit' | 'now'>, state: CheckoutState, attempt: Attempt, record: IDataObject): void {
-	env.emit(paidItem(state, attempt, record, env.now()), checkoutReference(state));
+/**
+ * A payment made at a price the page no longer asks (the merchant changed it
+ * after the buyer's payin was created, or the business: ./terms.ts) is money the buyer paid:
+ * it is emitted like any other, with `pagePriceChanged: true` (its `amount`
+ * is what the buyer was asked and paid), never dropped.
+ */
+export function emitPaid(env: Pick<CheckoutEnv, 'emit' | 'now' | 'config'>, state: CheckoutState, attempt: Attempt, record: IDataObject): void {
+	const item = paidItem(state, attempt, record, env.now());
+	const { amt, cur } = attemptPrice(state, attempt);
+	if (!askedNow(env.config, amt, cur) || (attempt.b !== undefined && attempt.b !== env.config.businessId)) item.pagePriceChanged = true;
+	env.emit(item, checkoutReference(state));
 }
 
 /**

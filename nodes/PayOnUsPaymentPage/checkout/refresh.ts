@@ -15,14 +15,16 @@ import type { CheckoutEnv, Latest, View } from './types';
 
 /** The payin of one attempt, or undefined when PayOnUs has none (learns the attempt's onusReference). */
 export async function readAttempt(env: CheckoutEnv, state: CheckoutState, attempt: Attempt): Promise<IDataObject | undefined> {
+	// In the business it was made in (the page's business may have changed since: ./terms.ts).
+	const businessId = attempt.b ?? env.config.businessId;
 	let onusReference = attempt.r;
 	if (!onusReference) {
-		const listed = await findPayinByReference(env, env.config.businessId, attemptReference(state, attempt.n));
+		const listed = await findPayinByReference(env, businessId, attemptReference(state, attempt.n));
 		if (!listed || typeof listed.onusReference !== 'string') return undefined;
 		onusReference = listed.onusReference;
 		attempt.r = onusReference;
 	}
-	return await getPayin(env, env.config.businessId, onusReference);
+	return await getPayin(env, businessId, onusReference);
 }
 
 export interface Refreshed {
@@ -39,7 +41,7 @@ export async function refresh(env: CheckoutEnv, state: CheckoutState): Promise<R
 	for (const attempt of attempts) {
 		const record = await readAttempt(env, next, attempt);
 		if (record) {
-			const decision = decidePaid(next, attempt, record, env.config.businessId);
+			const decision = decidePaid(next, attempt, record, attempt.b ?? env.config.businessId);
 			if (decision.paid) {
 				emitPaid(env, next, attempt, record);
 				return { state: next, paid: { attempt, record }, latest: { attempt, record } };
@@ -47,7 +49,8 @@ export async function refresh(env: CheckoutEnv, state: CheckoutState): Promise<R
 			if (decision.warning) env.warn(decision.warning);
 		}
 		if (record?.paymentStatus === 'FAILED') emitNotPaid(env, next, 'failed', attempt, record);
-		latest = { attempt, record };
+		// An attempt from before the page's price changed (./terms.ts) is read, never continued.
+		if (!attempt.x) latest = { attempt, record };
 	}
 	return { state: next, latest };
 }

@@ -24,9 +24,8 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'crypt
  * readable in PayOnUs).
  */
 
-export type Method = 'bank' | 'card' | 'momo' | 'eft';
-
-export const METHODS: Method[] = ['bank', 'card', 'momo', 'eft'];
+/** A payment method's id (../methods/index.ts registers them: bank, card, momo, eft): sealed as is, never renamed. */
+export type Method = string;
 
 /** One attempt to pay (one payin at PayOnUs, reference `<ref>-<n>`). */
 export interface Attempt {
@@ -35,7 +34,7 @@ export interface Attempt {
 	m: Method;
 	/** onusReference once known (else found by merchant reference). */
 	r?: string;
-	/** Step the customer is on: 'pin', 'otp', '3ds', 'momoOtp', 'momoWait', 'eft', 'bank'. */
+	/** Step the customer is on, one of its method's `stepViews` ('pin', 'otp', '3ds', 'momoOtp', 'momoWait', 'eft', 'bank'; 'paid' on the receipt). */
 	s?: string;
 	/** Bank transfer: account to show (number, bank, name). */
 	acct?: { no: string; bank: string; name: string };
@@ -44,11 +43,39 @@ export interface Attempt {
 	/** Mobile money: the number (international) and the network code prompted. */
 	ph?: string;
 	net?: string;
+	/** The amount and currency its payin was created for (checkout/terms.ts); absent on attempts sealed before 1.x: the checkout's. */
+	amt?: number;
+	cur?: string;
+	/** The business its payin was made in (absent: the page's). */
+	b?: string;
+	/**
+	 * 1: made before the page's price changed (checkout/terms.ts). Still read
+	 * on every request, so money paid to it is recognised; never shown or
+	 * continued.
+	 */
+	x?: 1;
+}
+
+/**
+ * What a refused form or a notice carries from a POST to the GET it is
+ * redirected to (post/redirect/get, checkout/flash.ts): shown once on the
+ * view of kind `k`, never sent to PayOnUs.
+ */
+export interface Flash {
+	k: string;
+	/** Message (an error, or a notice when `n` is 1). */
+	m?: string;
+	n?: 1;
+	/** Errors by field, and the values to show again. */
+	e?: Record<string, string>;
+	f?: Record<string, string>;
+	/** HTTP status of the page (400: the form was refused). */
+	s?: number;
 }
 
 export interface CheckoutState {
 	v: 1;
-	/** Checkout id (random, 24 hex chars). */
+	/** Checkout id: 32 hex chars bound to the page (./pageBound.ts); 24 random ones before. */
 	id: string;
 	/** Issued at / expires at (epoch ms). */
 	iat: number;
@@ -63,6 +90,13 @@ export interface CheckoutState {
 	m?: Method;
 	/** Attempts, oldest first. */
 	a?: Attempt[];
+	/**
+	 * The page's price terms when this state was sealed (checkout/terms.ts):
+	 * a state whose terms are not the page's now starts again.
+	 */
+	p?: string;
+	/** A refused form or a notice, for the GET after a POST (checkout/flash.ts). */
+	f?: Flash;
 }
 
 /** Most attempts (payins) one checkout may create. */
@@ -95,7 +129,7 @@ export function seal(state: CheckoutState, key: Buffer): string {
 	return `1.${b64url(Buffer.concat([iv, cipher.getAuthTag(), body]))}`;
 }
 
-const SEALED_SHAPE = /^1\.[A-Za-z0-9_-]{40,4000}$/;
+const SEALED_SHAPE = /^1\.[A-Za-z0-9_-]{40,8000}$/;
 
 /** The state sealed in `sealed`, or undefined when it is malformed, altered or from another node. */
 export function open(sealed: unknown, key: Buffer): CheckoutState | undefined {
@@ -109,7 +143,7 @@ export function open(sealed: unknown, key: Buffer): CheckoutState | undefined {
 			'utf8',
 		);
 		const state = JSON.parse(text) as CheckoutState;
-		if (!state || state.v !== 1 || typeof state.id !== 'string' || !/^[0-9a-f]{24}$/.test(state.id))
+		if (!state || state.v !== 1 || typeof state.id !== 'string' || !/^[0-9a-f]{24}(?:[0-9a-f]{8})?$/.test(state.id))
 			return undefined;
 		if (typeof state.iat !== 'number' || typeof state.exp !== 'number') return undefined;
 		return state;

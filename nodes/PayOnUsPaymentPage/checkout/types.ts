@@ -23,20 +23,24 @@ export interface PageConfig {
 	successMessage: string;
 	redirectUrl: string;
 	expiryMinutes: number;
-	/** PEM (SPKI) RSA public key for card data, '' when card is not offered. */
-	cardPublicKey: string;
-	/** Length of an RSA ciphertext under that key (its modulus in bytes). */
-	cardCipherBytes: number;
 	narration: string;
-	/** Mobile money networks of the currency (code, name, otpRequired). */
-	networks: Array<{
+	/*
+	 * What a method offered adds (its `offer`, ../methods/): absent when it
+	 * is not offered. A method that needs data of its own adds its field here.
+	 */
+	/** Card: PEM (SPKI) RSA public key for card data. */
+	cardPublicKey?: string;
+	/** Card: length of an RSA ciphertext under that key (its modulus in bytes). */
+	cardCipherBytes?: number;
+	/** Mobile money: the networks of the currency (code, name, otpRequired). */
+	networks?: Array<{
 		code: string;
 		name: string;
 		otpRequired?: boolean;
 		initiatingCodeRequired?: boolean;
 	}>;
-	/** EFT banks (code, name). */
-	eftBanks: Array<{ code: string; name: string }>;
+	/** EFT: the banks (code, name). */
+	eftBanks?: Array<{ code: string; name: string }>;
 }
 
 /** What every step of a checkout works with. */
@@ -64,20 +68,9 @@ export interface CheckoutEnv {
 	warn(message: string): void;
 }
 
-export type ViewKind =
-	| 'start'
-	| 'details'
-	| 'bank'
-	| 'pin'
-	| 'otp'
-	| 'threeDs'
-	| 'momoOtp'
-	| 'momoWait'
-	| 'eft'
-	| 'processing'
-	| 'paid'
-	| 'expired'
-	| 'closed';
+/** The page's own views; each method adds its views by name (its `views`, ../methods/). */
+export type PageViewKind = 'start' | 'details' | 'processing' | 'paid' | 'expired' | 'closed';
+export type ViewKind = PageViewKind | (string & Record<never, never>);
 
 export interface View {
 	kind: ViewKind;
@@ -86,6 +79,8 @@ export interface View {
 	sealed: string;
 	/** Message for the customer (error or notice). */
 	message?: string;
+	/** The message is a notice (the page changed: ./terms.ts), not an error. */
+	notice?: boolean;
 	/** The attempt the view is about. */
 	attempt?: Attempt;
 	/** Customer-facing record values (amount, bank...). */
@@ -102,7 +97,7 @@ export interface View {
 
 /** Status summary for the page's own polling (GET ?c=..&poll=1). */
 export interface PollAnswer {
-	state: 'paid' | 'pending' | 'failed' | 'expired' | 'open';
+	state: 'paid' | 'pending' | 'failed' | 'expired' | 'open' | 'changed';
 	message?: string;
 	/** Refused by a bound (429): seconds until the page may check again. */
 	retryAfter?: number;

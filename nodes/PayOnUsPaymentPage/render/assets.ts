@@ -55,6 +55,8 @@ var tl=document.getElementById('time-left');
 if(tl){var due=Date.parse(tl.getAttribute('data-until'));var show=function(){var left=Math.max(0,Math.floor((due-Date.now())/1000));tl.textContent=Math.floor(left/60)+':'+('0'+left%60).slice(-2);if(left>0)setTimeout(show,1000)};show()}
 var rs=document.getElementById('retry-seconds');
 if(rs){var until=Date.parse(rs.getAttribute('data-until'));var cd=function(){var left=Math.max(0,Math.ceil((until-Date.now())/1000));rs.textContent=String(left);if(left>0)setTimeout(cd,1000)};cd()}
+var resume=document.querySelector('[data-resume]');
+if(resume&&window.history&&history.replaceState&&!/[?&]c=/.test(location.search)){history.replaceState(null,'',resume.getAttribute('data-resume'))}
 var poll=document.getElementById('poll');
 if(poll&&window.fetch){var url=poll.getAttribute('data-url');var tries=0;var tick=function(){tries++;fetch(url+'&poll=1',{headers:{accept:'application/json'},cache:'no-store'}).then(function(r){if(r.status===429){setTimeout(tick,1000*(+r.headers.get('retry-after')||10));return null}return r.json()}).then(function(s){if(!s)return;if(s.state!=='pending'){location.replace(url);return}setTimeout(tick,tries<40?3000:10000)}).catch(function(){setTimeout(tick,10000)})};setTimeout(tick,3000)}
 `;

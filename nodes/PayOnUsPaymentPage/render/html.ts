@@ -1,6 +1,8 @@
-import type { View, ViewKind } from '../checkout/types';
+import type { PageViewKind, View } from '../checkout/types';
+import { PAGE_METHODS } from '../methods';
+import { detailsView, otherMethods, startView } from './forms';
 import { esc, expiryText, header, layout, simple, type Body, type RenderOptions } from './parts';
-import { bankView, codeView, detailsView, momoWait, paidView, plainWait, startView, waitView } from './views';
+import { paidView, plainWait, waitView } from './views';
 
 /**
  * The page's HTML: one self-contained document per answer (inline CSS and
@@ -16,30 +18,10 @@ import { bankView, codeView, detailsView, momoWait, paidView, plainWait, startVi
 
 export { esc, money, type RenderOptions } from './parts';
 
-/** The body of each kind of view. */
-const BODIES: Record<ViewKind, (o: RenderOptions, view: View) => Body> = {
+/** The body of each of the page's own kinds of view. */
+const BODIES: Record<PageViewKind, (o: RenderOptions, view: View) => Body> = {
 	start: (o, view) => ({ html: startView(o, view), scripts: [] }),
 	details: detailsView,
-	bank: bankView,
-	pin: (o, view) =>
-		codeView(o, view, 'pin', 'Enter your card PIN', 'Your bank asks for the 4-digit PIN of this card.', 'Card PIN', true),
-	otp: (o, view) =>
-		codeView(o, view, 'otp', 'Enter the code', 'Your bank sent a one-time code to your phone.', 'One-time code', false),
-	momoOtp: (o, view) =>
-		codeView(
-			o,
-			view,
-			'momoOtp',
-			'Enter the code',
-			'Your mobile money provider sent a one-time code to your phone.',
-			'One-time code',
-			false,
-		),
-	threeDs: (o, view) =>
-		waitView(o, view, plainWait('Verify with your bank', 'Your bank needs to confirm this payment (3-D Secure).', toTheBank(view))),
-	eft: (o, view) =>
-		waitView(o, view, plainWait('Authorise at your bank', "Authorise the payment on your bank's page, then come back here.", toTheBank(view))),
-	momoWait: (o, view) => waitView(o, view, momoWait(o, view)),
 	processing: (o, view) =>
 		waitView(o, view, plainWait('Payment in progress', 'We are waiting for the payment to be confirmed.')),
 	paid: paidView,
@@ -53,13 +35,17 @@ const BODIES: Record<ViewKind, (o: RenderOptions, view: View) => Body> = {
 		),
 };
 
-/** The link to the bank's page (3-D Secure, EFT), when the attempt has one. */
-function toTheBank(view: View): { href: string; label: string } | undefined {
-	return view.attempt?.u ? { href: view.attempt.u, label: 'Continue to your bank' } : undefined;
+/** The body of a view: the page's own, or the view of the method that has a view of that kind. */
+function bodyOf(o: RenderOptions, view: View): Body {
+	if (Object.prototype.hasOwnProperty.call(BODIES, view.kind)) return BODIES[view.kind as PageViewKind](o, view);
+	for (const method of PAGE_METHODS) {
+		if (Object.prototype.hasOwnProperty.call(method.views, view.kind)) return method.views[view.kind](o, view, otherMethods(o, view, method.id));
+	}
+	return simple(o, 'Payment', 'Something went wrong.');
 }
 
 export function renderView(o: RenderOptions, view: View): string {
-	const body = (BODIES[view.kind] ?? ((opts: RenderOptions) => simple(opts, 'Payment', 'Something went wrong.')))(o, view);
+	const body = bodyOf(o, view);
 	return layout(o, `${view.kind === 'paid' ? 'Paid: ' : ''}${o.config.title}`, body.html, body.scripts);
 }
 
@@ -92,5 +78,21 @@ export function renderContinue(o: RenderOptions, url: string): string {
 	return layout(o, 'Payment received', body).replace(
 		'<meta name="robots" content="noindex">',
 		`<meta name="robots" content="noindex">\n<meta http-equiv="refresh" content="2;url=${esc(url)}">`,
+	);
+}
+
+/**
+ * The answer to the POST that saw the payment (n8n sends it once it stored
+ * the execution): on to the receipt's address at once, by a refresh (no
+ * script: n8n's sandbox CSP), which replaces the POST in the history, so a
+ * reload or Back never re-sends it; a link for a browser that does not follow.
+ */
+export function renderForward(o: RenderOptions, href: string): string {
+	const body = `${header(o)}<section class="card" aria-labelledby="msg-h"><h2 id="msg-h">Payment received</h2><div class="success" role="status"><p>Thank you: your payment was received.</p></div><a class="button" href="${esc(
+		href,
+	)}">See your receipt</a></section>`;
+	return layout(o, 'Payment received', body).replace(
+		'<meta name="robots" content="noindex">',
+		`<meta name="robots" content="noindex">\n<meta http-equiv="refresh" content="0;url=${esc(href)}">`,
 	);
 }

@@ -1,5 +1,4 @@
-import type { PageConfig, View } from '../checkout/types';
-import type { Method } from '../checkout/sealedState';
+import type { PageConfig } from '../checkout/types';
 import { COMMON_JS, CSS } from './assets';
 
 /** The building blocks every page is made of: escaping, money, layout, forms shared by several views. */
@@ -28,15 +27,6 @@ export function money(amount: number | undefined, currency: string | undefined):
 	}
 }
 
-export const METHOD_LABELS: Record<Method, { name: string; hint: string }> = {
-	bank: {
-		name: 'Bank transfer',
-		hint: 'Transfer to a one-time account from your banking app',
-	},
-	card: { name: 'Card', hint: 'Visa, Mastercard or Verve' },
-	momo: { name: 'Mobile money', hint: 'Approve a prompt on your phone' },
-	eft: { name: 'EFT', hint: 'Pay from your bank account at your bank' },
-};
 export interface RenderOptions {
 	nonce: string;
 	config: PageConfig;
@@ -90,18 +80,6 @@ export function pollBlock(sealed: string): string {
 
 export function checkForm(sealed: string, label: string): string {
 	return `<form method="post" action="?c=${esc(sealed)}">${hidden(sealed, 'check')}<button type="submit" class="secondary">${esc(label)}</button></form>`;
-}
-
-export function otherMethods(o: RenderOptions, view: View, current?: Method): string {
-	const others = o.config.methods.filter((m) => m !== current);
-	if (others.length === 0 || view.state.amt === undefined) return '';
-	const buttons = others
-		.map(
-			(m) =>
-				`<button type="submit" name="method" value="${m}" class="secondary">Pay by ${esc(METHOD_LABELS[m].name.toLowerCase())} instead</button>`,
-		)
-		.join('');
-	return `<form method="post" action="?c=${esc(view.sealed)}">${hidden(view.sealed, 'method')}${buttons}</form>`;
 }
 
 export function expiryText(exp: number): string {

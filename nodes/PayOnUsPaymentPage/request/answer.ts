@@ -2,7 +2,7 @@ import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 import type { PollAnswer, View } from '../checkout/types';
 import type { BoundKind, DoorClosed } from './bounds';
 import type { Route } from './route';
-import { renderContinue, renderMessage, renderView, renderWait, type RenderOptions } from '../render/html';
+import { renderContinue, renderForward, renderMessage, renderView, renderWait, type RenderOptions } from '../render/html';
 import { NO_STORE, securityHeaders } from './http';
 import type { PageOutputs } from './outputs';
 
@@ -21,19 +21,45 @@ export type Answer =
 	/** A call over a bound (./bounds.ts): 429, Retry-After, a page or (the page's poll) its status. */
 	| { kind: 'tooMany'; retryAfter: number; html?: string; status?: PollAnswer };
 
-/** A POST or GET that ran on a checkout: its view, as an answer. `paidNow`: this request emitted the Paid item. */
+/**
+ * A POST or GET that ran on a checkout: its view, as an answer. `paidNow`: this request emitted the Paid item.
+ * Every POST is answered with a redirect to a GET (post/redirect/get, errors
+ * included: what the step has to say is sealed in the view's state,
+ * checkout/flash.ts), so Back and reload never re-send a form. The POST
+ * that saw the payment is answered by n8n itself (`send`): its body goes on
+ * to the receipt's GET at once (a refresh, which replaces the POST in the
+ * history; n8n's sandbox CSP allows no script there).
+ */
 export function viewAnswer(view: View, request: { post: boolean; step?: string }, paidNow: boolean, o: RenderOptions): Answer {
 	if (paidNow) {
-		const body = view.kind === 'paid' && view.redirect ? renderContinue(o, view.redirect) : renderView(o, view);
-		return { kind: 'paid', body };
+		if (view.kind === 'paid' && view.redirect) return { kind: 'paid', body: renderContinue(o, view.redirect) };
+		return { kind: 'paid', body: request.post ? renderForward(o, `?c=${view.sealed}`) : renderView(o, view) };
 	}
 	if (view.redirect) return { kind: 'seeOther', location: view.redirect };
-	if (request.post && (view.status ?? 200) < 400) {
-		// Post/redirect/get: a reload never re-sends a step.
-		const notice = request.step === 'check' && view.message ? '&notice=check' : '';
-		return { kind: 'seeOther', location: `?c=${view.sealed}${notice}` };
-	}
+	if (request.post) return { kind: 'seeOther', location: `?c=${view.sealed}` };
 	return { kind: 'page', status: view.status ?? 200, html: renderView(o, view) };
+}
+
+/**
+ * A POST answered outside a checkout (its link is not valid, the page has
+ * expired or is not set up, the service is out of reach): a redirect to the
+ * GET that shows it (`n`, request/route.ts), so Back never re-sends it. A
+ * bound's refusal stays a 429 (Retry-After; its page links back to the
+ * checkout as it was), the answer scripts and the drills count.
+ */
+export function afterPost(answer: Answer, route: Route | undefined): Answer {
+	if (answer.kind !== 'page') return answer;
+	const sealed = route && 'sealed' in route ? `&c=${encodeURIComponent(route.sealed)}` : '';
+	const notice = answer.status === 502 ? 'unreachable' : answer.status === 503 ? 'unavailable' : route?.kind === 'expired' ? 'expired' : 'invalid';
+	return { kind: 'seeOther', location: `?n=${notice}${notice === 'unreachable' || notice === 'unavailable' ? sealed : ''}` };
+}
+
+/** The GET a POST outside a checkout was redirected to (`afterPost`); `unavailable` is the page as it stands (set up again on every request). */
+export function noticeAnswer(notice: string, o: RenderOptions): Answer | undefined {
+	if (notice === 'unreachable') return notices.unreachable(o);
+	if (notice === 'expired') return notices.expired(o);
+	if (notice === 'invalid') return notices.invalidLink(o);
+	return undefined;
 }
 
 export function pollAnswer(answer: PollAnswer, paidNow: boolean): Answer {

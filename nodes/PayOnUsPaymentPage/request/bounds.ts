@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { PATHS } from '../../shared/api';
+import { PAGE_METHODS } from '../methods';
 import { BoundedMap } from '../../shared/boundedMap';
 import type { PayOnUsClient, RequestOptions } from '../../shared/clientInterface';
 import { clock } from '../clock';
@@ -148,8 +148,8 @@ export function visitorOf(ip: unknown): string {
 		.join(':')}::/64`;
 }
 
-/** The calls that create a payin, each a payment attempt (exact paths, POST). */
-const ATTEMPT_PATHS = new Set<string>([PATHS.dynamicAccount, PATHS.cardPayments, PATHS.mobileMoneyCollection, PATHS.eftPayment]);
+/** The calls that create a payin, each a payment attempt (exact paths, POST): the payin call of every registered method. */
+const ATTEMPT_PATHS = new Set<string>(PAGE_METHODS.map((m) => m.call.path));
 
 export function isAttempt(opts: Pick<RequestOptions, 'method' | 'path'>): boolean {
 	return opts.method === 'POST' && ATTEMPT_PATHS.has(opts.path);

@@ -1,23 +1,19 @@
-import { createPublicKey } from 'crypto';
 import type { PayOnUsClient } from '../../shared/clientInterface';
 import type { AskMode, PageConfig } from '../checkout/types';
-import { listEftBanks, listMobileMoneyNetworks, listWallets } from '../../shared/api';
-import { METHODS, type Method } from '../checkout/sealedState';
+import { listWallets } from '../../shared/api';
+import { PAGE_METHODS, type PageMethod } from '../methods';
 import { BoundedMap } from '../../shared/boundedMap';
 import { clock } from '../clock';
 
 /**
  * What the page can offer, per business and currency, read from PayOnUs and
- * kept a few minutes in this process (the page's GET must stay cheap):
- *  - bank transfer: NGN (dynamic accounts are NGN only);
- *  - card: when the node's Card Encryption Public Key is a valid RSA key
- *    (2048 bits or more): the key of the credential's environment, the way
- *    a deployment supplies it (docs/payment-page.md says where to find it);
- *  - mobile money: when the service lists networks for the currency;
- *  - EFT: ZAR, when the service lists EFT banks;
- * and, when the credential has a Default Merchant ID, only if the business
- * has a wallet in the currency (a payin in a currency without a wallet is
- * refused by the service).
+ * kept a few minutes in this process (the page's GET must stay cheap): each
+ * chosen method its `offer` says this page can take (../methods/: bank
+ * transfer NGN, card with a valid Card Encryption Public Key, mobile money
+ * where the service lists networks, EFT ZAR with banks), and, when the
+ * credential has a Default Merchant ID, only if the business has a wallet
+ * in the currency (a payin in a currency without a wallet is refused by the
+ * service).
  */
 
 const TTL_MS = 5 * 60 * 1000;
@@ -62,15 +58,12 @@ export interface RawPageParameters {
 	successMessage: string;
 	redirectUrl: string;
 	expiryMinutes: number;
-	cardPublicKey: string;
 	narration: string;
+	/** Each method's own parameters (its `properties`: cardPublicKey), '' when it is not chosen. */
+	[methodParameter: string]: unknown;
 }
 
 export class PageSetupError extends Error {}
-
-/** What card payments need, in the words of the setup error (the node's setting, by its label). */
-export const CARD_KEY_NEEDED =
-	"the Card Encryption Public Key set to the environment's RSA public key (PEM, 2048 bits or more, from your PayOnUs dashboard)";
 
 function ask(v: string): AskMode {
 	return v === 'required' || v === 'optional' ? v : 'no';
@@ -78,25 +71,6 @@ function ask(v: string): AskMode {
 
 function twoDecimals(n: number): boolean {
 	return Number.isFinite(n) && Math.round(n * 100) === n * 100;
-}
-
-/** A PEM RSA public key of at least 2048 bits, normalised; '' when unusable. */
-export function usablePublicKey(pem: string): string {
-	const text = String(pem ?? '').trim();
-	if (!/^-----BEGIN PUBLIC KEY-----[A-Za-z0-9+/=\s]+-----END PUBLIC KEY-----$/.test(text))
-		return '';
-	try {
-		const key = createPublicKey(text);
-		const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-		return key.asymmetricKeyType === 'rsa' && bits >= 2048 && bits <= 4096 ? text : '';
-	} catch {
-		return '';
-	}
-}
-
-/** Modulus length of an RSA public key in bytes (= its ciphertext length). */
-export function modulusBytes(pem: string): number {
-	return Math.ceil((createPublicKey(pem).asymmetricKeyDetails?.modulusLength ?? 0) / 8);
 }
 
 /** Checks the builder's settings; throws PageSetupError with what to fix. */
@@ -135,14 +109,6 @@ export function checkParameters(p: RawPageParameters): void {
 		throw new PageSetupError('Checkout Expiry must be between 0 and 1440 minutes');
 }
 
-interface Network {
-	code: string;
-	name: string;
-	currency?: string;
-	otpRequired?: boolean;
-	initiatingCodeRequired?: boolean;
-}
-
 type GetClient = () => Promise<PayOnUsClient>;
 
 /**
@@ -157,15 +123,20 @@ export async function buildConfig(
 	scope: string,
 ): Promise<PageConfig> {
 	checkParameters(p);
-	const chosen = METHODS.filter((m) => p.methods.includes(m));
+	const chosen = chosenMethods(p);
 	if (merchantId) await requireWallet(getClient, merchantId, p, `${scope}|${p.businessId}|${p.currency}`);
 	const offer = await offerMethods(getClient, chosen, p, scope);
 	if (offer.methods.length === 0) {
+		// the shortest needs first (a currency), the long ones (card's key) last
+		const needs = [...PAGE_METHODS]
+			.sort((a, b) => a.needs.needs.length - b.needs.needs.length)
+			.map((m) => `${m.needs.what} needs ${m.needs.needs}`)
+			.join(', ');
 		throw new PageSetupError(
-			`None of the chosen methods (${chosen.join(', ')}) can take ${p.currency} for this business: bank transfer needs NGN, EFT needs ZAR, mobile money needs a currency with networks, card needs ${CARD_KEY_NEEDED}`,
+			`None of the chosen methods (${chosen.map((m) => m.id).join(', ')}) can take ${p.currency} for this business: ${needs}`,
 		);
 	}
-	return pageConfig(p, offer);
+	return { ...pageConfig(p), ...offer };
 }
 
 /** With a Default Merchant ID: the business must have an active wallet in the currency. */
@@ -181,58 +152,28 @@ async function requireWallet(getClient: GetClient, merchantId: string, p: RawPag
 		throw new PageSetupError(`Business ${p.businessId} has no ${currency} wallet: enable it on the PayOnUs dashboard`);
 }
 
-interface Offer {
-	methods: Method[];
-	cardPublicKey: string;
-	networks: PageConfig['networks'];
-	eftBanks: PageConfig['eftBanks'];
+/** The methods the builder chose, in the order of the list (../methods/index.ts). */
+export function chosenMethods(p: Pick<RawPageParameters, 'methods'>): PageMethod[] {
+	return PAGE_METHODS.filter((m) => p.methods.includes(m.id));
 }
 
-/** Of the chosen methods, those this currency can take (in the order of METHODS). */
+/** Of the chosen methods, those this currency can take, with what each adds to the page's configuration. */
 async function offerMethods(
 	getClient: GetClient,
-	chosen: Method[],
+	chosen: PageMethod[],
 	p: RawPageParameters,
 	scope: string,
-): Promise<Offer> {
-	const offer: Offer = { methods: [], cardPublicKey: '', networks: [], eftBanks: [] };
+): Promise<Partial<PageConfig> & { methods: string[] }> {
+	let offer: Partial<PageConfig> & { methods: string[] } = { methods: [] };
 	for (const m of chosen) {
-		if (m === 'bank' && p.currency === 'NGN') offer.methods.push(m);
-		if (m === 'card') {
-			offer.cardPublicKey = usablePublicKey(p.cardPublicKey);
-			if (offer.cardPublicKey) offer.methods.push(m);
-		}
-		if (m === 'momo') {
-			offer.networks = await networksOf(getClient, p.currency, scope);
-			if (offer.networks.length > 0) offer.methods.push(m);
-		}
-		if (m === 'eft' && p.currency === 'ZAR') {
-			offer.eftBanks = await eftBanksOf(getClient, scope);
-			if (offer.eftBanks.length > 0) offer.methods.push(m);
-		}
+		const added = await m.offer({ currency: p.currency, parameters: p, cached, getClient, scope });
+		if (added) offer = { ...offer, ...added, methods: [...offer.methods, m.id] };
 	}
 	return offer;
 }
 
-/** The currency's mobile money networks (not those needing a pre-OTP initiating code: the page cannot serve them). */
-async function networksOf(getClient: GetClient, currency: string, scope: string): Promise<PageConfig['networks']> {
-	return await cached(`momo|${currency}|${scope}`, async () =>
-		((await listMobileMoneyNetworks(await getClient(), { currency })) as unknown as Network[])
-			.filter((n) => typeof n.code === 'string' && (n.currency === undefined || n.currency === currency))
-			.filter((n) => !n.initiatingCodeRequired)
-			.map((n) => ({ code: n.code, name: String(n.name ?? n.code), otpRequired: n.otpRequired === true })),
-	);
-}
-
-async function eftBanksOf(getClient: GetClient, scope: string): Promise<PageConfig['eftBanks']> {
-	return await cached(`eft|${scope}`, async () =>
-		(await listEftBanks(await getClient()))
-			.filter((b) => typeof b.code === 'string')
-			.map((b) => ({ code: String(b.code), name: String(b.name ?? b.code) })),
-	);
-}
-
-function pageConfig(p: RawPageParameters, offer: Offer): PageConfig {
+/** The page's configuration but for its methods (the offer adds them). */
+function pageConfig(p: RawPageParameters): PageConfig {
 	return {
 		title: p.title.trim(),
 		description: p.description.trim(),
@@ -242,17 +183,13 @@ function pageConfig(p: RawPageParameters, offer: Offer): PageConfig {
 		amount: p.amount,
 		minAmount: p.minAmount,
 		maxAmount: p.maxAmount,
-		methods: offer.methods,
+		methods: [],
 		askName: ask(p.askName),
 		askPhone: ask(p.askPhone),
 		onSuccess: p.onSuccess === 'redirect' ? 'redirect' : 'message',
 		successMessage: p.successMessage,
 		redirectUrl: p.redirectUrl,
 		expiryMinutes: p.expiryMinutes,
-		cardPublicKey: offer.cardPublicKey,
-		cardCipherBytes: offer.cardPublicKey ? modulusBytes(offer.cardPublicKey) : 0,
 		narration: p.narration.trim().slice(0, 255),
-		networks: offer.networks,
-		eftBanks: offer.eftBanks,
 	};
 }

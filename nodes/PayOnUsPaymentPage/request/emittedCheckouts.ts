@@ -32,16 +32,9 @@ export const PERSISTED_KEYS = 500;
 
 /**
  * The page's memories, one per (workflow, node, mode), kept in static data as
- * `emittedChanges` / `emittedChangesHorizon` (`emittedCheckouts` /
- * `emittedHorizon` of versions that dated payins by their creation are read
- * once and folded in).
+ * `emittedChanges` / `emittedChangesHorizon`.
  */
-const emittedCheckouts = new Claims(EMITTED_WINDOW, {
-	keys: 'emittedChanges',
-	horizon: 'emittedChangesHorizon',
-	newest: PERSISTED_KEYS,
-	legacy: { keys: 'emittedCheckouts', horizon: 'emittedHorizon' },
-});
+const emittedCheckouts = new Claims(EMITTED_WINDOW, { keys: 'emittedChanges', horizon: 'emittedChangesHorizon', newest: PERSISTED_KEYS });
 
 /** One request's claims. */
 export interface CheckoutClaims {
@@ -51,6 +44,8 @@ export interface CheckoutClaims {
 	 * memory's bounds, the date of its last change decides.
 	 */
 	claim(key: string, record?: IDataObject | null): boolean;
+	/** Whether `key` is already claimed (emitted) here: a later copy need not read the service. */
+	seen(key: string): boolean;
 	/** Gives back every key this request claimed (n8n could not store its run). */
 	release(): void;
 }
@@ -82,6 +77,9 @@ export function claimsFor(scope: ClaimScope, staticData: IDataObject | undefined
 			emittedCheckouts.keep(where, key, record);
 			claimed.push(key);
 			return true;
+		},
+		seen(key) {
+			return emittedCheckouts.has(where, key, clock.now());
 		},
 		release() {
 			for (const key of claimed) emittedCheckouts.release(where, key);

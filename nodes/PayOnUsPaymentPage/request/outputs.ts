@@ -1,5 +1,5 @@
 import type { IDataObject, INodeExecutionData, IWebhookResponseData } from 'n8n-workflow';
-import { simplifyItems, type SimplifiedShape } from '../../shared/triggerSimplify';
+import { simplifyItems } from '../../shared/triggerSimplify';
 import type { CheckoutEnv } from '../checkout/types';
 import type { CheckoutClaims } from './emittedCheckouts';
 
@@ -46,11 +46,11 @@ export function emitting(
 	};
 }
 
-/** With Simplify on (version 1.1, `simplify` read only when there are items): the items in their output's short shape (the node version's). */
-export function simplified(result: IWebhookResponseData, simplify: () => boolean, shape: SimplifiedShape = 1): IWebhookResponseData {
+/** With Simplify on (`simplify` read only when there are items): the items in their output's short shape. */
+export function simplified(result: IWebhookResponseData, simplify: () => boolean): IWebhookResponseData {
 	if (!result.workflowData || !simplify()) return result;
 	const [paid = [], notPaid] = result.workflowData;
-	const outputs = [simplifyItems(paid, 'pagePaid', shape)];
-	if (notPaid) outputs.push(simplifyItems(notPaid, 'pageNotPaid', shape));
+	const outputs = [simplifyItems(paid, 'pagePaid')];
+	if (notPaid) outputs.push(simplifyItems(notPaid, 'pageNotPaid'));
 	return { ...result, workflowData: outputs };
 }

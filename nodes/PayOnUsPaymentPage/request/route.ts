@@ -10,6 +10,8 @@ import type { IDataObject } from 'n8n-workflow';
 export type Route =
 	| { kind: 'start' }
 	| { kind: 'expired' }
+	/** The GET a POST outside a checkout was redirected to (`?n=`, request/answer.ts afterPost). */
+	| { kind: 'notice'; notice: string }
 	| { kind: 'poll'; sealed: string }
 	| { kind: 'show'; sealed: string; notice?: string }
 	| { kind: 'step'; sealed: string; step: string; form: Record<string, string> };
@@ -23,6 +25,7 @@ export interface PageRequest {
 
 export function routeOf({ method, query, form }: PageRequest): Route {
 	const post = method === 'POST';
+	if (!post && typeof query.n === 'string' && ['expired', 'invalid', 'unreachable'].includes(query.n)) return { kind: 'notice', notice: query.n };
 	const sealed = (post ? form.c : undefined) ?? (typeof query.c === 'string' ? query.c : undefined);
 	if (sealed === undefined || sealed === '') return post ? { kind: 'expired' } : { kind: 'start' };
 	if (post) return { kind: 'step', sealed, step: String(form.step ?? ''), form };

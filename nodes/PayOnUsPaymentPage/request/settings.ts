@@ -2,6 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { type CredentialDefaults, EmptyFromExpressionError, withDefaults } from '../../shared/credential/defaults';
 import { limitsOf, type DoorLimits } from './bounds';
 import { PageSetupError, type RawPageParameters } from './config';
+import { parseAmount } from '../../shared/values/amount';
+import { PAGE_METHODS } from '../methods';
 
 /** The node's parameters, as the page reads them for one request (the values config.ts checks). */
 
@@ -39,6 +41,20 @@ function businessOf(param: ParameterReader, defaults: CredentialDefaults, stored
 }
 
 /**
+ * A price the merchant set (Amount, Minimum Amount, Maximum Amount), read by
+ * the shared amount reader (rule 7): "1.500" or "1,500" from an expression is
+ * refused naming the form to write, never read as 1.5 or 1500.
+ */
+function priceOf(param: ParameterReader, name: string, label: string): number {
+	const given = param(name, 0);
+	const r = parseAmount(given);
+	if (r.ok) return r.value;
+	// a number, or nothing: config.ts's checkParameters says what is wrong with it
+	if (typeof given === 'number' || given === undefined || given === null || String(given).trim() === '') return Number(given ?? 0);
+	throw new PageSetupError(`${label} ${r.message}`);
+}
+
+/**
  * The page's parameters (`stored`: the node's parameters as saved, to tell a
  * Business left empty in the editor from an expression that gave nothing).
  * Hidden ones are not read.
@@ -55,9 +71,9 @@ export function readSettings(param: ParameterReader, defaults: CredentialDefault
 		businessId: businessOf(param, defaults, stored),
 		currency: String(param('currency', 'NGN')),
 		amountMode,
-		amount: amountMode === 'fixed' ? Number(param('amount', 0)) : 0,
-		minAmount: amountMode === 'customer' ? Number(param('minAmount', 0)) : 0,
-		maxAmount: amountMode === 'customer' ? Number(param('maxAmount', 0)) : 0,
+		amount: amountMode === 'fixed' ? priceOf(param, 'amount', 'Amount') : 0,
+		minAmount: amountMode === 'customer' ? priceOf(param, 'minAmount', 'Minimum Amount') : 0,
+		maxAmount: amountMode === 'customer' ? priceOf(param, 'maxAmount', 'Maximum Amount') : 0,
 		methods,
 		askName: String(param('askName', 'optional')),
 		askPhone: String(param('askPhone', 'no')),
@@ -65,8 +81,10 @@ export function readSettings(param: ParameterReader, defaults: CredentialDefault
 		successMessage: onSuccess === 'message' ? String(param('successMessage', '')) : '',
 		redirectUrl: onSuccess === 'redirect' ? String(param('redirectUrl', '')) : '',
 		expiryMinutes: Number(options.expiryMinutes ?? 30),
-		cardPublicKey: methods.includes('card') ? String(param('cardPublicKey', '')) : '',
 		narration: String(options.narration ?? '') || title,
 	};
+	// Each method's own parameters (card: its key), read only when it is chosen.
+	for (const m of PAGE_METHODS)
+		for (const property of m.properties) parameters[property.name] = methods.includes(m.id) ? String(param(property.name, '')) : '';
 	return { parameters, notPaidOutput: Boolean(options.notPaidOutput), limits: limitsOf(options) };
 }

@@ -2,11 +2,11 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import type { PayOnUsClient } from '../../shared/clientInterface';
 import { createClient } from '../../shared/transport';
 import type { PageConfig } from '../checkout/types';
-import { requestCredentialOf } from '../../shared/credential/perRequest';
+import { requestCredentialOf } from '../../shared/webhookCredential';
 import { clock } from '../clock';
 import { lazyClient, pageCredential, takesTestPayments } from '../credential';
 import type { DoorLimits } from './bounds';
-import { buildConfig, CARD_KEY_NEEDED, PageSetupError } from './config';
+import { buildConfig, chosenMethods, PageSetupError } from './config';
 import { readSettings } from './settings';
 
 /** The page set up for one request: its credential, its parameters, and what it can offer right now. */
@@ -43,8 +43,10 @@ export async function setUpPage(ctx: IWebhookFunctions): Promise<PageSetup> {
 	if (typeof settings.limits === 'string') throw new PageSetupError(settings.limits);
 	const limits = settings.limits;
 	const config = await buildConfig(getClient, info.merchantId, settings.parameters, credentialId);
-	if (settings.parameters.methods.includes('card') && !config.methods.includes('card'))
-		ctx.logger.warn(`PayOnUs Payment Page "${node.name}" does not offer card: it needs ${CARD_KEY_NEEDED}`);
+	// A method chosen that needs a setting (card: its key) says why it is not offered.
+	for (const m of chosenMethods(settings.parameters))
+		if (m.needs.warn && !config.methods.includes(m.id))
+			ctx.logger.warn(`PayOnUs Payment Page "${node.name}" does not offer ${m.needs.what}: it needs ${m.needs.needs}`);
 	return {
 		key: info.key,
 		config,

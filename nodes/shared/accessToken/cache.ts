@@ -17,7 +17,15 @@ import { TokenCallError } from '../errors';
  *    after a 401 and only asks for a mint when the stored token is the one
  *    that failed (another process may have stored a newer one);
  *  - rate guard: at most 3 token calls per client per sliding minute in this
- *    process; waits (bounded) rather than exceed, and backs off once on 429.
+ *    process; waits (bounded) rather than exceed, and backs off once on 429;
+ *  - refusal breaker (rule 4 at our own door, docs/reliability.md): when two
+ *    tokens this process asked for were each refused within the token window
+ *    of their token call, the service refuses every token of the client (an
+ *    API client switched off, another installation taking a token after
+ *    each of ours): no token call for the client for the token window, every
+ *    caller that needs one fails at once with one error saying what to check
+ *    (and after the window, one token call to try again). A single refused
+ *    token is still replaced by one new token.
  *
  * Tokens are never kept in clear beyond the live one: dead tokens are kept
  * as one-way ids.
@@ -43,6 +51,12 @@ export const TOKEN_CALLS_PER_WINDOW = 3;
 export const TOKEN_WINDOW_MS = 60 * 1000;
 /** Longest wait for the rate window before failing with a clear message. */
 export const MAX_TOKEN_WAIT_MS = 65 * 1000;
+/** A token refused this soon after its token call counts as refused fresh (a strike of the breaker). */
+export const FRESH_TOKEN_MS = TOKEN_WINDOW_MS;
+/** Strikes older than this are forgotten (two strikes within it open the breaker). */
+export const STRIKE_MEMORY_MS = 5 * 60 * 1000;
+/** Fresh refusals within STRIKE_MEMORY_MS that stop token calls for the token window. */
+export const STRIKES_TO_OPEN = 2;
 
 export function sha256(text: string): string {
 	return createHash('sha256').update(text).digest('hex');
@@ -63,6 +77,13 @@ export interface TokenCacheLimits {
 	windowMs: number;
 	maxWaitMs: number;
 	refreshMarginMs: number;
+	/** Fresh refusals that hold token calls (STRIKES_TO_OPEN). */
+	strikesToOpen: number;
+}
+
+/** How a token is asked for: `userAsked` (the credential test, one call a person started) is not held by the breaker. */
+export interface MintOptions {
+	userAsked?: boolean;
 }
 
 export interface ClientSlot {
@@ -77,6 +98,10 @@ export interface ClientSlot {
 	calls: number[];
 	/** No token call before this time (after a 429). */
 	notBefore: number;
+	/** One-way ids and issue times of the last tokens this process got (for the breaker). */
+	minted: Array<{ id: string; issuedAt: number }>;
+	/** Times at which a token this process got was refused within FRESH_TOKEN_MS of its token call (strikes). */
+	strikes: number[];
 	/** Token checks in flight (./check.ts), shared by concurrent callers. */
 	probes: Map<string, { at: number; result: Promise<boolean> }>;
 	stats: TokenSlotStats;
@@ -88,6 +113,10 @@ export interface TokenSlotStats {
 	waitedMs: number;
 	reusedAfterReject: number;
 	sharedMints: number;
+	/** Tokens this process got that were refused fresh (strikes). */
+	refusedFresh: number;
+	/** Token calls not made because the breaker was open. */
+	heldByBreaker: number;
 }
 
 export class TokenCache {
@@ -98,6 +127,7 @@ export class TokenCache {
 		windowMs: TOKEN_WINDOW_MS,
 		maxWaitMs: MAX_TOKEN_WAIT_MS,
 		refreshMarginMs: REFRESH_MARGIN_MS,
+		strikesToOpen: STRIKES_TO_OPEN,
 	};
 
 	/** Tests only: another clock or limits. */
@@ -124,8 +154,10 @@ export class TokenCache {
 				deadThrough: 0,
 				calls: [],
 				notBefore: 0,
+				minted: [],
+				strikes: [],
 				probes: new Map(),
-				stats: { tokenCalls: 0, rateLimited: 0, waitedMs: 0, reusedAfterReject: 0, sharedMints: 0 },
+				stats: { tokenCalls: 0, rateLimited: 0, waitedMs: 0, reusedAfterReject: 0, sharedMints: 0, refusedFresh: 0, heldByBreaker: 0 },
 			};
 			this.slots.set(key, s);
 		}
@@ -146,8 +178,12 @@ export class TokenCache {
 		return this.isDead(key, token) || (issuedAt > 0 && through > 0 && issuedAt < through - ISSUE_ORDER_MARGIN_MS);
 	}
 
-	/** Notes a refused token; with its issue time, every token issued clearly before it is dead too. */
-	markDead(key: string, token: string, issuedAt = 0): void {
+	/**
+	 * Notes a refused token; with its issue time, every token issued clearly
+	 * before it is dead too. `refused` false: a token this process retired
+	 * itself (the credential test's new token replaced it), no strike.
+	 */
+	markDead(key: string, token: string, issuedAt = 0, refused = true): void {
 		const s = this.slot(key);
 		if (issuedAt > s.deadThrough) s.deadThrough = issuedAt;
 		if (s.current && (s.current.token === token || this.isStale(key, s.current.token, s.current.issuedAt))) s.current = undefined;
@@ -155,7 +191,35 @@ export class TokenCache {
 		if (!s.dead.includes(id)) {
 			s.dead.push(id);
 			if (s.dead.length > 32) s.dead.shift();
+			if (refused) this.strike(s, id);
 		}
+	}
+
+	/** A token this process got, refused within FRESH_TOKEN_MS of its token call: a strike (once per token). */
+	private strike(s: ClientSlot, id: string): void {
+		const mine = s.minted.find((m) => m.id === id);
+		const now = this.clock.now();
+		if (!mine || now - mine.issuedAt > FRESH_TOKEN_MS) return;
+		s.strikes = [...s.strikes.filter((t) => now - t < STRIKE_MEMORY_MS), now];
+		s.stats.refusedFresh++;
+	}
+
+	/**
+	 * How long token calls for this client are still held by the breaker (ms;
+	 * 0: not held): STRIKES_TO_OPEN fresh refusals within STRIKE_MEMORY_MS,
+	 * the last less than a token window ago.
+	 */
+	heldFor(key: string): number {
+		const s = this.slot(key);
+		const now = this.clock.now();
+		s.strikes = s.strikes.filter((t) => now - t < STRIKE_MEMORY_MS);
+		if (s.strikes.length < this.limits.strikesToOpen) return 0;
+		return Math.max(0, s.strikes[s.strikes.length - 1] + this.limits.windowMs - now);
+	}
+
+	/** A token of this client was accepted after a person asked for it (the credential test): the strikes are forgotten. */
+	clearStrikes(key: string): void {
+		this.slot(key).strikes = [];
 	}
 
 	/** Fresh enough to use without refreshing (not dead, not near its expiry). */
@@ -193,15 +257,21 @@ export class TokenCache {
 	 * Gets a new token with `call`, sharing one call among concurrent callers
 	 * of the same client (single flight) and keeping the rate guard.
 	 */
-	async mint(key: string, call: () => Promise<TokenRecord>): Promise<TokenRecord> {
+	async mint(key: string, call: () => Promise<TokenRecord>, options: MintOptions = {}): Promise<TokenRecord> {
 		const s = this.slot(key);
 		if (s.inflight) {
 			s.stats.sharedMints++;
 			return await s.inflight;
 		}
+		const held = options.userAsked ? 0 : this.heldFor(key);
+		if (held > 0) {
+			s.stats.heldByBreaker++;
+			throw tokensRefusedError(held);
+		}
 		const flight = (async () => {
 			const rec = await this.guardedCall(s, call);
 			s.current = rec;
+			s.minted = [...s.minted.slice(-3), { id: tokenId(rec.token), issuedAt: rec.issuedAt }];
 			return rec;
 		})();
 		s.inflight = flight;
@@ -261,6 +331,17 @@ export class TokenCache {
 			}
 		}
 	}
+}
+
+/** The one error of an open breaker: what the service does, what this process does now, and what to check. */
+export function tokensRefusedError(heldMs: number): TokenCallError {
+	return new TokenCallError(
+		'PayOnUs refuses every new access token for this API client',
+		'tokensRefused',
+		401,
+		undefined,
+		`Two new tokens were refused within a minute of being issued, so no new token is asked for in the next ${Math.ceil(heldMs / 1000)} s (each one would revoke the token of every other program using this API client, and the service allows 3 token requests a minute). Check: the Client ID and Client Secret are those of this environment; the API client is enabled on the PayOnUs dashboard; no other n8n instance or program uses the same API client (each token it takes revokes this one: give each installation its own). Then test the credential, or run again after that time.`,
+	);
 }
 
 /** The cache of this process (shared by the credential and the nodes). */

@@ -31,6 +31,11 @@ import { requestToken } from './tokenCall';
  * gives a test function no way to), so another process (a queue-mode worker,
  * a second main) that still uses the stored token gets one 401 and asks for
  * its own token then.
+ *
+ * A person asked for this one token call: the breaker of ./cache.ts (which
+ * holds token calls while the service refuses every new token) does not
+ * hold it, and a token the check read accepts clears the breaker's strikes
+ * (the API client works again); one it refuses is a strike.
  */
 
 export const CREDENTIAL_TEST_NAME = 'payOnUsApiTest';
@@ -73,23 +78,25 @@ export async function testCredentialValues(
 		const id = clientIdentity(data);
 		const key = tokenFingerprint(id);
 		const merchantId = normaliseCredential(data).defaults.merchantId ?? '';
-		const rec = await tokenCache.mint(key, async () => await requestToken(helpers, id, () => tokenCache.now()));
+		const rec = await tokenCache.mint(key, async () => await requestToken(helpers, id, () => tokenCache.now()), { userAsked: true });
 		// The stored token is dead now (one valid token per client).
 		const stored = storedToken(data);
 		if (stored !== '' && stored !== rec.token) {
 			const storedIssuedAt = numberField(data.issuedAt) ?? 0;
-			tokenCache.markDead(key, stored, storedIssuedAt);
+			tokenCache.markDead(key, stored, storedIssuedAt, false);
 			if (typeof data.tokenFingerprint === 'string' && data.tokenFingerprint !== '' && data.tokenFingerprint !== key) {
-				tokenCache.markDead(data.tokenFingerprint, stored, storedIssuedAt);
+				tokenCache.markDead(data.tokenFingerprint, stored, storedIssuedAt, false);
 			}
 		}
 		if (!(await checkToken(helpers, key, id, rec.token, merchantId))) {
+			tokenCache.markDead(key, rec.token, rec.issuedAt);
 			return {
 				status: 'Error',
 				message:
-					'PayOnUs issued a token but refused it on a read call (401): the Environment / Base URL may point to a different PayOnUs environment than the one that issued it.',
+					'PayOnUs issued a token but refused it on a read call (401): the API client may be switched off on the PayOnUs dashboard, another n8n instance or program using the same API client may have taken a token right after (each new token revokes the previous one), or the Environment / Base URL may point to a different PayOnUs environment than the one that issued it.',
 			};
 		}
+		tokenCache.clearStrikes(key);
 		return { status: 'OK', message: SUCCESS };
 	} catch (error) {
 		if (error instanceof TokenCallError) return { status: 'Error', message: error.message };

@@ -64,6 +64,12 @@ export async function findLink(client: PayOnUsClient, merchantId: string, linkId
 	return records.find((l) => String(l.id) === linkId);
 }
 
+/** A card token as the merchant's token search shows it (deleted tokens are not listed), or undefined. */
+export async function findCardToken(client: PayOnUsClient, merchantId: string, cardTokenId: string, pageSize = 5): Promise<IDataObject | undefined> {
+	const records = await fetchPage(client, LISTS.storedCards, { merchantId, id: cardTokenId }, pageSize);
+	return records.find((t) => String(t.id) === cardTokenId);
+}
+
 /** The merchant's wallets (one per business and currency). */
 export async function listWallets(client: PayOnUsClient, merchantId: string): Promise<IDataObject[]> {
 	return recordsOf(await client.request<unknown>({ method: 'GET', path: PATHS.merchantWallets(merchantId) }));

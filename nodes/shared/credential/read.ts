@@ -1,7 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import type { PayOnUsEnvironment } from '../clientInterface';
-import { isEnvironment, resolveBaseUrl } from '../environments';
-import type { PayOnUsContext } from '../transport/context';
+import type { PayOnUsContext } from '../context';
+import { isEnvironment, type PayOnUsEnvironment, resolveBaseUrl } from '../environments';
 import type { CredentialDefaults } from './defaults';
 
 /**

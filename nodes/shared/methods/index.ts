@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import type { PayOnUsClient } from '../clientInterface';
-import { pickFirst, waitFor, withClient } from './waiting';
+import { keepUnchosen, pickFirst, waitFor, withClient } from './waiting';
 import { orCredentialDefault } from '../credential/defaults';
 import * as api from '../api';
 import { CURRENCIES } from '../validation';
@@ -42,6 +42,10 @@ import { CURRENCIES } from '../validation';
  *   set a Default Merchant ID (or type the ID).
  * Errors of the service itself (a refused secret, an unreachable service)
  * still show: they are not something to wait for.
+ *
+ * Once a list loads while its field is still empty, it starts with a
+ * "Choose a bank" entry for that empty value (./waiting.ts keepUnchosen):
+ * the field then never reads as an unsupported value (issue 38).
  */
 
 interface WalletRecord extends IDataObject {
@@ -117,7 +121,7 @@ export const loadOptions = {
 			const chosen = wallets.filter((w) => w.entityId === businessId);
 			const source = chosen.length > 0 ? chosen : wallets;
 			const codes = [...new Set(source.map((w) => w.currency).filter((c): c is string => !!c))].sort();
-			return codes.map((code) => ({ name: code, value: code }));
+			return keepUnchosen(this, ['currency'], 'a currency', codes.map((code) => ({ name: code, value: code })));
 		});
 	},
 
@@ -142,18 +146,20 @@ export const loadOptions = {
 		const currency = current(this, 'currency');
 		// Said in the dropdown, rather than a red error or an empty "No data".
 		if (!currency) return pickFirst('a Currency');
-		return await withClient(this, async (client) => bankOptions(await api.listBanks(client, currency)));
+		return await withClient(this, async (client) =>
+			keepUnchosen(this, ['beneficiaryBankCode', 'institutionCode'], 'a bank', bankOptions(await api.listBanks(client, currency))),
+		);
 	},
 
 	async getEftBanks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		return await withClient(this, async (client) => bankOptions(await api.listEftBanks(client)));
+		return await withClient(this, async (client) => keepUnchosen(this, ['eftBank', 'bank'], 'a bank', bankOptions(await api.listEftBanks(client))));
 	},
 
 	async getMobileMoneyNetworks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		return await withClient(this, async (client) => {
 			const currency = current(this, 'currency');
 			const networks = (await api.listMobileMoneyNetworks(client, { currency })) as NetworkRecord[];
-			return networks
+			const options = networks
 				.filter((n) => n.code)
 				.map((n) => {
 					const notes = [n.otpRequired ? 'OTP' : '', n.initiatingCodeRequired ? 'initiating code' : '']
@@ -166,6 +172,7 @@ export const loadOptions = {
 					};
 				})
 				.sort(byName);
+			return keepUnchosen(this, ['momoNetwork'], 'a network', options);
 		});
 	},
 };

@@ -37,3 +37,28 @@ export async function withClient(
 	}
 	return await load(client);
 }
+
+/**
+ * Issue 38: a dropdown whose field is still empty keeps an entry for that
+ * empty value once its list loads ("Choose a bank"). n8n marks a value that
+ * is not among the options in red ("The value "" is not supported!") and
+ * keeps the label it last showed: without this entry, the Bank of a transfer
+ * stayed red, reading "Pick a Currency first", after a currency was chosen.
+ * A value chosen earlier that the new list lacks (a bank of another
+ * currency) is still shown as not supported: that one is a real mistake.
+ * `fields`: the names the field has in the operations using the list; the
+ * first one the node has is read.
+ */
+export function keepUnchosen(ctx: ILoadOptionsFunctions, fields: string[], what: string, options: INodePropertyOptions[]): INodePropertyOptions[] {
+	let value: unknown;
+	for (const name of fields) {
+		try {
+			value = ctx.getCurrentNodeParameter(name);
+		} catch {
+			value = undefined;
+		}
+		if (value !== undefined) break;
+	}
+	if (value !== '' || options.some((o) => o.value === '')) return options;
+	return [{ name: `Choose ${what}`, value: '', description: 'Nothing is chosen yet: pick one from the list' }, ...options];
+}

@@ -9,7 +9,7 @@ import type { MoneyMovingOptions } from './options';
  * 5. The errors this contract raises, in a workflow builder's words. Each
  * function below returns the text of one; ./send.ts raises it through the
  * transport, which adds the call and cleans it (PayOnUsApiError of
- * ../errors.ts, outcomeError below). Every message tells to keep the
+ * ../errors/, outcomeError below). Every message tells to keep the
  * reference and check the earlier use; none tells to change it.
  *
  * - outcome unknown: the call may or may not have been made (`outcome: 'unknown'`);

@@ -2,6 +2,9 @@
  * The money-moving contract: how a call that moves money is sent, so that
  * it is never made twice and never reported wrongly. Read in this order:
  *
+ * 0. call.ts     what makes an operation's call move money, declared once
+ *                in the operation's file (`moneyCall`: path, proof, lookup,
+ *                body fields), and the request built from it.
  * 1. options.ts  what a call declares (`moneyMoving` on a request: its
  *                merchant reference, how to look it up, how to check a
  *                record against the request) and what it can end in.
@@ -13,7 +16,7 @@
  *                reference BEFORE any resend; a 409 is resolved by lookup.
  * 2b. proof.ts   what proves a record is the movement (rule 1): a service
  *                reference of the operation's kind and the request's fields
- *                the record carries, per operation (PROOFS).
+ *                the record carries, per operation (its moneyCall.proof).
  * 3. lookup.ts   the lookup by merchant reference (payins, transfers): the
  *                whole list, bounded, never trusting a filter; moneyMoving()
  *                builds a call's options from it.
@@ -22,12 +25,16 @@
  * 5. errors.ts   the errors it raises: outcome unknown, different owner,
  *                duplicate reference (already done, used by another record).
  *
- * The transport (../transport/index.ts) hands every call with `moneyMoving`
- * set to sendMoneyMoving; operations build the options with moneyMoving().
+ * A money-moving request carries its policy (send.ts moneyMovingParts); the
+ * transport (../transport/index.ts) knows no policy: it runs the one a
+ * request carries over its single attempts. Operations build the request
+ * from their declaration (call.ts moneyRequest, sendMoney) and the options
+ * with moneyMoving() (lookup.ts).
  */
 export type { MoneyMovingOptions, MoneyOutcome, RecoveryNote } from './options';
-export { type MoneyCaller, REFUSAL_STATUSES, sendMoneyMoving } from './send';
-export { isServiceReference, PAYIN_PROOFS, type Proof, PROOFS, unproven } from './proof';
+export { type MoneyCaller, moneyMovingParts, REFUSAL_STATUSES, sendMoneyMoving } from './send';
+export * from './call';
+export { isServiceReference, PAYIN_RECORD, type Proof, type ProofField, TRANSFER_RECORD, unproven } from './proof';
 export * from './lookup';
 export { compare, describeExpected, describeRecord, type Expected, REFERENCE_KEYS, samePhone } from './match';
 export { outcomeError, type OutcomeText } from './errors';

@@ -219,7 +219,8 @@ export async function findByReference(
 }
 
 /**
- * The `moneyMoving` option of a call carrying `reference` for `businessId`.
+ * The `moneyMoving` option of a call carrying `reference` for `businessId`
+ * (its proof is the call's declared one: ./call.ts moneyRequest adds it).
  * With `expected`, every answer and every record found is compared with the
  * request (./match.ts).
  */
@@ -230,7 +231,7 @@ export function moneyMoving(
 	reference: string,
 	expected?: Omit<Expected, 'reference' | 'businessId'>,
 	noun?: string,
-): MoneyMovingOptions {
+): Omit<MoneyMovingOptions, 'proof'> {
 	const full: Expected | undefined = expected ? { ...expected, reference, businessId } : undefined;
 	const check = full ? (record: IDataObject) => compare(full, record) : undefined;
 	return {

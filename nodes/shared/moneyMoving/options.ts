@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import type { MoneyMovingMark } from '../clientInterface';
 import type { Expected } from './match';
 import type { Proof } from './proof';
 
@@ -9,9 +10,7 @@ import type { Proof } from './proof';
  * Types only: ./lookup.ts builds these options for a payin or a transfer.
  */
 
-export interface MoneyMovingOptions {
-	/** The merchant reference the call carries (unique per business). */
-	reference: string;
+export interface MoneyMovingOptions extends MoneyMovingMark {
 	/**
 	 * Finds the record holding this reference (for this business), by its
 	 * reference. Resolves to undefined when there is none (a complete search
@@ -34,12 +33,8 @@ export interface MoneyMovingOptions {
 	 * agreement).
 	 */
 	expected?: Partial<Omit<Expected, 'reference'>>;
-	/**
-	 * What proves a record is this movement (./proof.ts). Default: the proof
-	 * of the call's path (PROOFS); a path without one proves nothing (every
-	 * answer is looked up).
-	 */
-	proof?: Proof;
+	/** What proves a record is this movement (./proof.ts): the call's declared proof (./call.ts). */
+	proof: Proof;
 	/** This request in words, for messages (e.g. "NGN 100 to account 0123456789"). */
 	describe?: string;
 	/** What a record is called in messages (default "transaction"). */
@@ -69,10 +64,5 @@ export interface RecoveryNote {
 	serviceMessage?: string;
 }
 
-/**
- * The outcome of a money-moving call that failed (machine-readable, for
- * routing on it): 'alreadyDone' a 409 whose reference is held by a record
- * matching this request; 'unknown' the call may or may not have been made;
- * 'differentOwner' the reference belongs to an earlier, different record.
- */
-export type MoneyOutcome = 'alreadyDone' | 'unknown' | 'differentOwner';
+/** The outcome of a money-moving call that failed: declared with the error that carries it (../errors/apiError.ts). */
+export type { MoneyOutcome } from '../errors/apiError';

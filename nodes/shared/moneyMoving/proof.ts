@@ -1,5 +1,4 @@
 import type { IDataObject } from 'n8n-workflow';
-import { PATHS } from '../api/paths';
 import { type Expected, REFERENCE_KEYS, text } from './match';
 
 /**
@@ -21,10 +20,10 @@ import { type Expected, REFERENCE_KEYS, text } from './match';
  *   customer phone): an absent field is never agreement;
  * - the call's `check` (./match.ts, or the bulk rows) finds no difference.
  *
- * Each operation's proof is declared once, by the path of its call, in
- * PROOFS below (an operation may declare its own in MoneyMovingOptions.proof).
- * A money-moving path without a proof proves nothing: every answer of it is
- * looked up.
+ * Each operation's proof is declared once, in the operation's file, with the
+ * rest of what makes its call move money (`moneyCall`, ./call.ts); the
+ * request carries it (MoneyMovingOptions.proof), so no money-moving call is
+ * sent without one.
  */
 
 /** Fields of a record that identify a movement. */
@@ -43,36 +42,10 @@ export interface Proof {
 	batch?: boolean;
 }
 
-const TRANSFER_RECORD: ProofField[] = ['reference', 'amount', 'currency', 'beneficiaryAccount'];
-const PAYIN_RECORD: ProofField[] = ['reference', 'businessId', 'amount', 'currency', 'customerPhone'];
-
-/** The proof of each money-moving call, by the path it POSTs to (the spec's "Endpoints"). */
-export const PROOFS: Record<string, Proof> = {
-	// Response data: paymentStatus, currency, amount, fee, onusReference, merchantReference.
-	[PATHS.bankTransfer]: { kind: 'transfer', types: ['TRNF'], answer: ['reference', 'amount', 'currency'], record: TRANSFER_RECORD },
-	// The response is not shown: the rows prove the batch (every row a transfer matching it).
-	[PATHS.bulkBankTransfer]: { kind: 'bulk transfer', types: ['TRNF'], answer: [], record: [], batch: true },
-	// Response data: authTypeRequired, paymentStatus, onusReference, redirectUrl, message.
-	[PATHS.cardPayments]: { kind: 'card payment', types: ['CARD'], answer: [], record: PAYIN_RECORD },
-	// Response data: authTypeRequired, paymentStatus, onusReference (TKPY), redirectUrl, message, descriptor.
-	[PATHS.storedCardCharge]: { kind: 'stored-card charge', types: ['TKPY'], answer: [], record: PAYIN_RECORD },
-	// Response data: accountName, mobileNumber, paymentStatus, network, amount, onusReference, merchantReference, otpRequired.
-	[PATHS.mobileMoneyCollection]: { kind: 'mobile money payment', types: ['MMO'], answer: ['reference', 'amount', 'customerPhone'], record: PAYIN_RECORD },
-	// Response data: onusReference, reference, amount, redirectUrl, bankName, paymentStatus.
-	[PATHS.eftPayment]: { kind: 'EFT payment', types: ['EFT'], answer: ['reference', 'amount'], record: PAYIN_RECORD },
-	// Response data: accountName, accountNumber, bankName, amount, onusReference, merchantReference.
-	[PATHS.dynamicAccount]: { kind: 'dynamic account', types: ['NUB'], answer: ['reference', 'amount'], record: PAYIN_RECORD },
-	// Not in the spec (public API): its answer is not shown; any service reference, and the request's reference.
-	[PATHS.fixedAccount]: { kind: 'fixed account', answer: ['reference'], record: ['reference', 'businessId'] },
-};
-
-/** The proof of a payin record of the Payment Page's methods (Get Payment). */
-export const PAYIN_PROOFS: Record<string, Proof> = {
-	bank: PROOFS[PATHS.dynamicAccount],
-	card: PROOFS[PATHS.cardPayments],
-	momo: PROOFS[PATHS.mobileMoneyCollection],
-	eft: PROOFS[PATHS.eftPayment],
-};
+/** Fields of a transfer record found by lookup (the list's record). */
+export const TRANSFER_RECORD: ProofField[] = ['reference', 'amount', 'currency', 'beneficiaryAccount'];
+/** Fields of a payin record found by lookup (the payment requests' record). */
+export const PAYIN_RECORD: ProofField[] = ['reference', 'businessId', 'amount', 'currency', 'customerPhone'];
 
 /** What a record must show: the request's reference, and the values it carries. */
 export interface ProofRequest {

@@ -1,17 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { RequestOptions } from '../clientInterface';
-import { type Failure, type PayOnUsApiError, serviceMessage } from '../errors';
+import type { Attempts, RequestOptions, SendPolicy } from '../clientInterface';
+import { type Failure, type PayOnUsApiError, requestError, serviceMessage } from '../errors';
 import { PageLimitError } from '../api/paging';
 import { redactText } from '../redact';
 import { parseBody, payloadOf, statedFailure } from '../transport/envelope';
 import { classifyFailure, isUncertain, retryAfterOf } from '../transport/failure';
-import { alreadyDone, differentOwner, type OutcomeText, referenceAlreadyUsed, unknownOutcome, usedByDifferent } from './errors';
+import { alreadyDone, differentOwner, outcomeError, type OutcomeText, referenceAlreadyUsed, unknownOutcome, usedByDifferent } from './errors';
 import type { MoneyMovingOptions, MoneyOutcome } from './options';
-import { type Proof, PROOFS, unproven } from './proof';
+import { type Proof, unproven } from './proof';
 
 /**
- * 2. Sending a money-moving call (the transport's request() hands every call
- * with `moneyMoving` set here). The one place that decides what an answer
+ * 2. Sending a money-moving call: moneyMovingParts below gives the policy every
+ * such request carries (./call.ts builds it), which the transport's
+ * request() runs over its single attempts. The one place that decides what an answer
  * means (rules 1 and 2 of docs/reliability.md). Every answer reads as one of:
  * - proven: a record that proves this movement (./proof.ts): done;
  * - refused: a status the spec documents as a refusal (400, 401, 403, 404,
@@ -35,7 +36,7 @@ import { type Proof, PROOFS, unproven } from './proof';
  *   - a call whose absence no lookup can prove (bulk): "outcome unknown".
  */
 
-/** What a money-moving call needs of the transport. */
+/** What a money-moving call needs of the transport (Attempts, with its errors worded). */
 export interface MoneyCaller {
 	/** One authenticated attempt; the raw body, or throws what n8n threw. */
 	attempt(opts: RequestOptions): Promise<unknown>;
@@ -183,7 +184,7 @@ async function onConflict<T>(
 }
 
 export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, mm: MoneyMovingOptions): Promise<T> {
-	const proof = mm.proof ?? PROOFS[opts.path];
+	const proof = mm.proof;
 	const lost = { before: false, how: '' };
 	let pushBacks = 0;
 	for (let resends = 0; ; resends++) {
@@ -255,4 +256,31 @@ export async function sendMoneyMoving<T>(t: MoneyCaller, opts: RequestOptions, m
 		lost.before = true;
 		await t.pause(t.backoff(resends));
 	}
+}
+
+/** The transport's attempts as a MoneyCaller: its errors name the call's reference. */
+function moneyCaller(via: Attempts, reference: string): MoneyCaller {
+	return {
+		attempt: async (opts) => await via.attempt(opts),
+		error: (f, opts, extra) => via.fail(opts, (node, call) => requestError(node, f, { ...call, reference }, extra)),
+		outcomeError: (outcome, opts, text) => via.fail(opts, (node, call) => outcomeError(node, outcome, { ...call, reference }, text)),
+		secrets: () => via.secrets(),
+		pause: async (ms) => await via.pause(ms),
+		backoff: (attempt) => via.backoff(attempt),
+		limits: via.limits,
+	};
+}
+
+/**
+ * The parts a money-moving request carries (./call.ts moneyRequest): its
+ * mark, and the policy holding its options, to which the transport hands
+ * its attempts.
+ */
+export function moneyMovingParts(options: MoneyMovingOptions): { moneyMoving: MoneyMovingOptions; policy: SendPolicy } {
+	const policy: SendPolicy = {
+		async send<T>(via: Attempts, opts: RequestOptions): Promise<T> {
+			return await sendMoneyMoving<T>(moneyCaller(via, options.reference), opts, options);
+		},
+	};
+	return { moneyMoving: options, policy };
 }

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod/v3';
 import * as v from '../validation';
 
 /**
@@ -28,7 +29,7 @@ export interface CustomerValue {
 }
 
 export const CUSTOMER_VALUES: Record<CustomerKey, CustomerValue> = {
-	name: { target: 'name', schema: () => v.text(200) },
+	name: { target: 'name', schema: () => v.bankText(200) },
 	email: { target: 'email', schema: () => v.email() },
 	phone: { target: 'phone', schema: () => v.phone() },
 	externalId: { target: 'externalId', schema: () => v.text(100) },
@@ -90,4 +91,22 @@ export interface PayinCustomer {
 	externalId?: string;
 	bvn?: string;
 	address?: { line1?: string; city?: string; state?: string; postalCode?: string; countryCode?: string };
+}
+
+/** Values left out (undefined, or an address with nothing in it) are not sent. */
+export function givenCustomer(customer: PayinCustomer): PayinCustomer {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(customer)) {
+		if (value === undefined || value === '') continue;
+		if (key === 'address') {
+			const address = givenCustomer(value as PayinCustomer) as unknown as IDataObject;
+			if (Object.keys(address).length > 0) out.address = address;
+		} else out[key] = value;
+	}
+	return out as unknown as PayinCustomer;
+}
+
+/** The `customer` of a payin body with these values, as it is sent (values left out are not sent). */
+export function customerBody(values: CustomerValues) {
+	return customerSchema(values).transform((customer) => givenCustomer(customer as PayinCustomer));
 }

@@ -7,9 +7,9 @@ import type { Failure } from '../errors';
  * "an error the service states is an error", whatever the HTTP status and
  * whatever else the body holds or lacks). The transport applies
  * statedError() to every answer that arrived with a 2xx status (reads in
- * ./index.ts unwrap, money-moving calls in ../moneyMoving/send.ts); an
+ * ./index.ts unwrap, and the sending policy a call may carry); an
  * answer with an error status is an error by that status (./failure.ts),
- * its words read by serviceMessage() (../errors.ts).
+ * its words read by serviceMessage() (../errors/wording.ts).
  *
  * What counts as a stated error. The spec's envelope has a numeric
  * `status` ("HTTP-like status code, 200 on success"); public-facts.md

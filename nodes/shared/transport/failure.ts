@@ -21,6 +21,7 @@ interface ErrorLike {
 	code?: unknown;
 	message?: unknown;
 	messages?: unknown;
+	description?: unknown;
 	httpCode?: unknown;
 	context?: { data?: unknown };
 	response?: { status?: unknown; data?: unknown };
@@ -35,7 +36,12 @@ function tokenFailure(e: ErrorLike): Failure | undefined {
 		if (!c || typeof c !== 'object') continue;
 		if (isTokenRejectedSignal(c) || (c as ErrorLike).httpCode === TOKEN_REJECTED_CODE) return { kind: 'auth', status: 401 };
 		if (c instanceof TokenCallError || (c as ErrorLike).httpCode === TOKEN_CALL_CODE) {
-			return { kind: 'token', message: String((c as ErrorLike).message ?? '') };
+			const description = (c as ErrorLike).description;
+			return {
+				kind: 'token',
+				message: String((c as ErrorLike).message ?? ''),
+				...(typeof description === 'string' && description !== '' ? { description } : {}),
+			};
 		}
 	}
 	return undefined;

@@ -1,15 +1,14 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
-import type { PaginateOptions, PayOnUsClient, PayOnUsEnvironment, RequestOptions } from '../clientInterface';
+import type { Attempts, PaginateOptions, PayOnUsClient, PayOnUsEnvironment, RequestOptions } from '../clientInterface';
 import { NO_REDIRECTS } from '../environments';
-import { type Failure, type PayOnUsApiError, requestError, setupError } from '../errors';
+import { type FailedCall, type Failure, type PayOnUsApiError, requestError, setupError } from '../errors';
 import { collectPages } from '../api/paging';
 import { tokenCache } from '../accessToken/cache';
 import { storedToken, tokenFingerprint } from '../accessToken/credential';
 import { baseUrlOf, type PayOnUsCredential, readCredential } from '../credential/read';
 import type { CredentialDefaults } from '../credential/defaults';
-import { type MoneyCaller, type MoneyOutcome, outcomeError, type OutcomeText, sendMoneyMoving } from '../moneyMoving';
-import type { PayOnUsContext } from './context';
+import type { PayOnUsContext } from '../context';
 import { parseBody, payloadOf, statedFailure } from './envelope';
 import { classifyFailure, isPushBack, isTransient, retryAfterOf } from './failure';
 import { AdaptiveLimiter } from './limiter';
@@ -21,17 +20,18 @@ import { keepsStoredToken, Session } from './session';
  *
  * - Authentication and the 401 recovery: session.ts (the access token: ../accessToken/).
  * - Envelope: returns `data` of `{ status, message, data }` (envelope.ts).
- * - Errors: a PayOnUsApiError (../errors.ts) with a plain message (method,
+ * - Errors: a PayOnUsApiError (../errors/) with a plain message (method,
  *   path, status meaning), the typed status and the service's own words;
  *   never the token, secret, key or card data. What n8n threw is read by
  *   failure.ts.
- * - Money-moving calls are never resent blindly: after a timeout, a dropped
- *   connection or a 5xx, the record is looked up by reference first
- *   (../moneyMoving/, the contract read top to bottom).
+ * - A call that carries its own sending policy (a money-moving call: never
+ *   resent blindly, ../moneyMoving/) is sent by it, over this transport's
+ *   single attempts (Attempts, ../clientInterface.ts); the transport knows
+ *   no policy.
  * - Reads (GET, and the idempotent DELETE) are retried on transient failures.
  */
 
-export type { PayOnUsContext } from './context';
+export type { PayOnUsContext } from '../context';
 
 export interface ClientOptions {
 	/** Per-request timeout. Default 30 s. */
@@ -86,7 +86,7 @@ const DEFAULTS = {
 /** The longest wait between push-back retries without a Retry-After. */
 const MAX_PUSH_BACK_WAIT_MS = 10_000;
 
-class Transport implements PayOnUsClient, MoneyCaller {
+class Transport implements PayOnUsClient, Attempts {
 	readonly environment: PayOnUsEnvironment;
 	readonly defaults: CredentialDefaults;
 	readonly limits: typeof DEFAULTS;
@@ -116,7 +116,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		this.session = new Session(ctx, credential.data, clientKey(credential), this.wait);
 	}
 
-	// ---- MoneyCaller (and the reads below)
+	// ---- Attempts (for a request's policy, and the reads below)
 
 	async pause(ms: number): Promise<void> {
 		await this.wait(ms);
@@ -150,24 +150,23 @@ class Transport implements PayOnUsClient, MoneyCaller {
 		return retryAfterOf(error) ?? Math.min(MAX_PUSH_BACK_WAIT_MS, this.backoff(attempt));
 	}
 
-	private failedCall(opts: RequestOptions) {
+	private failedCall(opts: RequestOptions): FailedCall {
 		return {
 			method: opts.method,
 			path: opts.path,
 			baseUrl: this.baseUrl,
 			timeoutMs: this.limits.timeoutMs,
-			reference: opts.moneyMoving?.reference,
 			secrets: this.secrets(),
 			params: requestParams(opts),
 		};
 	}
 
-	error(f: Failure, opts: RequestOptions, extra?: { message?: string; description?: string; record?: IDataObject; outcome?: MoneyOutcome }): PayOnUsApiError {
-		return requestError(this.ctx.getNode(), f, this.failedCall(opts), extra);
+	error(f: Failure, opts: RequestOptions): PayOnUsApiError {
+		return requestError(this.ctx.getNode(), f, this.failedCall(opts));
 	}
 
-	outcomeError(outcome: 'unknown' | 'differentOwner', opts: RequestOptions, text: OutcomeText): PayOnUsApiError {
-		return outcomeError(this.ctx.getNode(), outcome, this.failedCall(opts), text);
+	fail(opts: RequestOptions, build: Parameters<Attempts['fail']>[1]): PayOnUsApiError {
+		return build(this.ctx.getNode(), this.failedCall(opts));
 	}
 
 	unwrap<T>(body: unknown, opts: RequestOptions): T {
@@ -234,7 +233,7 @@ class Transport implements PayOnUsClient, MoneyCaller {
 	}
 
 	async request<T = IDataObject>(opts: RequestOptions): Promise<T> {
-		if (opts.moneyMoving) return await sendMoneyMoving<T>(this, opts, opts.moneyMoving);
+		if (opts.policy) return await opts.policy.send<T>(this, opts);
 		const body = await this.sendRead(opts);
 		return this.unwrap<T>(body, opts);
 	}

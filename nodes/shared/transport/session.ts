@@ -8,7 +8,7 @@ import { ISSUE_ORDER_MARGIN_MS, tokenCache } from '../accessToken/cache';
 import { copyTokenFields, markTransportOwned, numberField, storedToken } from '../accessToken/credential';
 import { CREDENTIAL_TYPE, readCredential } from '../credential/read';
 import { classifyFailure } from './failure';
-import type { PayOnUsContext } from './context';
+import type { PayOnUsContext } from '../context';
 
 /**
  * Authentication of the transport's calls. Every call goes through n8n's
@@ -86,14 +86,15 @@ export class Session {
 		return data;
 	}
 
+	/** The node's reference to its credential, taken once (n8n's getNode() copies the whole node on each call). */
+	private credentialRef?: { id: string; name: string };
+
 	private credentialsDecrypted(data: ICredentialDataDecryptedObject): ICredentialsDecrypted {
-		const ref = this.ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-		return {
-			id: ref?.id ?? '',
-			name: ref?.name ?? 'PayOnUs API',
-			type: CREDENTIAL_TYPE,
-			data,
-		};
+		if (!this.credentialRef) {
+			const ref = this.ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+			this.credentialRef = { id: ref?.id ?? '', name: ref?.name ?? 'PayOnUs API' };
+		}
+		return { ...this.credentialRef, type: CREDENTIAL_TYPE, data };
 	}
 
 	/** Whether `data` holds a token usable instead of the one that failed:
@@ -122,7 +123,8 @@ export class Session {
 	 *  - no newer token known and the failed one is only seconds old: another
 	 *    process most likely minted at the same moment and is about to store
 	 *    its token; look again a few times (jittered) before minting, so two
-	 *    processes do not keep killing each other's tokens;
+	 *    processes do not keep killing each other's tokens (not while the
+	 *    token cache's breaker holds token calls: then the mint fails at once);
 	 *  - otherwise send with an empty token: preAuthentication mints (single
 	 *    flight). Returns 'took' when a token known to be newer is used (no
 	 *    token call possible), 'blank' otherwise.
@@ -143,7 +145,7 @@ export class Session {
 				return 'took';
 			}
 			const recent = failedIssuedAt > 0 && tokenCache.now() - failedIssuedAt < RECENT_TOKEN_MS;
-			if (recent && look < RACE_LOOKS) {
+			if (recent && look < RACE_LOOKS && tokenCache.heldFor(this.key) === 0) {
 				await this.pause(RACE_SETTLE_MS + Math.floor(Math.random() * RACE_SETTLE_MS));
 				continue;
 			}

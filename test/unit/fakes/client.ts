@@ -1,6 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { PaginateOptions, PayOnUsClient, PayOnUsEnvironment, RequestOptions } from '../../../nodes/shared/clientInterface';
 import type { OperationContext } from '../../../nodes/PayOnUs/resources/types';
+import type { MoneyMovingOptions } from '../../../nodes/shared/moneyMoving';
+
+/**
+ * A request as the fake records it: a money-moving one with the whole of its
+ * options (what moneyRequest puts in its mark and its policy), so a test can
+ * run its lookup or read what its record must show.
+ */
+export type SentRequest = RequestOptions & { moneyMoving?: MoneyMovingOptions };
 
 type Defaults = { merchantId?: string; businessId?: string };
 const DEFAULTS: Defaults = { merchantId: 'MER-1001', businessId: 'BUS-2001' };
@@ -13,7 +21,7 @@ const DEFAULTS: Defaults = { merchantId: 'MER-1001', businessId: 'BUS-2001' };
  * fallback handler given to `fakeClient(handler)`.
  */
 export class FakeClient implements PayOnUsClient {
-	readonly requests: RequestOptions[] = [];
+	readonly requests: SentRequest[] = [];
 	readonly paginations: PaginateOptions[] = [];
 	private readonly answers = new Map<string, (req: RequestOptions) => unknown>();
 	private fallback?: (req: RequestOptions) => unknown;
@@ -25,7 +33,7 @@ export class FakeClient implements PayOnUsClient {
 	) {}
 
 	/** The calls, in order (same list as `requests`). */
-	get calls(): RequestOptions[] {
+	get calls(): SentRequest[] {
 		return this.requests;
 	}
 
@@ -51,7 +59,7 @@ export class FakeClient implements PayOnUsClient {
 	}
 
 	async request<T = IDataObject>(opts: RequestOptions): Promise<T> {
-		this.requests.push(opts);
+		this.requests.push(opts as SentRequest);
 		const answer = this.answers.get(`${opts.method} ${opts.path}`) ?? this.fallback;
 		if (!answer) throw new Error(`unexpected call ${opts.method} ${opts.path}`);
 		return (await answer(opts)) as T;

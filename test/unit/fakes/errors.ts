@@ -1,6 +1,6 @@
 /**
  * What the PayOnUs client (transport) really throws to the operations: a
- * PayOnUsApiError (nodes/shared/errors.ts), the typed NodeApiError.
+ * PayOnUsApiError (nodes/shared/errors/apiError.ts), the typed NodeApiError.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { PayOnUsApiError } from '../../../nodes/shared/errors';

@@ -62,7 +62,11 @@ export interface WebhookRequest {
 	body: IDataObject | string;
 	hash?: string;
 	contentType?: string;
-	/** The node's parameters, whole (no defaults added here). */
+	/**
+	 * The node's parameters, whole: no defaults added here, except that
+	 * Simplify is off and Statuses empty (every status) unless given, so
+	 * the tests see the trigger's full item for any status.
+	 */
 	params: IDataObject;
 	mode?: string;
 	/** The workflow's static data (default: a fresh object per request). */
@@ -71,7 +75,6 @@ export interface WebhookRequest {
 	key?: string;
 	workflowId?: string;
 	nodeId?: string;
-	typeVersion?: number;
 	/** The node's credentials reference, when a test needs one. */
 	credentials?: IDataObject;
 }
@@ -92,6 +95,7 @@ export async function webhookRequest(request: WebhookRequest) {
 		},
 	};
 	const staticData = request.staticData ?? {};
+	const params: IDataObject = { simplify: false, statuses: [], ...request.params };
 	const warnings: string[] = [];
 	const ctx = {
 		getRequestObject: () => ({
@@ -105,13 +109,13 @@ export async function webhookRequest(request: WebhookRequest) {
 		getResponseObject: () => res,
 		getBodyData: () => raw,
 		getCredentials: async () => ({ webhookVerificationKey: request.key ?? KEY }),
-		getNodeParameter: (name: string, fallback: unknown) => (name in request.params ? request.params[name] : fallback),
+		getNodeParameter: (name: string, fallback: unknown) => (name in params ? params[name] : fallback),
 		getMode: () => request.mode ?? 'webhook',
 		getWorkflow: () => ({ id: request.workflowId ?? 'wf-1' }),
 		getNode: () => ({
 			id: request.nodeId ?? 'node-1',
 			name: 'PayOnUs Trigger',
-			typeVersion: request.typeVersion ?? 1,
+			typeVersion: 1,
 			...(request.credentials ? { credentials: request.credentials } : {}),
 		}),
 		getWorkflowStaticData: () => staticData,
@@ -128,16 +132,15 @@ export async function webhookRequest(request: WebhookRequest) {
 	};
 }
 
-/** Delivers a signed notification to a 1.1 trigger on Collection and Payout events (`opts` changes them) and returns both outputs. */
-export async function deliver(body: IDataObject, hash: string, opts: { typeVersion?: number; mode?: string; params?: IDataObject } = {}) {
+/** Delivers a signed notification to a trigger on Collection and Payout events, every status, Simplify on (`opts` changes them) and returns both outputs. */
+export async function deliver(body: IDataObject, hash: string, opts: { mode?: string; params?: IDataObject } = {}) {
 	const { response, confirmed, notConfirmed } = await webhookRequest({
 		body,
 		hash,
-		params: { events: ['COLLECTION', 'PAYOUT'], options: {}, ...(opts.params ?? {}) },
+		params: { events: ['COLLECTION', 'PAYOUT'], statuses: [], simplify: true, options: {}, ...(opts.params ?? {}) },
 		mode: opts.mode,
 		workflowId: 'wf-t',
 		nodeId: 'trig-1',
-		typeVersion: opts.typeVersion ?? 1.1,
 		credentials: { payOnUsApi: { id: 'c1' } },
 	});
 	return { response, confirmed, notConfirmed };

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodeProperties } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { resources } from '../../../nodes/PayOnUs/resources';
 import * as cardTokenization from '../../../nodes/PayOnUs/resources/cardTokenization';
 import * as payin from '../../../nodes/PayOnUs/resources/payin';
@@ -9,6 +9,23 @@ import * as payout from '../../../nodes/PayOnUs/resources/payout';
 import * as reconciliation from '../../../nodes/PayOnUs/resources/reconciliation';
 import * as wallet from '../../../nodes/PayOnUs/resources/wallet';
 import type { NodeOperation } from '../../../nodes/PayOnUs/resources/types';
+import { PATHS } from '../../../nodes/shared/api/paths';
+import type { MoneyCall } from '../../../nodes/shared/moneyMoving/call';
+
+/** What a money-moving call's declaration lacks (empty: path, proof, lookup and body fields all declared). */
+function missingParts(call: MoneyCall | undefined): string[] {
+	if (!call) return ['moneyCall'];
+	const out: string[] = [];
+	const paths = Object.values(PATHS).filter((p) => typeof p === 'string') as string[];
+	if (typeof call.path !== 'string' || !paths.includes(call.path)) out.push('path');
+	const p = call.proof as Partial<MoneyCall['proof']> | undefined;
+	const fieldList = (v: unknown) => Array.isArray(v);
+	if (!p || typeof p.kind !== 'string' || p.kind === '' || !fieldList(p.answer) || !fieldList(p.record) || (p.types !== undefined && p.types.length === 0)) out.push('proof');
+	if (!['paymentRequests', 'transfers', 'batch'].includes(call.lookup as string)) out.push('lookup');
+	const keys = call.body instanceof z.ZodObject ? Object.keys(call.body.shape as z.ZodRawShape) : [];
+	if (keys.length === 0 || !keys.includes('reference') || !keys.includes('businessId')) out.push('body fields');
+	return out;
+}
 
 /**
  * Adding an operation: the checklist this test enforces, for EVERY operation.
@@ -35,6 +52,14 @@ import type { NodeOperation } from '../../../nodes/PayOnUs/resources/types';
  *     (PATHS, LISTS, the typed reads).
  *  7. Its own unit test, test/unit/operations/<resource>/<value>.test.ts
  *     (issue 32: the tests mirror the code), importing the operation's file.
+ *  8. A money-moving operation ('movesMoney', or a 'write' sent with the
+ *     money-moving safety) declares what makes its call move money, in its
+ *     file, as `moneyCall`: its path (one of PATHS), how its success is
+ *     proven (a proof: kind, service reference types, fields of the answer
+ *     and of the record found), how it is looked up by reference
+ *     (paymentRequests, transfers or batch) and its body's fields (a zod
+ *     object). Its handler sends the call from that declaration; every call
+ *     it sends with the money-moving safety is that call.
  */
 
 const folders = { payin, payout, cardTokenization, reconciliation, wallet } as Record<string, Record<string, unknown>>;
@@ -95,6 +120,12 @@ describe.each(all.map((op) => [`${op.resource}:${op.value}`, op] as const))('ope
 		expect(typeof op.aggregatesItems).toBe('function');
 	});
 
+	it('8. a money-moving operation declares its call: path, proof, lookup and body fields', () => {
+		// Required of every 'movesMoney' operation; complete wherever declared (a 'write' that sets up a collection).
+		const declares = op.effect === 'movesMoney' || op.moneyCall !== undefined;
+		expect({ op: op.value, missing: declares ? missingParts(op.moneyCall) : [] }).toEqual({ op: op.value, missing: [] });
+	});
+
 	it('5. has a name, an action and a description saying what it returns', () => {
 		expect(op.name).toMatch(/\S/);
 		expect(op.action).toMatch(/\S/);
@@ -130,6 +161,17 @@ describe('operation files', () => {
 			const folder = f.split('/')[0];
 			for (const op of exported) expect({ file: f, listed: listed.has(`${folder}/${op.value}`) }).toEqual({ file: f, listed: true });
 		}
+	});
+
+	it('8. every money-moving call an operation sends is the one its file declares (a POST to a path no other call declares)', () => {
+		const declared = all.filter((op) => op.moneyCall).map((op) => op.moneyCall!.path);
+		expect(new Set(declared).size).toBe(declared.length);
+		// Each operation file that sends money (sendMoney / postPayin) declares its moneyCall.
+		const senders = files.filter((f) => /\b(sendMoney|postPayin)\(/.test(readFileSync(join(root, f), 'utf8')));
+		const declaring = new Set(all.filter((op) => op.moneyCall).map((op) => join(op.resource, `${op.value}.ts`)));
+		expect(senders.filter((f) => !declaring.has(f))).toEqual([]);
+		// No operation builds a money-moving request by hand: every one goes through its declaration.
+		expect(files.filter((f) => /moneyMoving:\s*[{m]/.test(readFileSync(join(root, f), 'utf8')))).toEqual([]);
 	});
 
 	it('7. has its own test file, test/unit/operations/<resource>/<value>.test.ts, which imports the operation', () => {

@@ -9,7 +9,10 @@ import { constants, generateKeyPairSync, publicEncrypt } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import type { PayOnUsClient, RequestOptions } from '../../../nodes/shared/clientInterface';
 import { Checkout, type CheckoutEnv, type PageConfig } from '../../../nodes/PayOnUsPaymentPage/checkout';
-import { deriveKey, seal } from '../../../nodes/PayOnUsPaymentPage/checkout/sealedState';
+import { deriveKey, seal, type CheckoutState } from '../../../nodes/PayOnUsPaymentPage/checkout/sealedState';
+import { STEP_KIT } from '../../../nodes/PayOnUsPaymentPage/checkout/kit';
+import type { Latest, View } from '../../../nodes/PayOnUsPaymentPage/checkout/types';
+import type { PageMethod } from '../../../nodes/PayOnUsPaymentPage/methods';
 import { httpError } from '../fakes';
 
 export const KEY = deriveKey('secret-1', 'wf|node');
@@ -108,6 +111,9 @@ export class FakePayOnUs implements PayOnUsClient {
 			paymentChannel: channel,
 			paymentStatus: 'PENDING',
 			createdDate: `2026-01-01 12:00:0${this.seq % 10}`,
+			// The customer as the service records it (the sandbox's payin records: email, mobileNumber).
+			email: (body.customer as IDataObject | undefined)?.email ?? '',
+			mobileNumber: (body.customer as IDataObject | undefined)?.phone ?? '',
 			...(channel === 'BANK_TRANSFER' ? { accountNumber: '0123456789', bankName: 'Test Bank', accountName: 'Shop / Ada' } : {}),
 		};
 		this.payins.set(onusReference, record);
@@ -194,4 +200,12 @@ export function checkoutSetup(over: Partial<PageConfig> = {}) {
 	};
 	const checkout = new Checkout(env);
 	return { fake, emitted, notPaid, checkout, env, warnings, advance: (ms: number) => (now += ms) };
+}
+
+/** A method's step as the checkout runs it (with the checkout's kit): `step` of its forms, or 'start' / 'simulate'. */
+export function methodStep(method: PageMethod, step: string) {
+	const run = step === 'start' ? method.start : step === 'simulate' ? method.simulate : method.steps[step];
+	if (!run) throw new Error(`${method.id} has no step ${step}`);
+	return async (env: CheckoutEnv, state: CheckoutState, form: Record<string, string> = {}, latest?: Latest): Promise<View> =>
+		await run(env, state, form, latest, STEP_KIT);
 }

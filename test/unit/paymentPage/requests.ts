@@ -1,5 +1,5 @@
 /**
- * One request of the Payment Page through the whole pipeline (serve.ts via
+ * One request of the Payment Page (`from.webhook: 'notify'`: a forward to its notification door) through the whole pipeline (serve.ts via
  * the node's webhook()) with a fake n8n: the page's parameters, its mode and
  * static data, the visitor's address, and what the answer holds. The test
  * file mocks the transport (createClient) with its fake PayOnUs before the
@@ -12,7 +12,6 @@ export interface Page {
 	params: IDataObject;
 	mode: string;
 	staticData: IDataObject;
-	typeVersion: number;
 	secret: string;
 	nodeId: string;
 	/** The credential's environment ('custom' with a local base URL: the sandbox, TEST MODE). */
@@ -27,7 +26,6 @@ export function page(params: IDataObject = {}, over: Partial<Page> = {}): Page {
 		params: { title: 'Ticket', businessId: 'BUS-1', amount: 5000, methods: ['bank', 'card'], cardPublicKey: PEM, ...params },
 		mode: 'webhook',
 		staticData: {},
-		typeVersion: 1.1,
 		secret: 'secret-1',
 		nodeId: `node-${++pages}`,
 		credentialId: `cred-${pages}`,
@@ -56,7 +54,7 @@ export async function request(
 	method: 'GET' | 'POST',
 	query: IDataObject = {},
 	form: IDataObject = {},
-	from: { ip?: string; headers?: IDataObject } = {},
+	from: { ip?: string; headers?: IDataObject; webhook?: 'notify' } = {},
 ): Promise<Answer> {
 	const answer = { headers: {}, logs: [] as string[], outbound: [] as string[], credentialReads: 0 } as unknown as Answer;
 	let onFinish: () => void = () => undefined;
@@ -99,10 +97,11 @@ export async function request(
 	const ctx = {
 		getRequestObject: () => ({ method, ip: from.ip, protocol: 'http', headers: { host: 'n8n.test', ...from.headers }, baseUrl: '', path: '/webhook-test/pay' }),
 		getResponseObject: () => res,
+		getWebhookName: () => from.webhook ?? (method === 'GET' ? 'setup' : 'default'),
 		getQueryData: () => query,
 		getBodyData: () => form,
 		getNodeParameter: (name: string, fallback: unknown) => (name in p.params ? p.params[name] : fallback),
-		getNode: () => ({ id: p.nodeId, name: 'Pay', typeVersion: p.typeVersion, credentials: { payOnUsApi: { id: p.credentialId, name: 'c' } } }),
+		getNode: () => ({ id: p.nodeId, name: 'Pay', typeVersion: 1, credentials: { payOnUsApi: { id: p.credentialId, name: 'c' } } }),
 		getWorkflow: () => ({ id: 'wf-1' }),
 		getCredentials: async () => {
 			answer.credentialReads++;

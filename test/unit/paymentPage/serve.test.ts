@@ -8,7 +8,7 @@ import { page, request, sealedAt, sealedIn, type Page } from './requests';
 import { deriveKey, open } from '../../../nodes/PayOnUsPaymentPage/checkout/sealedState';
 import { SIMPLIFIED_MAX_FIELDS } from '../../../nodes/shared/triggerSimplify';
 import { clock } from '../../../nodes/PayOnUsPaymentPage/clock';
-import { REUSE_MS } from '../../../nodes/shared/credential/perRequest';
+import { REUSE_MS } from '../../../nodes/shared/webhookCredential';
 
 let fake = new FakePayOnUs();
 // `reusable`: a read can stand in for a fresh one for the client (as with a stored, live token)
@@ -36,7 +36,10 @@ describe('the page outside a checkout', () => {
 	});
 
 	it('a POST without a checkout has expired; a link that does not open is not valid', async () => {
-		expect(await request(page(), 'POST', {}, { step: 'start' })).toMatchObject({ status: 400, body: expect.stringContaining('This page has expired') });
+		// Every POST is answered with a redirect (Back never re-sends it): the GET shows it.
+		const post = await request(page(), 'POST', {}, { step: 'start' });
+		expect(post).toMatchObject({ status: 303, location: '?n=expired' });
+		expect(await request(page(), 'GET', { n: 'expired' })).toMatchObject({ status: 400, body: expect.stringContaining('This page has expired') });
 		expect(await request(page(), 'GET', { c: `1.${'x'.repeat(60)}` })).toMatchObject({
 			status: 400,
 			body: expect.stringContaining('This payment link is not valid'),
@@ -153,8 +156,8 @@ describe('a checkout, request by request', () => {
 		expect((await request(p, 'GET', { c })).result.workflowData).toBeUndefined();
 	});
 
-	it('version 1 hands the full item; the test URL keeps nothing in static data', async () => {
-		const p = page({}, { typeVersion: 1, mode: 'manual' });
+	it('Simplify off hands the full item; the test URL keeps nothing in static data', async () => {
+		const p = page({ simplify: false }, { mode: 'manual' });
 		const c = await bankCheckout(p);
 		fake.pay(1);
 		const paid = await request(p, 'GET', { c });
@@ -172,11 +175,28 @@ describe('a checkout, request by request', () => {
 		expect(a.logs).toEqual(['warn: PayOnUs Payment Page "Pay": PayOnUs failed to process the payment (server error 500)']);
 	});
 
+	it('a POST the page cannot serve is a redirect too: the service out of reach (502 on the GET, its checkout kept), a page not set up', async () => {
+		const p = page();
+		const c = await bankCheckout(p);
+		fake.failGets = 1;
+		const post = await request(p, 'POST', {}, { c, step: 'check' });
+		expect(post).toMatchObject({ status: 303, location: `?n=unreachable&c=${encodeURIComponent(c)}` });
+		const shown = await request(p, 'GET', { n: 'unreachable', c });
+		expect(shown.status).toBe(502);
+		expect(shown.body).toContain('We could not reach the payment service');
+		// set up again: the checkout as it stands
+		expect((await request(p, 'GET', { n: 'unavailable', c })).body).toContain('id="account-number"');
+		const broken = await request(page({ businessId: '' }), 'POST', {}, { c, step: 'check' });
+		expect(broken).toMatchObject({ status: 303, location: `?n=unavailable&c=${encodeURIComponent(c)}` });
+	});
+
 	it("an input the card operation refuses is shown in the page's words, 400", async () => {
 		const p = page({ currency: 'EUR', methods: ['card'] });
 		const c = sealedIn((await request(p, 'GET')).body);
 		const details = sealedAt((await request(p, 'POST', {}, { c, step: 'start', email: 'e@example.com' })).location);
-		const a = await request(p, 'POST', {}, { c: details, step: 'card', cardData: encryptedCard() });
+		const post = await request(p, 'POST', {}, { c: details, step: 'card', cardData: encryptedCard() });
+		expect(post.status).toBe(303);
+		const a = await request(p, 'GET', { c: sealedAt(post.location) });
 		expect(a.status).toBe(400);
 		expect(a.body).toContain('currency: must be one of the currencies PayOnUs documents: NGN, KES, ZAR, USD, GHS');
 		expect(fake.calls.filter((call) => call.startsWith('POST'))).toEqual([]);

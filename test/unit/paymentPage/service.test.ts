@@ -4,7 +4,9 @@
  * refuses.
  */
 import { CheckoutInputError } from '../../../nodes/PayOnUsPaymentPage/checkout/input';
-import { chargeCard, eftPayment, getPayin, inPageWords } from '../../../nodes/PayOnUsPaymentPage/service';
+import { getPayin, inPageWords } from '../../../nodes/PayOnUsPaymentPage/service';
+import { chargeCard } from '../../../nodes/PayOnUsPaymentPage/methods/card';
+import { eftPayment } from '../../../nodes/PayOnUsPaymentPage/methods/eft';
 import { encryptedCard, FakePayOnUs } from './fakes';
 import { httpError } from '../fakes';
 

@@ -5,7 +5,8 @@ import { fakeExecuteContext, type Params } from '../fakes';
 
 /**
  * The node frame (PayOnUs.node.ts, run/ and resources/index.ts) with a fake client:
- * parameter reading, validation of every item before anything is sent,
+ * parameter reading, validation of every item (before anything is sent;
+ * in a read run, each item as it is sent),
  * credential defaults, error wording, continueOnFail and paired items.
  * (Real behaviour in n8n is covered by test/e2e/payin*.test.ts.)
  */
@@ -97,14 +98,16 @@ describe('PayOnUs node execute', () => {
 		expect(client.requests.map((r) => r.qs)).toEqual([{ onusReference: 'ONUS-0' }, { onusReference: 'ONUS-1' }]);
 	});
 
-	it('validates every item before sending anything: a bad item 3 stops the run with nothing sent', async () => {
+	it('a bad item 3 of a read stops the run naming the item and the field; nothing after it is sent', async () => {
 		const ctx = fakeContext([{}, {}, {}], (i) => getPaymentParams(i === 2 ? 'bad ref' : `ONUS-${i}`));
 		const error = (await node.execute.call(ctx).catch((e: unknown) => e)) as NodeOperationError;
 		expect(error).toBeInstanceOf(NodeOperationError);
 		// Field label, not the internal name; n8n's item numbering (context.itemIndex, shown as "[item 2]").
 		expect(error.message).toBe('"PayOnUs Reference" must be an identifier without spaces or slashes, e.g. ONUS-NUB-1234567890123-31052024-101500');
 		expect(error.context.itemIndex).toBe(2);
-		expect(client.requests).toHaveLength(0);
+		// A read sends each item once it is validated (a money-moving run validates all first:
+		// run/readsAsValidated.test.ts, inputs.test.ts): items 0 and 1 were read, item 2 never.
+		expect(client.requests.map((r) => r.qs)).toEqual([{ onusReference: 'ONUS-0' }, { onusReference: 'ONUS-1' }]);
 	});
 
 	it('with continueOnFail, a bad item becomes an error item and the others run', async () => {

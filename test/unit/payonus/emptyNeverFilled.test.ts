@@ -27,7 +27,7 @@ function context(
 	items: IDataObject[],
 	stored: Params,
 	evaluated: (i: number) => Params,
-	{ typeVersion = 3, type = 'n8n-nodes-payonus.payOnUs', continueOnFail = false } = {},
+	{ type = 'n8n-nodes-payonus.payOnUs', continueOnFail = false } = {},
 ): IExecuteFunctions {
 	return {
 		getInputData: () => items.map((json) => ({ json })),
@@ -36,7 +36,7 @@ function context(
 			return name in p ? p[name] : fallback;
 		},
 		continueOnFail: () => continueOnFail,
-		getNode: () => ({ name: 'PayOnUs', type, typeVersion, parameters: stored, id: '1', position: [0, 0] }),
+		getNode: () => ({ name: 'PayOnUs', type, typeVersion: 1, parameters: stored, id: '1', position: [0, 0] }),
 		getExecutionId: () => 'exec-empty',
 		getWorkflow: () => ({ id: 'wf-empty' }),
 		helpers: {},
@@ -112,13 +112,11 @@ describe("rule 5: a Business an expression left empty never becomes the credenti
 		}
 	});
 
-	it('versions 1 to 3 too, for money-moving operations: a saved workflow never pays from the default business this way', async () => {
-		for (const typeVersion of [1, 2, 3, 4]) {
-			client = transferService();
-			const ctx = context([{}], transfer({ countryCode: 'NG' }), () => ({ businessId: rl('') }), { typeVersion });
-			await expect(node.execute.call(ctx)).rejects.toThrow('"Business" came out empty');
-			expect(client.requests).toHaveLength(0);
-		}
+	it('a money-moving operation never pays from the default business this way', async () => {
+		client = transferService();
+		const ctx = context([{}], transfer({ countryCode: 'NG' }), () => ({ businessId: rl('') }));
+		await expect(node.execute.call(ctx)).rejects.toThrow('"Business" came out empty');
+		expect(client.requests).toHaveLength(0);
 	});
 
 	it("an AI tool's $fromAI() giving nothing for Business is refused the same way: nothing sent", async () => {
@@ -126,9 +124,8 @@ describe("rule 5: a Business an expression left empty never becomes the credenti
 			businessId: "={{ $fromAI('Business', 'the business paying', 'string') }}",
 			toolAllowMoneyMovement: true,
 			toolSpendingLimits: { limit: [{ currency: 'NGN', maxAmountPerCall: 1000, maxTotalPerExecution: 5000, maxTotalPerWindow: 0 }] },
-			toolAllowedCurrencies: ['NGN'],
 		});
-		const ctx = context([{}], stored, () => ({ businessId: '' }), { type: 'n8n-nodes-payonus.payOnUsTool', typeVersion: 4 });
+		const ctx = context([{}], stored, () => ({ businessId: '' }), { type: 'n8n-nodes-payonus.payOnUsTool' });
 		await expect(node.execute.call(ctx)).rejects.toThrow(`"Business" came out empty: {{ $fromAI('Business', 'the business paying', 'string') }} gave empty text ""`);
 		expect(client.requests).toHaveLength(0);
 	});
@@ -153,34 +150,26 @@ describe("rule 5 for the operation's own default: Create Transfer's Country Code
 	});
 });
 
-describe('rule 5 for operations that move no money: from node version 4 (saved workflows of 1 to 3 keep taking the default)', () => {
+describe('rule 5 for operations that move no money too', () => {
 	const getPayment = (businessId: unknown): Params => ({ resource: 'payin', operation: 'getPayment', businessId, onusReference: 'ONUS-1' });
 
 	beforeEach(() => {
 		client = new FakeClient().respondAll((o) => ({ onusReference: 'ONUS-1', path: o.path }));
 	});
 
-	it('version 3: Get Payment reads the default business, as before', async () => {
-		await node.execute.call(context([{}], getPayment(rl('={{ $json.businessId }}')), () => ({ businessId: rl('') }), { typeVersion: 3 }));
-		expect(client.requests[0].path).toBe('/api/v1/payment-requests/businesses/BUS-2001');
-	});
-
-	it('version 3: Create Dynamic Account (a write that moves no money) takes the default business, as before', async () => {
+	it('Create Dynamic Account (a write that moves no money) fails instead of taking the default business; nothing sent', async () => {
 		const account = { resource: 'payin', operation: 'createDynamicAccount', businessId: rl('={{ $json.businessId }}'), amount: 100, currency: 'NGN', reference: 'dyn-1', customerName: 'Ada Obi', customerEmail: 'ada@example.com', additionalFields: {} };
-		client = new FakeClient().respondAll((o) => ({ onusReference: 'ONUS-DYN-1', merchantReference: 'dyn-1', amount: 100, currency: 'NGN', accountNumber: '9900000001', businessId: (o.body as IDataObject | undefined)?.businessId }));
-		await node.execute.call(context([{}], account, () => ({ businessId: rl('') }), { typeVersion: 3 }));
-		expect(client.requests.filter((r) => r.method === 'POST').map((r) => (r.body as IDataObject).businessId)).toEqual(['BUS-2001']);
 		client = new FakeClient();
-		await expect(node.execute.call(context([{}], account, () => ({ businessId: rl('') }), { typeVersion: 4 }))).rejects.toThrow('"Business" came out empty');
+		await expect(node.execute.call(context([{}], account, () => ({ businessId: rl('') })))).rejects.toThrow('"Business" came out empty');
 		expect(client.requests).toHaveLength(0);
 	});
 
-	it('version 4: Get Payment and Get Many Wallets (Merchant ID) fail instead; nothing is read', async () => {
-		await expect(node.execute.call(context([{}], getPayment(rl('={{ $json.businessId }}')), () => ({ businessId: rl('') }), { typeVersion: 4 }))).rejects.toThrow(
+	it('Get Payment and Get Many Wallets (Merchant ID) fail instead; nothing is read', async () => {
+		await expect(node.execute.call(context([{}], getPayment(rl('={{ $json.businessId }}')), () => ({ businessId: rl('') })))).rejects.toThrow(
 			'"Business" came out empty',
 		);
 		const wallets = { resource: 'wallet', operation: 'listWallets', merchantId: '={{ $json.merchant }}', filters: {} };
-		await expect(node.execute.call(context([{}], wallets, () => ({ merchantId: undefined }), { typeVersion: 4 }))).rejects.toThrow(
+		await expect(node.execute.call(context([{}], wallets, () => ({ merchantId: undefined })))).rejects.toThrow(
 			'"Merchant ID" came out empty: {{ $json.merchant }} gave nothing',
 		);
 		expect(client.requests).toHaveLength(0);

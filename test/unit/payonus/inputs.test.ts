@@ -3,14 +3,14 @@
  * sent. Each case failed on f732b35.
  */
 import { NodeHelpers, type INodeParameters } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { PayOnUs } from '../../../nodes/PayOnUs/PayOnUs.node';
 import { createTransfer } from '../../../nodes/PayOnUs/resources/payout/createTransfer';
 import { bulkTransfer } from '../../../nodes/PayOnUs/resources/payout/bulkTransfer';
 import { readCsvRows, validateRows, describeProblems, type RawRow } from '../../../nodes/PayOnUs/resources/payout/csv';
 import { resolveBaseUrl } from '../../../nodes/shared/environments';
 import { amount, currency, describeIssue, text, tokenizedAmount } from '../../../nodes/shared/validation';
-import { MAX_AMOUNT, parseAmount } from '../../../nodes/shared/money';
+import { MAX_AMOUNT, parseAmount } from '../../../nodes/shared/values/amount';
 import { chargeCard as chargeCardOperation } from '../../../nodes/PayOnUs/resources/payin/chargeCard';
 import { context, fakeClient } from '../fakes';
 
@@ -137,7 +137,7 @@ describe('bulk rows', () => {
 		const csv = [HEADER, '9999991112,Ada Obi,044,100.00,', '9999991113,Bo,044,5,', '', '9999991112,Ada Obi,044,100,', '9999991112,Ada Obi,044,100.0,x'].join('\n');
 		const { problems } = validateRows(rowsOf(csv));
 		expect(problems).toHaveLength(1);
-		expect(describeProblems(problems)).toContain('duplicate rows: line 2, line 5, line 6 pay account 9999991112 at bank 044 the same amount 100');
+		expect(describeProblems(problems)).toContain('duplicate rows: line 2 (row 1), line 5 (row 3), line 6 (row 4) pay account 9999991112 at bank 044 the same amount 100');
 	});
 
 	it('lets duplicates through only with Allow Duplicate Rows', () => {
@@ -154,9 +154,9 @@ describe('bulk rows', () => {
 		];
 		const { problems } = validateRows(items);
 		const text = describeProblems(problems);
-		expect(text).toContain('row 1: "beneficiaryAccountName" must be text, not an object');
-		expect(text).toContain('row 2: "narration" must be text, not a list');
-		expect(text).toContain('row 3: "amount" must be a number, not an object');
+		expect(text).toContain('item 1: "beneficiaryAccountName" must be text, not an object');
+		expect(text).toContain('item 2: "narration" must be text, not a list');
+		expect(text).toContain('item 3: "amount" must be a number, not an object');
 		expect(text).toContain('duplicate rows: item 2, item 4');
 		expect(text).not.toContain('[object Object]');
 	});
@@ -169,9 +169,9 @@ describe('bulk rows', () => {
 			`9999991114,Cy,044,5,${'n'.repeat(256)}`,
 		].join('\n');
 		const text = describeProblems(validateRows(rowsOf(csv)).problems);
-		expect(text).toContain('row 1: "amount" must be at most 999999999999.99 (got "12345678901234567.89")');
-		expect(text).toContain('row 2: "beneficiaryAccountName" must be at most 100 characters (got 101)');
-		expect(text).toContain('row 3: "narration" must be at most 255 characters (got 256)');
+		expect(text).toContain('line 2 (row 1): "amount" must be at most 999999999999.99 (got "12345678901234567.89")');
+		expect(text).toContain('line 3 (row 2): "beneficiaryAccountName" must be at most 100 characters (got 101)');
+		expect(text).toContain('line 4 (row 3): "narration" must be at most 255 characters (got 256)');
 	});
 
 	it('the operation sends nothing for a CSV with duplicate rows', async () => {
@@ -179,7 +179,7 @@ describe('bulk rows', () => {
 		const input = bulkTransfer.schema.parse({ source: 'binary', binaryPropertyName: 'data', businessId: 'BUS-2001', currency: 'NGN', reference: 'batch-9' });
 		const client = fakeClient();
 		const ctx = context(client, { getBinary: async () => ({ data: Buffer.from(csv, 'utf8'), fileName: 'pay.csv' }) });
-		await expect(bulkTransfer.execute(ctx, input)).rejects.toThrow(/duplicate rows: line 2, line 3/);
+		await expect(bulkTransfer.execute(ctx, input)).rejects.toThrow(/duplicate rows: line 2 \(row 1\), line 3 \(row 2\)/);
 		expect(client.calls).toEqual([]);
 	});
 });
@@ -198,27 +198,22 @@ describe('custom base address', () => {
 	});
 });
 
-describe('name enquiry before bank transfers: on for new nodes (version 2), off for version 1', () => {
+describe('name enquiry before bank transfers: on by default', () => {
 	const description = new PayOnUs().description;
-	const resolve = (version: number): INodeParameters =>
+	const resolve = (): INodeParameters =>
 		NodeHelpers.getNodeParameters(
 			description.properties,
 			{ resource: 'payout', operation: 'createTransfer' },
 			true,
 			false,
-			{ typeVersion: version } as never,
+			{ typeVersion: 1 } as never,
 			description,
 		) as INodeParameters;
 
-	it('the node has versions 1 to 4, 4 being the default', () => {
-		expect(description.version).toEqual([1, 2, 3, 4]);
-		expect(description.defaultVersion).toBe(4);
+	it('the node has one version, 1', () => {
+		expect(description.version).toBe(1);
 	});
-	it('versions 2 and 3 verify the beneficiary name by default', () => {
-		expect(resolve(2).verifyBeneficiaryName).toBe(true);
-		expect(resolve(3).verifyBeneficiaryName).toBe(true);
-	});
-	it('version 1 keeps the old default', () => {
-		expect(resolve(1).verifyBeneficiaryName).toBe(false);
+	it('verifies the beneficiary name by default', () => {
+		expect(resolve().verifyBeneficiaryName).toBe(true);
 	});
 });

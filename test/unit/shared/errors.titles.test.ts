@@ -6,7 +6,7 @@
  * 429, 5xx for all; 409 where a reference is carried; 410 and 422 for card
  * charges), in the service's error shape naming the field (as the sandbox
  * does) and with no words at all, the error the transport builds
- * (nodes/shared/errors.ts requestError) has:
+ * (nodes/shared/errors/requestError.ts) has:
  * - a title of at most 12 words, without a service path, that names the
  *   thing (the operation's subject, or the field's label);
  * - a description whose first sentence says what to do;
@@ -17,7 +17,7 @@ import { MAX_TITLE_WORDS, requestError, wordCount, type FailedCall } from '../..
 import { PATHS } from '../../../nodes/shared/api/paths';
 import { subjectOfPath } from '../../../nodes/shared/format';
 
-const node = { id: '1', name: 'PayOnUs', type: 'n8n-nodes-payonus.payOnUs', typeVersion: 3, position: [0, 0], parameters: {} } as INode;
+const node = { id: '1', name: 'PayOnUs', type: 'n8n-nodes-payonus.payOnUs', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 
 interface Operation {
 	name: string;
@@ -171,5 +171,143 @@ describe('service errors: a short title naming the thing and the field, then wha
 		// 25 operations; 6 statuses each, 409 for the 9 that carry a reference, 410 and 422 for the 2 card charges.
 		expect(OPERATIONS).toHaveLength(25);
 		expect(CASES).toHaveLength(25 * 6 + 9 + 2 * 2);
+	});
+});
+
+/**
+ * Issue 38, point 1: every documented error whose cause is the state of an
+ * account, not a field (the spec's Errors table and Limits: a balance too
+ * low, a currency's wallet not enabled, payouts switched off for a wallet,
+ * this server's IP not whitelisted, a limit of the wallet, card
+ * tokenization not enabled, a stored card deleted or expired, a business not
+ * on the card gateway, a payment already past the step called; and the
+ * business switched off the issue names), for every operation that can meet
+ * it, in the words the sandbox uses (test/sandbox/accountState.test.ts checks
+ * it answers so): the title names the cause, with the service's numbers; it
+ * never blames a field ("... is invalid", "Correct ..."); the description
+ * says what to do first, then the service's words.
+ */
+interface StateCase {
+	op: string;
+	status: number | undefined;
+	message: string;
+	errors: string[];
+	title: string | RegExp;
+	todo: RegExp;
+}
+
+const BALANCE = 'Insufficient wallet balance: NGN 10029747.87 available, 15000053.75 needed (amount plus fee)';
+const PAYOUT_STATES = (op: string, field: string, rowLimit: string): StateCase[] => [
+	{
+		op, status: 400, message: BALANCE,
+		errors: [`${field}: insufficient balance in the NGN wallet (available 10029747.87, needed 15000053.75)`],
+		title: 'Insufficient wallet balance: NGN 10,029,747.87 available, 15,000,053.75 needed (amount plus fee)',
+		todo: /^Check the NGN wallet of business BUS-2001: add funds or pay less/,
+	},
+	...[404, 400, undefined].map((status) => ({
+		op, status, message: 'Wallet not found for currency NGN', errors: ['currency: no NGN wallet is enabled for business BUS-2001'],
+		title: 'NGN wallet not found for business "BUS-2001"', todo: /^Enable the NGN wallet of business BUS-2001 on the PayOnUs dashboard/,
+	})),
+	{
+		op, status: 403, message: 'Payouts are not allowed from wallet WAL-1', errors: ['currency: payouts disabled'],
+		title: 'Payouts are switched off for the NGN wallet of business BUS-2001', todo: /^Check the NGN wallet of business BUS-2001 on the PayOnUs dashboard .*allow payouts/,
+	},
+	{
+		op, status: 403, message: 'Wallet WAL-1 is inactive', errors: [],
+		title: 'The NGN wallet of business BUS-2001 is not active', todo: /^Check the NGN wallet of business BUS-2001/,
+	},
+	{
+		op, status: 403, message: 'IP address 203.0.113.5 is not whitelisted for payouts', errors: [],
+		title: "This n8n server's IP address is not whitelisted at PayOnUs", todo: /^Check the IP whitelist on the PayOnUs dashboard/,
+	},
+	{
+		op, status: 400, message: rowLimit, errors: [rowLimit],
+		title: rowLimit.replace(/^[a-z]+: /, '').replace(/^./, (c) => c.toUpperCase()).replace('20000000', '20,000,000'),
+		todo: /^Check the limits of the wallet and business/,
+	},
+	{
+		op, status: 403, message: 'Business BUS-2001 is inactive', errors: ['businessId: business is deactivated'],
+		title: 'Business "BUS-2001" is not active in PayOnUs', todo: /^Check the business on the PayOnUs dashboard/,
+	},
+];
+
+const STATE_CASES: StateCase[] = [
+	...PAYOUT_STATES('Create Transfer', 'amount', 'amount exceeds maxSinglePayout 20000000 of the NGN wallet'),
+	...PAYOUT_STATES('Create Bulk Transfer', 'file', 'file row 1 amount: exceeds maxSinglePayout 20000000'),
+	{
+		op: 'Name Enquiry', status: 403, message: 'IP address 203.0.113.5 is not whitelisted for payouts', errors: [],
+		title: "This n8n server's IP address is not whitelisted at PayOnUs", todo: /^Check the IP whitelist/,
+	},
+	...['Create Dynamic Account', 'Mobile Money Collection', 'Collect EFT Payment', 'Charge Card', 'Charge Stored Card'].map((op) => ({
+		op, status: 403, message: 'Business BUS-2001 is inactive', errors: [],
+		title: 'Business "BUS-2001" is not active in PayOnUs', todo: /^Check the business on the PayOnUs dashboard/,
+	})),
+	{ op: 'Charge Stored Card', status: 410, message: 'Card token deleted', errors: ['cardTokenId: card token was deleted'], title: 'Stored card "TOK-1" was deleted', todo: /^Store the card again/ },
+	{ op: 'Charge Stored Card', status: 422, message: 'Card token expired on 2026-01-31', errors: ['cardTokenId: card token expired'], title: 'Stored card "TOK-1" expired', todo: /^Store the card again/ },
+	...['Charge Stored Card', 'Charge Card'].map((op) => ({
+		op, status: 422, message: 'Business BUS-2001 is not profiled on the NGN card gateway', errors: [],
+		title: 'Business "BUS-2001" cannot take card payments yet', todo: /^Check with PayOnUs that the business is profiled on the NGN card gateway/,
+	})),
+	...['Charge Stored Card', 'Create Tokenization Link', 'Search Links', 'Search Card Tokens'].map((op) => ({
+		op, status: 403, message: 'Card tokenization is not enabled for business BUS-2001', errors: ['businessId: card tokenization not enabled'],
+		title: op.startsWith('Search') ? 'Card tokenization is not enabled for this business' : 'Card tokenization is not enabled for business "BUS-2001"',
+		todo: /^Check with PayOnUs that card tokenization is enabled/,
+	})),
+	{
+		op: 'Simulate Payment', status: 409, message: 'Payment ONUS-NUB-1 is already SUCCESSFUL', errors: ['onusReference: payment is already SUCCESSFUL'],
+		title: 'Payment ONUS-NUB-1 is already SUCCESSFUL', todo: /^Check its current status \(Get Payment or Get Transfer\)/,
+	},
+	{
+		op: 'Verify Mobile Money OTP', status: 409, message: 'Payment ONUS-MMO-1 is not awaiting an OTP (SUCCESSFUL)', errors: ['onusReference: not awaiting an OTP'],
+		title: 'Payment ONUS-MMO-1 is not awaiting an OTP (SUCCESSFUL)', todo: /^Check its current status/,
+	},
+	{
+		op: 'Complete Card Payment', status: 409, message: 'Payment ONUS-CARD-1 is not awaiting completion (SUCCESSFUL)', errors: ['onusReference: not awaiting completion'],
+		title: 'Payment ONUS-CARD-1 is not awaiting completion (SUCCESSFUL)', todo: /^Check its current status/,
+	},
+];
+
+describe('service errors caused by the state of an account: the title is the cause (issue 38)', () => {
+	it.each(STATE_CASES.map((c) => [c.op, c.status ?? 'no status', c.message, c] as const))('%s, %s: %s', (_name, _status, _message, c) => {
+		const op = OPERATIONS.find((o) => o.name === c.op)!;
+		const body = { status: c.status ?? 400, message: c.message, data: { statusCode: c.status ?? 400, errors: c.errors } };
+		const failure = c.status === undefined ? { kind: 'http' as const, stated: true, body: { ...body, success: false } } : { kind: 'http' as const, status: c.status, body };
+		const error = requestError(node, failure, {
+			method: op.method, path: op.path, baseUrl: 'x', timeoutMs: 1, secrets: [], params: op.params,
+			...(op.moneyMoving ? { reference: String(op.params.reference) } : {}),
+		});
+		if (typeof c.title === 'string') expect(error.message).toBe(c.title);
+		else expect(error.message).toMatch(c.title);
+		expect(wordCount(error.message)).toBeLessThanOrEqual(MAX_TITLE_WORDS);
+		expect(error.message).not.toMatch(/is invalid|^Correct|\/api\//);
+		expect(error.description).toMatch(c.todo);
+		expect(error.description).not.toMatch(/^Correct/);
+		expect(error.description).toContain(`PayOnUs said: ${c.message}`);
+	});
+
+	it('the issue\'s transfer above the balance: the balance is the title, the amount is not blamed', () => {
+		const error = requestError(
+			node,
+			{ kind: 'http', status: 400, body: { status: 400, message: BALANCE, data: { statusCode: 400, errors: ['amount: insufficient balance in the NGN wallet (available 10029747.87, needed 15000053.75)'] } } },
+			{ method: 'POST', path: PATHS.bankTransfer, baseUrl: 'x', timeoutMs: 1, secrets: [], reference: 'pay-1', params: { businessId: 'BUS-2001', reference: 'pay-1', amount: 15000000, currency: 'NGN' } },
+		);
+		expect(error.message).toBe('Insufficient wallet balance: NGN 10,029,747.87 available, 15,000,053.75 needed (amount plus fee)');
+		expect(error.description).not.toContain('Correct Amount');
+	});
+
+	it('a field rule that mentions a maximum stays the field\'s (not an account limit)', () => {
+		const op = OPERATIONS.find((o) => o.name === 'Create Transfer')!;
+		const error = requestError(
+			node,
+			{ kind: 'http', status: 400, body: { status: 400, message: 'narration exceeds the maximum length of 100 characters', data: { errors: ['narration: exceeds the maximum length of 100 characters'] } } },
+			{ method: op.method, path: op.path, baseUrl: 'x', timeoutMs: 1, secrets: [], params: { ...op.params, narration: 'x'.repeat(120) } },
+		);
+		expect(error.message).toMatch(/^PayOnUs refused the transfer: Narration ".*" is invalid$/);
+	});
+
+	it('counts: every documented account-state error of every operation that meets it', () => {
+		expect(STATE_CASES).toHaveLength(2 * 9 + 1 + 5 + 2 + 2 + 4 + 3);
+		const ops = new Set(STATE_CASES.map((c) => c.op));
+		for (const op of ops) expect(OPERATIONS.some((o) => o.name === op)).toBe(true);
 	});
 });

@@ -5,7 +5,7 @@
  * field of an item at once.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { requestError, summarizeHttpError, type Failure } from '../../../nodes/shared/errors';
 import { sendMoneyMoving, type MoneyCaller } from '../../../nodes/shared/moneyMoving';
 import type { RequestOptions } from '../../../nodes/shared/clientInterface';
@@ -14,8 +14,9 @@ import { describeIssues } from '../../../nodes/shared/validation';
 import { invalidInputError } from '../../../nodes/PayOnUs/run/failures';
 import { findOperation } from '../../../nodes/PayOnUs/resources';
 import { formatAmount } from '../../../nodes/shared/format';
+import { bankTransfer } from '../../../nodes/PayOnUs/resources/payout/createTransfer';
 
-const node = { id: '1', name: 'PayOnUs', type: 'n8n-nodes-payonus.payOnUs', typeVersion: 3, position: [0, 0], parameters: {} } as INode;
+const node = { id: '1', name: 'PayOnUs', type: 'n8n-nodes-payonus.payOnUs', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 const MAX_TITLE = 110;
 
 function expectGoodTitle(title: string) {
@@ -57,7 +58,7 @@ function conflictCaller(): MoneyCaller {
 const opts: RequestOptions = { method: 'POST', path: '/api/v1/transfer-requests/bank-transfer' };
 
 function moneyMoving(found: IDataObject | undefined, diff: string[] = []): MoneyMovingOptions {
-	return { reference: 'payout-0001', noun: 'transfer', lookup: async () => found, check: () => diff };
+	return { reference: 'payout-0001', noun: 'transfer', proof: bankTransfer.proof, lookup: async () => found, check: () => diff };
 }
 
 describe('HTTP error titles', () => {

@@ -158,3 +158,31 @@ describe('issue 31 point 1: every dropdown of a fresh node says what it waits fo
 		expect(calls.map((c) => String(c.url).replace(/^.*\/api/, '/api'))).toEqual(['/api/v1/eft-payment/banks', '/api/v1/mobile-money/networks']);
 	});
 });
+
+describe('a dropdown whose field is still empty keeps an entry for it once its list loads (issue 38)', () => {
+	// n8n marks a value missing from the options as 'The value "" is not supported!' and keeps its last label
+	// ("Pick a Currency first"); the first entry is that empty value, named for what to do.
+	const CHOOSE = { name: 'Choose a bank', value: '', description: 'Nothing is chosen yet: pick one from the list' };
+
+	it('Bank of a transfer and of an account name lookup, once the currency is set', async () => {
+		const banks = [{ code: '01', name: 'Kenya Commercial Bank' }];
+		for (const field of ['beneficiaryBankCode', 'institutionCode']) {
+			const { context } = ctx({ currency: 'KES', [field]: '' }, banks);
+			await expect(loadOptions.getBanks.call(context)).resolves.toEqual([CHOOSE, { name: 'Kenya Commercial Bank (01)', value: '01' }]);
+		}
+	});
+
+	it('a bank chosen earlier: the list as it is (a bank of another currency still shows as not supported)', async () => {
+		const { context } = ctx({ currency: 'KES', beneficiaryBankCode: '044' }, [{ code: '01', name: 'Kenya Commercial Bank' }]);
+		await expect(loadOptions.getBanks.call(context)).resolves.toEqual([{ name: 'Kenya Commercial Bank (01)', value: '01' }]);
+	});
+
+	it('Currency once the business is set, EFT bank, mobile money network', async () => {
+		const currency = await loadOptions.getCurrencies.call(ctx({ businessId: { __rl: true, mode: 'id', value: 'BUS-2001' }, currency: '' }, WALLETS).context);
+		expect(currency.map((o) => [o.name, o.value])).toEqual([['Choose a currency', ''], ['KES', 'KES'], ['NGN', 'NGN']]);
+		const eft = await loadOptions.getEftBanks.call(ctx({ eftBank: '' }, [{ code: '632005', name: 'ABSA' }]).context);
+		expect(eft.map((o) => o.name)).toEqual(['Choose a bank', 'ABSA (632005)']);
+		const networks = await loadOptions.getMobileMoneyNetworks.call(ctx({ momoNetwork: '' }, [{ code: 'MPESA_KE', name: 'M-Pesa', currency: 'KES', countryCode: 'KE' }]).context);
+		expect(networks.map((o) => o.name)).toEqual(['Choose a network', 'M-Pesa (KES, KE)']);
+	});
+});

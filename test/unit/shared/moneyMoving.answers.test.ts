@@ -19,10 +19,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { PayOnUsApi } from '../../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../../nodes/shared/transport';
 import { tokenCache } from '../../../nodes/shared/accessToken/cache';
-import { moneyMoving, PAYMENT_REQUESTS, PROOFS, transfersOf } from '../../../nodes/shared/moneyMoving';
+import { moneyMoving, moneyMovingParts, PAYMENT_REQUESTS, transfersOf } from '../../../nodes/shared/moneyMoving';
+import { bankTransfer } from '../../../nodes/PayOnUs/resources/payout/createTransfer';
+import { cardCharge } from '../../../nodes/PayOnUs/resources/payin/chargeCard';
 import { statedError } from '../../../nodes/shared/transport/envelope';
 import { CredentialStore, FakeN8n, sandboxCredential } from '../../../dev/inProcessN8n';
-import { MONEY_OPS } from '../../../dev/moneyDrill';
+import { MONEY_OPS, UNDRILLED } from '../../../dev/moneyDrill';
 
 const TOKEN = 'stub-token-answers';
 const TRANSFER_PATH = '/api/v1/transfer-requests/bank-transfer';
@@ -103,7 +105,7 @@ async function createTransfer(): Promise<IDataObject> {
 		method: 'POST',
 		path: TRANSFER_PATH,
 		body: { reference: 'pay-1', businessId: 'BUS-2001', amount: 1500, currency: 'NGN', beneficiaryAccountNumber: '0123456789' },
-		moneyMoving: moneyMoving(c, transfersOf('MER-1001'), 'BUS-2001', 'pay-1', TRANSFER, 'transfer'),
+		...moneyMovingParts({ ...moneyMoving(c, transfersOf('MER-1001'), 'BUS-2001', 'pay-1', TRANSFER, 'transfer'), proof: bankTransfer.proof }),
 	});
 }
 
@@ -172,13 +174,16 @@ describe('Rule 1: a success is proven, never inferred (moneyMoving/proof.ts, sen
 			method: 'POST',
 			path: CARD_PATH,
 			body: { reference: 'card-1', businessId: 'BUS-2001', amount: 200, currency: 'NGN' },
-			moneyMoving: moneyMoving(c, PAYMENT_REQUESTS, 'BUS-2001', 'card-1', { amount: 200, currency: 'NGN' }, 'payment'),
+			...moneyMovingParts({ ...moneyMoving(c, PAYMENT_REQUESTS, 'BUS-2001', 'card-1', { amount: 200, currency: 'NGN' }, 'payment'), proof: cardCharge.proof }),
 		});
 		await expect(sent).rejects.toMatchObject({ context: expect.objectContaining({ outcome: 'unknown' }) });
 	});
 
-	it('every money-moving operation of the drill has its proof declared', () => {
-		for (const op of MONEY_OPS) expect({ op: op.name, proof: PROOFS[op.path] !== undefined }).toEqual({ op: op.name, proof: true });
+	it('the drill drills every money-moving operation of the registry, at the path its declaration names, with its proof', () => {
+		expect(UNDRILLED).toEqual([]);
+		for (const op of MONEY_OPS) {
+			expect({ op: op.name, proof: op.op.moneyCall?.proof !== undefined, path: op.path }).toEqual({ op: op.name, proof: true, path: op.op.moneyCall?.path });
+		}
 	});
 });
 

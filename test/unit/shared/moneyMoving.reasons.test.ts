@@ -8,7 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { sendMoneyMoving, type MoneyCaller, type MoneyMovingOptions, type OutcomeText } from '../../../nodes/shared/moneyMoving';
 import type { RequestOptions } from '../../../nodes/shared/clientInterface';
 import { PATHS } from '../../../nodes/shared/api/paths';
-import { batchCheck } from '../../../nodes/PayOnUs/resources/payout/bulkTransfer';
+import { batchCheck, bulkBankTransfer } from '../../../nodes/PayOnUs/resources/payout/bulkTransfer';
+import { bankTransfer } from '../../../nodes/PayOnUs/resources/payout/createTransfer';
 import type { BulkRow } from '../../../nodes/PayOnUs/resources/payout/csv';
 import { compare } from '../../../nodes/shared/moneyMoving/match';
 
@@ -41,7 +42,7 @@ describe('the reasons an answer proves nothing, each said once', () => {
 		const description = await unknownDescription(
 			PATHS.bulkBankTransfer,
 			{ status: 200, data: { reference: 'batch-1', totalCount: 2, totalAmount: 300 } },
-			{ reference: 'batch-1', noun: 'bulk transfer', lookup: async () => undefined, check: batchCheck('batch-1', rows), lookupProvesAbsence: false },
+			{ reference: 'batch-1', noun: 'bulk transfer', proof: bulkBankTransfer.proof, lookup: async () => undefined, check: batchCheck('batch-1', rows), lookupProvesAbsence: false },
 		);
 		expect(description.match(/no transfers shown/g)).toHaveLength(1);
 	});
@@ -51,7 +52,7 @@ describe('the reasons an answer proves nothing, each said once', () => {
 		const description = await unknownDescription(
 			PATHS.bankTransfer,
 			{ status: 200, data: { onusReference: 'ONUS-TRNF-1-1', merchantReference: 'payout-0002', amount: 100, currency: 'NGN' } },
-			{ reference: 'payout-0001', noun: 'transfer', expected, lookup: async () => undefined, check: (r) => compare(expected, r) },
+			{ reference: 'payout-0001', noun: 'transfer', proof: bankTransfer.proof, expected, lookup: async () => undefined, check: (r) => compare(expected, r) },
 		);
 		expect(description.match(/reference payout-0002 \(requested payout-0001\)/g)).toHaveLength(1);
 	});

@@ -1,12 +1,11 @@
 /**
- * Issue 23, outputs: Simplify (node version 3) on records of more than 10
- * fields, the raw record one toggle away, the tool's Output choice, and
- * versions 1 and 2 unchanged (raw records).
+ * Issue 23, outputs: Simplify on records of more than 10 fields, the raw
+ * record one toggle away, and the tool's Output choice.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { FakeClient } from '../fakes';
 import { fakeExecuteContext, type Params } from '../fakes';
-import { SIMPLE_PAYMENT_FIELDS, simplifyPayment, simplifyTransfer } from '../../../nodes/shared/simplify';
+import { SIMPLE_PAYMENT_FIELDS, SIMPLE_TRANSFER_FIELDS, simplifyPayment, simplifyTransfer } from '../../../nodes/shared/simplify';
 
 let client: FakeClient;
 jest.mock('../../../nodes/shared/transport', () => ({
@@ -42,7 +41,7 @@ function payments(count: number) {
 
 function asTool(ctx: IExecuteFunctions): IExecuteFunctions {
 	const getNode = ctx.getNode.bind(ctx);
-	return { ...ctx, getNode: () => ({ ...getNode(), type: 'n8n-nodes-payonus.payOnUsTool', typeVersion: 3 }) } as IExecuteFunctions;
+	return { ...ctx, getNode: () => ({ ...getNode(), type: 'n8n-nodes-payonus.payOnUsTool', typeVersion: 1 }) } as IExecuteFunctions;
 }
 
 describe('Simplify', () => {
@@ -62,13 +61,10 @@ describe('Simplify', () => {
 		expect(out[1].pairedItem).toEqual({ item: 0 });
 	});
 
-	it('off (and versions 1 and 2, which do not show it): the raw record, unchanged', async () => {
+	it('off: the raw record, unchanged', async () => {
 		client = payments(1);
 		const [off] = (await node.execute.call(fakeExecuteContext([{}], () => listParams({ simplify: false })))) as INodeExecutionData[][];
 		expect(off[0].json).toEqual(servicePayment(0));
-		client = payments(1);
-		const [v2] = (await node.execute.call(fakeExecuteContext([{}], () => listParams()))) as INodeExecutionData[][];
-		expect(v2[0].json).toEqual(servicePayment(0));
 	});
 
 	it('as an AI tool: Output Simplified, Raw or Selected Fields', async () => {
@@ -84,19 +80,33 @@ describe('Simplify', () => {
 		expect(raw[0].json).toEqual(servicePayment(0));
 	});
 
-	it('is shown from version 3 on, on by default, for the operations of records of more than 10 fields', () => {
+	it('is shown, on by default, for the operations of records of more than 10 fields', () => {
 		const simplify = node.description.properties.filter((p: INodeProperties) => p.name === 'simplify');
 		expect(simplify.length).toBeGreaterThan(0);
 		for (const p of simplify) {
 			expect(p.default).toBe(true);
-			expect(p.displayOptions?.show?.['@version']).toEqual([{ _cnd: { gte: 3 } }]);
+			expect(p.displayOptions?.show).not.toHaveProperty('@version');
 			expect(p.description).toBe('Whether to return a simplified version of the response instead of the raw data');
 		}
 		const ops = simplify.flatMap((p) => p.displayOptions?.show?.operation as string[]);
 		expect(ops).toEqual(expect.arrayContaining(['listPayments', 'getPayment', 'getTransfer', 'searchTransfers', 'searchTokens', 'searchLinks']));
 		expect(ops).not.toContain('listWallets'); // 10 fields: no Simplify
-		expect(node.description.version).toEqual([1, 2, 3, 4]);
-		expect(node.description.defaultVersion).toBe(4);
+		expect(node.description.version).toBe(1);
+	});
+});
+
+describe('the simplified payment and transfer keep the business (issue 36, point 6)', () => {
+	it('Get Many Payments: businessId 4th, as the starting nodes give it', async () => {
+		client = payments(1);
+		const [out] = (await node.execute.call(fakeExecuteContext([{}], () => listParams({ simplify: true })))) as INodeExecutionData[][];
+		expect(Object.keys(out[0].json)).toEqual([...SIMPLE_PAYMENT_FIELDS]);
+		expect(out[0].json.businessId).toBe('BUS-2001');
+	});
+
+	it('a transfer keeps businessId', () => {
+		const transfer = { paymentStatus: 'PENDING', amount: 5, currency: 'NGN', businessId: 'BUS-2001', merchantReference: 'r', onusReference: 'ONUS-TRNF-1', fee: 1, transferType: 'X' };
+		expect(Object.keys(simplifyTransfer(transfer))).toEqual(SIMPLE_TRANSFER_FIELDS.filter((f) => f in transfer));
+		expect(simplifyTransfer(transfer).businessId).toBe('BUS-2001');
 	});
 });
 
@@ -111,29 +121,26 @@ describe('one simplified shape per record kind (shared with the triggers)', () =
 	});
 });
 
-describe('saved workflows: what n8n resolves per node version', () => {
+describe('what n8n resolves for the node', () => {
 	// n8n-workflow's own resolution of a node's parameters (what the editor and a run see).
 	const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
-	const resolve = (version: number, type = 'payOnUs'): IDataObject =>
+	const resolve = (type = 'payOnUs'): IDataObject =>
 		NodeHelpers.getNodeParameters(
 			node.description.properties,
 			{ resource: 'payin', operation: 'listPayments' },
 			true,
 			false,
-			{ typeVersion: version } as never,
+			{ typeVersion: 1 } as never,
 			{ ...node.description, name: type },
 		) as IDataObject;
 
-	it('versions 1 and 2 have no Simplify (raw records as before); version 3 has it on', () => {
-		expect(resolve(1)).not.toHaveProperty('simplify');
-		expect(resolve(2)).not.toHaveProperty('simplify');
-		expect(resolve(3).simplify).toBe(true);
+	it('the node has Simplify on', () => {
+		expect(resolve().simplify).toBe(true);
 	});
 
-	it('the tool (version 3) has Output = Simplified instead of Simplify', () => {
-		const tool = resolve(3, 'payOnUsTool');
+	it('the tool has Output = Simplified instead of Simplify', () => {
+		const tool = resolve('payOnUsTool');
 		expect(tool.output).toBe('simplified');
 		expect(tool).not.toHaveProperty('simplify');
-		expect(resolve(2, 'payOnUsTool')).not.toHaveProperty('output');
 	});
 });

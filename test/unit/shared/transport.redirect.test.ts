@@ -8,6 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PayOnUsApi } from '../../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../../nodes/shared/transport';
+import { moneyMovingParts } from '../../../nodes/shared/moneyMoving';
+import { bankTransfer } from '../../../nodes/PayOnUs/resources/payout/createTransfer';
 import { tokenCache } from '../../../nodes/shared/accessToken/cache';
 import { CredentialStore, FakeN8n, sandboxCredential } from '../../../dev/inProcessN8n';
 
@@ -81,7 +83,7 @@ describe('redirects', () => {
 				method: 'POST',
 				path: '/api/v1/transfer-requests/bank-transfer',
 				body: { amount: 10, reference: 'r-1' },
-				moneyMoving: { reference: 'r-1', lookup: async () => undefined },
+				...moneyMovingParts({ reference: 'r-1', proof: bankTransfer.proof, lookup: async () => undefined }),
 			})
 			.catch((e: Error) => e);
 		expect(seenElsewhere).toEqual([]);

@@ -9,6 +9,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { PayOnUsApi } from '../../../credentials/PayOnUsApi.credentials';
 import { createClient } from '../../../nodes/shared/transport';
+import { moneyMovingParts } from '../../../nodes/shared/moneyMoving';
+import { bankTransfer } from '../../../nodes/PayOnUs/resources/payout/createTransfer';
 import { tokenCache } from '../../../nodes/shared/accessToken/cache';
 import { CredentialStore, FakeN8n, sandboxCredential } from '../../../dev/inProcessN8n';
 
@@ -284,8 +286,9 @@ describe('money-moving calls', () => {
 			method: 'POST',
 			path: '/api/v1/transfer-requests/bank-transfer',
 			body: { reference: 'REF-1', amount: 100 },
-			moneyMoving: {
+			...moneyMovingParts({
 				reference: 'REF-1',
+				proof: bankTransfer.proof,
 				onDuplicate,
 				lookup: async () => {
 					const page = await c.request<IDataObject>({
@@ -295,7 +298,7 @@ describe('money-moving calls', () => {
 					});
 					return (page.content as IDataObject[])[0];
 				},
-			},
+			}),
 		});
 	}
 

@@ -1,7 +1,7 @@
 /**
  * Simplify of the trigger nodes (nodes/shared/triggerSimplify.ts): one
  * simplified shape per record kind for the PayOnUs Trigger, the Poll Trigger
- * and the Payment Page, on by default for new nodes only, and the PayOnUs
+ * and the Payment Page, on by default, and the PayOnUs
  * Trigger's outputs through its webhook.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -15,7 +15,7 @@ import { PayOnUsPollTrigger } from '../../../nodes/PayOnUsPollTrigger/PayOnUsPol
 import { clock as pollClock } from '../../../nodes/PayOnUsPollTrigger/clock';
 import { PayOnUsPaymentPage } from '../../../nodes/PayOnUsPaymentPage/PayOnUsPaymentPage.node';
 import { resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
-import { shapeOf, SIMPLIFIED_MAX_FIELDS, simplifyItems, simplifyRecord } from '../../../nodes/shared/triggerSimplify';
+import { SIMPLIFIED_MAX_FIELDS, simplifyItems, simplifyRecord } from '../../../nodes/shared/triggerSimplify';
 import { simplified } from '../../../nodes/PayOnUsPaymentPage/request/outputs';
 import { SAMPLE_TIMING, sampleNotification } from '../../../nodes/PayOnUsTrigger/sample';
 import { paidItem } from '../../../nodes/PayOnUsPaymentPage/checkout/items';
@@ -29,8 +29,8 @@ describe('Simplify: the fields a builder maps first', () => {
 		expect(Object.keys(record)).toHaveLength(47);
 		const simple = simplifyRecord('payin', { ...record, resource: 'payin', change: 'new' });
 		expect(Object.keys(simple)).toEqual([
-			'paymentStatus', 'amount', 'currency', 'merchantReference', 'onusReference', 'paymentChannel', 'email',
-			'createdDate', 'resource', 'change',
+			'paymentStatus', 'amount', 'currency', 'businessId', 'merchantReference', 'onusReference', 'email', 'mobileNumber',
+			'resource', 'change',
 		]);
 		expect(simple).toMatchObject({ paymentStatus: 'SUCCESSFUL', amount: 5000, currency: 'NGN' });
 	});
@@ -42,69 +42,44 @@ describe('Simplify: the fields a builder maps first', () => {
 		expect(Object.keys(simple.json).length).toBeLessThanOrEqual(SIMPLIFIED_MAX_FIELDS);
 		expect(Object.keys(simple.json).slice(0, 3)).toEqual(['paymentStatus', 'amount', 'currency']);
 	});
-
-	it("a Payment Page item: checkout reference and customer, not the payin's 47 fields", () => {
-		const state = { id: 'abc', amt: 5000, cur: 'NGN', exp: 0, em: 'ada@example.com', nm: 'Ada' } as never;
-		const item = paidItem(state, { n: 1, m: 'bank' } as never, serviceRecord(), Date.parse('2026-01-15T10:06:00Z'));
-		const [simple] = simplifyItems([{ json: item }], 'pagePaid');
-		expect(simple.json).toEqual({
-			paymentStatus: 'SUCCESSFUL',
-			amount: 5000,
-			currency: 'NGN',
-			merchantCheckoutReference: item.merchantCheckoutReference,
-			onusReference: 'ONUS-NUB-1000000000042-15012026-100000',
-			customerEmail: 'ada@example.com',
-			customerName: 'Ada',
-			paymentMethod: 'bank',
-			confirmedAt: '2026-01-15T10:06:00.000Z',
-		});
-	});
 });
 
-describe('Simplify is on by default for new nodes only (version 1.1)', () => {
-	it('each starting node has versions 1 and 1.1 (the PayOnUs Trigger also 1.2), the newest by default, with Simplify shown from 1.1', () => {
+describe('Simplify is on by default', () => {
+	it('each starting node has one version and shows Simplify, on by default', () => {
 		for (const node of [new PayOnUsTrigger(), new PayOnUsPollTrigger(), new PayOnUsPaymentPage()]) {
-			const versions = node.description.version as number[];
-			expect(versions.slice(0, 2)).toEqual([1, 1.1]);
-			expect(node.description.defaultVersion).toBe(versions[versions.length - 1]);
+			expect(node.description.version).toBe(1);
 			const simplify = node.description.properties.find((p) => p.name === 'simplify');
 			expect(simplify).toMatchObject({ type: 'boolean', default: true });
-			expect(simplify?.displayOptions?.show?.['@version']).toEqual([{ _cnd: { gte: 1.1 } }]);
+			expect(simplify?.displayOptions).toBeUndefined();
 		}
 	});
 
-	async function pollOnce(typeVersion: number, params: IDataObject = {}) {
+	async function pollOnce(params: IDataObject = {}) {
 		fakeClient.paginate.mockImplementation(async () => [serviceRecord()]);
 		const ctx = {
 			getNodeParameter: (name: string, fallback: unknown) =>
 				name in params ? params[name] : ({ watch: ['payins'], options: {}, merchantId: '' } as IDataObject)[name] ?? fallback,
 			getMode: () => 'manual',
 			getWorkflow: () => ({ id: 'wf-s' }),
-			getNode: () => ({ id: 'poll-s', name: 'PayOnUs Poll Trigger', typeVersion }),
+			getNode: () => ({ id: 'poll-s', name: 'PayOnUs Poll Trigger', typeVersion: 1 }),
 			getWorkflowStaticData: () => ({}),
 		};
 		const out = await new PayOnUsPollTrigger().poll.call(ctx as never);
 		return out?.[0]?.[0]?.json as IDataObject;
 	}
 
-	it('Poll Trigger 1.1: simplified test event; Simplify off or version 1: every field', async () => {
-		const simple = await pollOnce(1.1);
+	it('Poll Trigger: simplified test event; Simplify off: every field', async () => {
+		const simple = await pollOnce();
 		expect(Object.keys(simple)[0]).toBe('paymentStatus');
 		expect(Object.keys(simple).length).toBeLessThanOrEqual(10);
 		expect(simple).toMatchObject({ resource: 'payin', change: 'test', amount: 5000 });
-		const raw = await pollOnce(1.1, { simplify: false });
+		const raw = await pollOnce({ simplify: false });
 		expect(Object.keys(raw).length).toBeGreaterThanOrEqual(47);
-		const old = await pollOnce(1, { simplify: true });
-		expect(Object.keys(old).length).toBeGreaterThanOrEqual(47);
-		expect(Object.keys(old)[0]).toBe('id');
 	});
 
-	it('Poll Trigger 1.2: the business and the customer contact; 1.1 keeps its fields exactly', async () => {
-		expect(Object.keys(await pollOnce(1.2))).toEqual([
+	it('Poll Trigger: the business and the customer contact', async () => {
+		expect(Object.keys(await pollOnce())).toEqual([
 			'paymentStatus', 'amount', 'currency', 'businessId', 'merchantReference', 'onusReference', 'email', 'mobileNumber', 'resource', 'change',
-		]);
-		expect(Object.keys(await pollOnce(1.1))).toEqual([
-			'paymentStatus', 'amount', 'currency', 'merchantReference', 'onusReference', 'paymentChannel', 'email', 'createdDate', 'resource', 'change',
 		]);
 	});
 });
@@ -112,27 +87,27 @@ describe('Simplify is on by default for new nodes only (version 1.1)', () => {
 beforeEach(resetNotifications);
 
 describe('PayOnUs Trigger output', () => {
-	it('1.1 emits the simplified confirmed item; version 1 the full one', async () => {
+	it('emits the simplified confirmed item; Simplify off: the full one', async () => {
 		const record = serviceRecord();
 		serveRecords([record]);
 		const body = sampleNotification('COLLECTION', record);
-		const simple = await deliver(body, sign(body), { typeVersion: 1.1 });
+		const simple = await deliver(body, sign(body));
 		expect(simple.confirmed).toHaveLength(1);
-		expect(Object.keys(simple.confirmed[0]).slice(0, 5)).toEqual(['paymentStatus', 'amount', 'currency', 'merchantReference', 'onusReference']);
+		expect(Object.keys(simple.confirmed[0]).slice(0, 6)).toEqual(['paymentStatus', 'amount', 'currency', 'businessId', 'merchantReference', 'onusReference']);
 		expect(simple.confirmed[0]).toMatchObject({ event: 'COLLECTION', confirmed: true, amount: 5000 });
 		expect(Object.keys(simple.confirmed[0]).length).toBeLessThanOrEqual(10);
 		resetSeenKeys();
-		const full = await deliver(body, sign(body), { typeVersion: 1 });
+		const full = await deliver(body, sign(body), { params: { simplify: false } });
 		expect(full.confirmed[0]).toMatchObject({ verified: true, verifiedBy: 'signature', confirmedBy: 'api' });
 		expect(full.confirmed[0].verifiedFields).toEqual(['accountNumber', 'onusReference', 'paymentStatus']);
 	});
 
-	it('1.2 gives the next node what it maps (business, references, customer contact); 1.1 keeps its fields exactly', async () => {
+	it('gives the next node what it maps (business, references, customer contact)', async () => {
 		const record = serviceRecord({ mobileNumber: '+2348012345678' });
 		serveRecords([record]);
 		const body = sampleNotification('COLLECTION', record);
-		const v12 = await deliver(body, sign(body), { typeVersion: 1.2, params: { events: ['COLLECTION'], statuses: ['SUCCESSFUL'], options: {} } });
-		expect(v12.confirmed[0]).toEqual({
+		const got = await deliver(body, sign(body), { params: { events: ['COLLECTION'], statuses: ['SUCCESSFUL'], options: {} } });
+		expect(got.confirmed[0]).toEqual({
 			paymentStatus: 'SUCCESSFUL',
 			amount: 5000,
 			currency: 'NGN',
@@ -144,29 +119,24 @@ describe('PayOnUs Trigger output', () => {
 			event: 'COLLECTION',
 			confirmed: true,
 		});
-		resetSeenKeys();
-		const v11 = await deliver(body, sign(body), { typeVersion: 1.1 });
-		expect(Object.keys(v11.confirmed[0])).toEqual([
-			'paymentStatus', 'amount', 'currency', 'merchantReference', 'onusReference', 'paymentChannel', 'email', 'createdDate', 'event', 'confirmed',
-		]);
 	});
 
-	it('1.2: an Unconfirmed item keeps its reason and still names the business', async () => {
+	it('an Unconfirmed item keeps its reason and still names the business', async () => {
 		serveRecords([]);
-		const record = serviceRecord({ onusReference: 'ONUS-UNKNOWN' });
+		const record = serviceRecord({ onusReference: 'ONUS-NUB-9999999999999-15012026-100000' }) // a reference the service does not know;
 		const body = sampleNotification('COLLECTION', record);
-		const out = await deliver(body, sign(body), { typeVersion: 1.2, params: { events: ['COLLECTION'], statuses: ['SUCCESSFUL'], options: {} } });
+		const out = await deliver(body, sign(body), { params: { events: ['COLLECTION'], statuses: ['SUCCESSFUL'], options: {} } });
 		expect(out.notConfirmed).toHaveLength(1);
 		expect(out.notConfirmed[0]).toMatchObject({ businessId: 'BUS-2001', amount: 5000, currency: 'NGN', confirmed: false });
 		expect((out.notConfirmed[0].confirmation as IDataObject).reason).toEqual(expect.any(String));
 		expect(Object.keys(out.notConfirmed[0]).length).toBeLessThanOrEqual(SIMPLIFIED_MAX_FIELDS);
 	});
 
-	it("Payment Page 1.2: the Paid item names the business and the customer's phone; 1.1 keeps its fields exactly", () => {
+	it("Payment Page: the Paid item names the business and the customer's phone", () => {
 		const state = { id: 'abc', amt: 5000, cur: 'NGN', exp: 0, em: 'ada@example.com', nm: 'Ada', ph: '+2348012345678' } as never;
 		const item = paidItem(state, { n: 1, m: 'bank' } as never, serviceRecord(), Date.parse('2026-01-15T10:06:00Z'));
-		const [v12] = simplified({ workflowData: [[{ json: item }]] }, () => true, shapeOf('paymentPage', 1.2)).workflowData![0];
-		expect(v12.json).toEqual({
+		const [simple] = simplified({ workflowData: [[{ json: item }]] }, () => true).workflowData![0];
+		expect(simple.json).toEqual({
 			paymentStatus: 'SUCCESSFUL',
 			amount: 5000,
 			currency: 'NGN',
@@ -178,11 +148,6 @@ describe('PayOnUs Trigger output', () => {
 			customerPhone: '+2348012345678',
 			paymentMethod: 'bank',
 		});
-		const [v11] = simplified({ workflowData: [[{ json: item }]] }, () => true, shapeOf('paymentPage', 1.1)).workflowData![0];
-		expect(Object.keys(v11.json)).toEqual([
-			'paymentStatus', 'amount', 'currency', 'merchantCheckoutReference', 'onusReference', 'customerEmail', 'customerName', 'customerPhone', 'paymentMethod', 'confirmedAt',
-		]);
-		expect(new PayOnUsPaymentPage().description.version).toEqual([1, 1.1, 1.2]);
 	});
 
 	it('canvas: output names read as a pair and the subtitle names events as the Events list does', () => {

@@ -184,7 +184,7 @@ describe('PayOnUs Trigger: filters and repeats', () => {
 	});
 
 	it('filters on status and business', async () => {
-		const params = { options: { statuses: ['SUCCESSFUL'], businessIds: 'BUS-2001, BUS-2002' } };
+		const params = { statuses: ['SUCCESSFUL'], options: { businessIds: 'BUS-2001, BUS-2002' } };
 		expect((await deliver({ ...signed({ paymentStatus: 'FAILED' }), params })).items).toHaveLength(0);
 		expect((await deliver({ ...signed({ businessId: 'BUS-9' }), params })).items).toHaveLength(0);
 		expect((await deliver({ ...signed({ businessId: 'BUS-2002' }), params })).items).toHaveLength(1);
@@ -213,7 +213,7 @@ describe('PayOnUs Trigger: filters and repeats', () => {
 		const outcomes = [
 			await deliver(signed()), // accepted
 			await deliver(signed()), // duplicate
-			await deliver({ ...signed({ paymentStatus: 'FAILED' }), params: { options: { statuses: ['SUCCESSFUL'] } } }), // ignored
+			await deliver({ ...signed({ paymentStatus: 'FAILED' }), params: { statuses: ['SUCCESSFUL'] } }), // ignored
 			await deliver({ body: collection(), hash: 'd'.repeat(64) }), // 401
 			await deliver({ body: '{', hash: 'd'.repeat(64) }), // 400
 		];
@@ -308,7 +308,11 @@ describe('PayOnUs Trigger: card tokenization', () => {
 		async (value) => {
 			fakeClient.request.mockResolvedValueOnce({ id: 'ctl_1', status: 'COMPLETED', businessId: 'BUS-2001', cardTokenId: 'tok_1' });
 			const { items, warnings } = await deliver({ body: tokenization(), params: { confirmTokenization: value } });
-			expect(fakeClient.request).toHaveBeenCalledTimes(1);
+			// The link read, then its card token's (the completion's date, rule 3): nothing else.
+			expect(fakeClient.request.mock.calls.map(([call]) => (call as { path: string }).path)).toEqual([
+				'/api/v1/card-tokenization-links/ctl_1',
+				'/api/v1/card-tokens',
+			]);
 			expect(items[0]).toMatchObject({ verified: true, verifiedBy: 'api' });
 			expect(warnings.join(' ')).toMatch(/"confirmTokenization" must be true or false, got .*confirming with the service as if it were on/);
 		},

@@ -2,11 +2,11 @@
 import { computeWebhookHash } from '../../../nodes/shared/signature';
 import { authenticate, signatureValid, verifySigned, type KeySource } from '../../../nodes/PayOnUsTrigger/authenticate';
 import type { Notification } from '../../../nodes/PayOnUsTrigger/notification';
-import { CredentialMemory, RequestCredential } from '../../../nodes/shared/credential/perRequest';
+import { CredentialMemory, RequestCredential } from '../../../nodes/shared/webhookCredential';
 import { normaliseCredential } from '../../../nodes/shared/credential/read';
 
 const KEY = 'whk-step-key';
-const body = { type: 'PAYOUT', accountNumber: '0123456789', onusReference: 'ONUS-9', paymentStatus: 'SUCCESSFUL', transactionAmount: 5 };
+const body = { type: 'PAYOUT', accountNumber: '0123456789', onusReference: 'ONUS-TRNF-1000000000009-01012025-101010', paymentStatus: 'SUCCESSFUL', transactionAmount: 5 };
 const payout: Notification = { event: 'PAYOUT', body, receivedAt: new Date(0) };
 const tokenization = (linkId: unknown): Notification => ({
 	event: 'card_tokenization_link.completed',

@@ -20,7 +20,7 @@ import { clock as triggerClock } from '../../../nodes/PayOnUsTrigger/clock';
 
 const KEY = 'whk-bounds-key';
 const hashOf = (a: string, r: string, s: string) => createHash('sha256').update(a + r + s + KEY).digest('hex');
-const ref = (n: number) => `ONUS-NUB-${String(1_000_000_000 + n)}-01012025-101010`;
+const ref = (n: number) => `ONUS-NUB-${String(1_000_000_000_000 + n)}-01012025-101010`;
 /** Service dates: record n created n minutes after 10:00 on 2025-01-01. */
 const created = (n: number) => {
 	const d = new Date(Date.UTC(2025, 0, 1, 10, 0, 0) + n * 60_000);

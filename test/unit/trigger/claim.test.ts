@@ -116,11 +116,4 @@ describe('settleEvent', () => {
 		// Created long before the horizon, changed after it: new.
 		expect(judgeEvent(at(), { createdDate: '2025-12-01 09:00:00', lastUpdatedDate: '2026-01-01 11:00:00' }).known).toBe(false);
 	});
-
-	it('static data of the version that dated events by creation (seenEvents, seenHorizon) still refuses records created before it', () => {
-		data = { seenEvents: [['other', T, '2026-01-01 08:00:00']], seenHorizon: '2026-01-01 07:00:00' };
-		claim(T);
-		expect(judgeEvent(at(), { createdDate: '2026-01-01 08:00:00', lastUpdatedDate: '2026-01-02 08:00:00' }).known).toBe(true);
-		expect(judgeEvent(at(), { createdDate: '2026-01-01 08:00:01', lastUpdatedDate: '2026-01-02 08:00:00' }).known).toBe(false);
-	});
 });

@@ -28,44 +28,44 @@ const all = { events: ['COLLECTION', 'PAYOUT', 'REFUND', 'card_tokenization_link
 describe('filterEvent', () => {
 	it('ignores an event not selected, reading no other parameter', () => {
 		const p = parameters({ events: ['PAYOUT'] });
-		expect(filterEvent(collection, p.get, 1.1, () => undefined)).toEqual({ ignored: 'event not selected' });
+		expect(filterEvent(collection, p.get, () => undefined)).toEqual({ ignored: 'event not selected' });
 		expect(p.read).toEqual(['events']);
 	});
 
 	it('routes a selected event by the confirmation switches (both on by default)', () => {
-		expect(filterEvent(collection, parameters(all).get, 1.1, () => undefined)).toEqual({ check: 'record', businessIds: [] });
-		expect(filterEvent(collection, parameters({ ...all, confirmWithService: false }).get, 1.1, () => undefined)).toEqual({
+		expect(filterEvent(collection, parameters(all).get, () => undefined)).toEqual({ check: 'record', businessIds: [] });
+		expect(filterEvent(collection, parameters({ ...all, confirmWithService: false }).get, () => undefined)).toEqual({
 			check: 'signature',
 			businessIds: [],
 		});
-		expect(filterEvent(tokenization, parameters(all).get, 1.1, () => undefined)).toMatchObject({ check: 'link' });
-		expect(filterEvent(tokenization, parameters({ ...all, confirmTokenization: false }).get, 1.1, () => undefined)).toMatchObject({
+		expect(filterEvent(tokenization, parameters(all).get, () => undefined)).toMatchObject({ check: 'link' });
+		expect(filterEvent(tokenization, parameters({ ...all, confirmTokenization: false }).get, () => undefined)).toMatchObject({
 			check: 'none',
 		});
 	});
 
 	it('ignores a status not selected (the status is signed)', () => {
-		const p = parameters({ ...all, options: { statuses: ['FAILED'] } });
-		expect(filterEvent(collection, p.get, 1.1, () => undefined)).toEqual({ ignored: 'status not selected' });
+		const p = parameters({ ...all, statuses: ['FAILED'] });
+		expect(filterEvent(collection, p.get, () => undefined)).toEqual({ ignored: 'status not selected' });
 	});
 
 	it("leaves the business to the service's record when it confirms; checks the notification's otherwise", () => {
 		const options = { businessIds: 'BUS-2, BUS-3' };
-		expect(filterEvent(collection, parameters({ ...all, options }).get, 1.1, () => undefined)).toEqual({
+		expect(filterEvent(collection, parameters({ ...all, options }).get, () => undefined)).toEqual({
 			check: 'record',
 			businessIds: ['BUS-2', 'BUS-3'],
 		});
-		expect(filterEvent(collection, parameters({ ...all, options, confirmWithService: false }).get, 1.1, () => undefined)).toEqual({
+		expect(filterEvent(collection, parameters({ ...all, options, confirmWithService: false }).get, () => undefined)).toEqual({
 			ignored: 'business not selected',
 		});
-		expect(filterEvent(tokenization, parameters({ ...all, options }).get, 1.1, () => undefined)).toEqual({
+		expect(filterEvent(tokenization, parameters({ ...all, options }).get, () => undefined)).toEqual({
 			ignored: 'business not selected',
 		});
 	});
 
 	it('takes an unreadable switch as on, and logs why', () => {
 		const warnings: string[] = [];
-		const route = filterEvent(collection, parameters({ ...all, confirmWithService: 'yes' }).get, 1.1, (m) => warnings.push(m));
+		const route = filterEvent(collection, parameters({ ...all, confirmWithService: 'yes' }).get, (m) => warnings.push(m));
 		expect(route).toMatchObject({ check: 'record' });
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toMatch(/^PayOnUs Trigger: .*confirmWithService.*; confirming with the service as if it were on$/);

@@ -1,9 +1,8 @@
 /**
  * The PayOnUs Trigger's panel (issue 31 point 6): a short notice that says
  * what to do and where to read about the one Webhook URL per environment;
- * from version 1.2 the statuses it starts on are a visible parameter,
- * Successful only by default; versions 1 and 1.1 keep Options > Only
- * Statuses (every status by default). And the node picker's text.
+ * the statuses it starts on are a visible parameter, Successful only by
+ * default. And the node picker's text.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { PayOnUsTrigger } from '../../../nodes/PayOnUsTrigger/PayOnUsTrigger.node';
@@ -14,69 +13,57 @@ import type { Notification } from '../../../nodes/PayOnUsTrigger/notification';
 const trigger = new PayOnUsTrigger().description;
 const { NodeHelpers } = jest.requireActual('n8n-workflow') as typeof import('n8n-workflow');
 
-/** What n8n resolves for a node of this version with these values set (the editor and a run see this). */
-function resolve(version: number, values: IDataObject = { events: ['COLLECTION'] }): IDataObject {
-	return NodeHelpers.getNodeParameters(trigger.properties, values as never, true, false, { typeVersion: version } as never, trigger) as IDataObject;
+/** What n8n resolves for the node with these values set (the editor and a run see this). */
+function resolve(values: IDataObject = { events: ['COLLECTION'] }): IDataObject {
+	return NodeHelpers.getNodeParameters(trigger.properties, values as never, true, false, { typeVersion: 1 } as never, trigger) as IDataObject;
 }
 
-/** The parameters the editor shows for a node of this version. */
-function shown(version: number, values: IDataObject = { events: ['COLLECTION'] }): INodeProperties[] {
-	const resolved = resolve(version, values);
-	return trigger.properties.filter((p) => NodeHelpers.displayParameter(resolved as never, p, { typeVersion: version } as never, trigger));
+/** The parameters the editor shows. */
+function shown(values: IDataObject = { events: ['COLLECTION'] }): INodeProperties[] {
+	const resolved = resolve(values);
+	return trigger.properties.filter((p) => NodeHelpers.displayParameter(resolved as never, p, { typeVersion: 1 } as never, trigger));
 }
 
 const notification = (event: string, body: IDataObject): Notification => ({ event: event as never, body, receivedAt: new Date(0) });
 const collection = (paymentStatus: string) => notification('COLLECTION', { type: 'COLLECTION', paymentStatus, onusReference: 'ONUS-1' });
 
-/** filterEvent with the parameters n8n resolves for that version (and the values set). */
-function route(version: number, event: Notification, values: IDataObject = {}) {
-	const params = resolve(version, { events: ['COLLECTION', 'PAYOUT', 'card_tokenization_link.completed'], ...values });
-	return filterEvent(event, (name, fallback) => (name in params ? params[name] : fallback), version, () => undefined);
+/** filterEvent with the parameters n8n resolves (and the values set). */
+function route(event: Notification, values: IDataObject = {}) {
+	const params = resolve({ events: ['COLLECTION', 'PAYOUT', 'card_tokenization_link.completed'], ...values });
+	return filterEvent(event, (name, fallback) => (name in params ? params[name] : fallback), () => undefined);
 }
 
-describe('PayOnUs Trigger version 1.2', () => {
-	it('is the newest version and the default; 1 and 1.1 stay', () => {
-		expect(trigger.version).toEqual([1, 1.1, 1.2]);
-		expect(trigger.defaultVersion).toBe(1.2);
+describe('PayOnUs Trigger statuses', () => {
+	it('has one version, 1', () => {
+		expect(trigger.version).toBe(1);
+		expect(trigger.defaultVersion).toBeUndefined();
 	});
 
 	it('shows Statuses on the panel (not under Add option), Successful only by default', () => {
-		const statuses = shown(1.2).filter((p) => p.name === 'statuses');
+		const statuses = shown().filter((p) => p.name === 'statuses');
 		expect(statuses).toHaveLength(1);
 		expect(statuses[0]).toMatchObject({ displayName: 'Statuses', type: 'multiOptions' });
-		expect(resolve(1.2).statuses).toEqual(['SUCCESSFUL']);
-		const names = shown(1.2).map((p) => p.name);
+		expect(resolve().statuses).toEqual(['SUCCESSFUL']);
+		const names = shown().map((p) => p.name);
 		expect(names.indexOf('statuses')).toBe(names.indexOf('events') + 1);
 		expect(statuses[0].description).toMatch(/Successful only by default/);
-		const options = shown(1.2).find((p) => p.name === 'options');
+		const options = shown().find((p) => p.name === 'options');
 		expect((options?.options as INodeProperties[]).map((o) => o.name)).toEqual(['businessIds']);
 	});
 
-	it('versions 1 and 1.1: no Statuses parameter; Options > Only Statuses, empty (every status)', () => {
-		for (const version of [1, 1.1]) {
-			expect(shown(version).map((p) => p.name)).not.toContain('statuses');
-			expect(resolve(version)).not.toHaveProperty('statuses');
-			const options = shown(version).find((p) => p.name === 'options');
-			expect((options?.options as INodeProperties[]).map((o) => o.name)).toEqual(['businessIds', 'statuses']);
-		}
-	});
-
-	it('1.2 by default starts on a SUCCESSFUL collection only; 1.1 by default on every status', () => {
-		expect(route(1.2, collection('SUCCESSFUL'))).toMatchObject({ check: 'record' });
+	it('by default starts on a SUCCESSFUL collection only', () => {
+		expect(route(collection('SUCCESSFUL'))).toMatchObject({ check: 'record' });
 		for (const status of ['FAILED', 'PENDING', 'PROCESSING']) {
-			expect(route(1.2, collection(status))).toEqual({ ignored: 'status not selected' });
-			expect(route(1.1, collection(status))).toMatchObject({ check: 'record' });
+			expect(route(collection(status))).toEqual({ ignored: 'status not selected' });
 		}
 		// Chosen statuses replace the default; a cleared list lets every status through.
-		expect(route(1.2, collection('FAILED'), { statuses: ['FAILED', 'SUCCESSFUL'] })).toMatchObject({ check: 'record' });
-		expect(route(1.2, collection('PENDING'), { statuses: [] })).toMatchObject({ check: 'record' });
-		// 1.1 with Only Statuses set keeps filtering as before.
-		expect(route(1.1, collection('FAILED'), { options: { statuses: ['SUCCESSFUL'] } })).toEqual({ ignored: 'status not selected' });
+		expect(route(collection('FAILED'), { statuses: ['FAILED', 'SUCCESSFUL'] })).toMatchObject({ check: 'record' });
+		expect(route(collection('PENDING'), { statuses: [] })).toMatchObject({ check: 'record' });
 	});
 
-	it('1.2: a tokenization notification (always COMPLETED) is not filtered by the payment statuses', () => {
+	it('a tokenization notification (always COMPLETED) is not filtered by the payment statuses', () => {
 		const tokenization = notification('card_tokenization_link.completed', { cardTokenizationLinkId: 'ctl_1', status: 'COMPLETED', businessId: 'BUS-1' });
-		expect(route(1.2, tokenization)).toMatchObject({ check: 'link' });
+		expect(route(tokenization)).toMatchObject({ check: 'link' });
 	});
 });
 

@@ -12,7 +12,7 @@ import { resetSeenKeys } from '../../../nodes/PayOnUsTrigger/claim';
 import { receive } from '../../../nodes/PayOnUsTrigger/receive';
 
 const KEY = 'whk-receive-key';
-const body = { type: 'COLLECTION', accountNumber: '0123456789', onusReference: 'ONUS-R1', paymentStatus: 'SUCCESSFUL', transactionAmount: 5000 };
+const body = { type: 'COLLECTION', accountNumber: '0123456789', onusReference: 'ONUS-NUB-1000000000001-01012025-101010', paymentStatus: 'SUCCESSFUL', transactionAmount: 5000 };
 
 /** A webhook request; `trace` lists, in order, what the node asked of n8n and what it answered. */
 function request(payload: IDataObject, hash: string, params: IDataObject = {}) {
@@ -63,7 +63,7 @@ describe('receive', () => {
 	it('an event not to confirm: answered 200 with its item, no read', async () => {
 		const { ctx, trace } = request(body, computeWebhookHash(body, KEY), { confirmWithService: false });
 		const result = await receive(ctx);
-		expect(result.workflowData?.[0]?.[0].json).toMatchObject({ verifiedBy: 'signature', onusReference: 'ONUS-R1' });
+		expect(result.workflowData?.[0]?.[0].json).toMatchObject({ verifiedBy: 'signature', onusReference: 'ONUS-NUB-1000000000001-01012025-101010' });
 		expect(trace.filter((t) => t.startsWith('answer'))).toEqual(['answer 200 {"received":true}']);
 		expect(fakeClient.request).not.toHaveBeenCalled();
 		// A copy: a repeat.

@@ -5,6 +5,11 @@
  */
 import { judgeLink } from '../../../nodes/PayOnUsTrigger/tokenization';
 import type { Notification } from '../../../nodes/PayOnUsTrigger/notification';
+import type { IDataObject } from 'n8n-workflow';
+import type { Judgement } from '../../../nodes/shared/claim';
+
+/** A memory that has let nothing go: it never refuses. */
+const fresh = (): Judgement => ({ known: false });
 
 describe('judgeLink (pure)', () => {
 	const link: Notification = {
@@ -14,8 +19,8 @@ describe('judgeLink (pure)', () => {
 	};
 
 	it('confirmed; with the card token unchecked it says so on the item', () => {
-		expect(judgeLink(link, { confirmed: true, tokenChecked: true })).toMatchObject({ kind: 'confirmed', item: { verified: true } });
-		const unchecked = judgeLink(link, { confirmed: true, tokenChecked: false });
+		expect(judgeLink(link, { confirmed: true, tokenChecked: true }, fresh)).toMatchObject({ kind: 'confirmed', item: { verified: true } });
+		const unchecked = judgeLink(link, { confirmed: true, tokenChecked: false }, fresh);
 		expect(unchecked).toMatchObject({
 			kind: 'confirmed',
 			cardTokenUnchecked: true,
@@ -24,12 +29,36 @@ describe('judgeLink (pure)', () => {
 	});
 
 	it('a missing link is forged; any other refusal is Unconfirmed with the item as received', () => {
-		expect(judgeLink(link, { confirmed: false, reason: 'link not found' })).toEqual({ kind: 'forged' });
-		expect(judgeLink(link, { confirmed: false, reason: 'x', forged: true })).toEqual({ kind: 'forged' });
-		expect(judgeLink(link, { confirmed: false, reason: 'card token differs' })).toMatchObject({
+		expect(judgeLink(link, { confirmed: false, reason: 'link not found' }, fresh)).toEqual({ kind: 'forged' });
+		expect(judgeLink(link, { confirmed: false, reason: 'x', forged: true }, fresh)).toEqual({ kind: 'forged' });
+		expect(judgeLink(link, { confirmed: false, reason: 'card token differs' }, fresh)).toMatchObject({
 			kind: 'notConfirmed',
 			reason: 'card token differs',
 			item: { verified: false, verifiedBy: 'none' },
 		});
+	});
+
+	it('rule 3: dated by its card token, kept with that date; past the horizon, or undated once the memory let events go, Unconfirmed', () => {
+		const dated = { createdDate: '2026-01-15 10:00:00' };
+		const seen: IDataObject[] = [];
+		expect(judgeLink(link, { confirmed: true, tokenChecked: true, dated }, (r) => (seen.push(r), { known: false }))).toMatchObject({
+			kind: 'confirmed',
+			record: dated,
+		});
+		expect(seen).toEqual([dated]);
+		const horizon = (r: IDataObject): Judgement =>
+			r.createdDate === undefined
+				? { known: true, reason: 'no readable date' }
+				: { known: true, reason: `last changed ${String(r.createdDate)}: it may have been handled already` };
+		expect(judgeLink(link, { confirmed: true, tokenChecked: true, dated }, horizon)).toMatchObject({
+			kind: 'notConfirmed',
+			reason: 'not started again: last changed 2026-01-15 10:00:00: it may have been handled already. Check your records for card token tok (link ctl_1)',
+			item: { verified: true, verifiedBy: 'api' },
+		});
+		const undated = judgeLink(link, { confirmed: true, tokenChecked: false, undated: 'no Merchant ID to read its card token with' }, horizon);
+		expect(undated).toMatchObject({ kind: 'notConfirmed' });
+		expect((undated as { reason: string }).reason).toContain(
+			'nothing dates this completion (no Merchant ID to read its card token with) and this node\'s memory no longer covers every event: it may have been handled already',
+		);
 	});
 });

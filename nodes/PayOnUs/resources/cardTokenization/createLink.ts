@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { getLinkByReference, PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { additionalFields, businessIdField } from '../fields';
@@ -36,7 +36,7 @@ const expiryMinutes = () =>
 const schema = z.object({
 	businessId: v.businessId(),
 	merchantReference: v.reference(100),
-	customerName: v.text(200),
+	customerName: v.bankText(200),
 	customerEmail: v.email(),
 	additionalFields: v.group({
 		customerPhone: v.optional(v.phone()),

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { Envelope } from '../../../shared/clientInterface';
 import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import * as api from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { businessIdField } from '../fields';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import * as v from '../../../shared/validation';
 import { merchantIdField, statusFilter } from '../fields';
 import { limitWhenNotAll, pagingShape, searchProperties } from '../search';

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { readList, type PagedList } from '../../../shared/api';
 import type { PayOnUsClient } from '../../../shared/clientInterface';
 import * as v from '../../../shared/validation';
@@ -9,7 +9,7 @@ import { checkDateRange, givenFilters } from '../search';
 
 /**
  * Pieces shared by the card tokenization operations: the search filters, the removal of anything card-like from output, and the
- * "not enabled" sentence of this area (statuses are read by shared/errors.ts).
+ * "not enabled" sentence of this area (statuses are read by shared/errors/).
  */
 
 export const LINK_STATUSES = ['PENDING', 'COMPLETED', 'EXPIRED', 'CANCELLED'] as const;

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
+import { PATHS } from '../../../shared/api';
+import { type MoneyCall, PAYIN_RECORD } from '../../../shared/moneyMoving';
 import * as payins from '../../../shared/payins';
 import * as v from '../../../shared/validation';
 import {
@@ -32,13 +34,32 @@ const schema = z.object({
 	reference: v.reference(),
 	...customer.shape,
 	additionalFields: v.group({
-		narration: v.optionalText(255),
+		narration: v.optionalBankText(255),
 		redirectUrl: v.optional(v.url()),
 		...customer.optionalShape,
 	}),
 });
 
 type Input = z.infer<typeof schema>;
+
+/** What makes it move money: the call, its proof, its lookup and its body (the Payment Page's card charge too). */
+export const cardCharge = {
+	path: PATHS.cardPayments,
+	// Response data: authTypeRequired, paymentStatus, onusReference, redirectUrl, message.
+	proof: { kind: 'card payment', types: ['CARD'], answer: [], record: PAYIN_RECORD },
+	lookup: 'paymentRequests',
+	body: z.object({
+		cardData: v.encryptedCardData(),
+		amount: v.amount(),
+		currency: v.currency(),
+		reference: v.reference(),
+		narration: payins.narrationOrEmpty(),
+		businessId: v.businessId(),
+		customer: payins.customerBody(payins.PAYIN_CUSTOMERS.cardCharge),
+		/** Where the customer returns after 3-D Secure. */
+		redirectUrl: v.optional(v.url()),
+	}),
+} satisfies MoneyCall;
 
 export const chargeCard: PayOnUsOperation<typeof schema> = {
 	value: 'chargeCard',
@@ -78,11 +99,12 @@ export const chargeCard: PayOnUsOperation<typeof schema> = {
 	schema,
 	effect: 'movesMoney',
 	money: { direction: 'in' },
+	moneyCall: cardCharge,
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
-		const data = await payins.chargeCard(client, {
+		const data = await payins.postPayin(client, cardCharge, {
 			cardData: input.cardData,
 			amount: input.amount,
 			currency: input.currency,

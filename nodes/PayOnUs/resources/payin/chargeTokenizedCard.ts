@@ -1,11 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { statusOf } from '../../../shared/errors';
-import { additionalFields, businessIdField, narrationField, referenceField } from '../fields';
+import { additionalFields, amountField, businessIdField, narrationField, referenceField } from '../fields';
 import { itemByItem, PayOnUsInputError, type PayOnUsOperation } from '../types';
 import { postPayin } from '../../../shared/payins';
+import { type MoneyCall, PAYIN_RECORD } from '../../../shared/moneyMoving';
 
 /**
  * Charge tokenized card: POST /api/v1/card-payments/with-token. MOVES MONEY.
@@ -19,12 +20,28 @@ const schema = z.object({
 	amount: v.tokenizedAmount(),
 	reference: v.reference(),
 	additionalFields: v.group({
-		narration: v.optionalText(255),
+		narration: v.optionalBankText(255),
 		notificationUrl: v.optional(v.url()),
 	}),
 });
 
 type Input = z.infer<typeof schema>;
+
+/** What makes it move money: the call, its proof, its lookup and its body. */
+export const storedCardCharge = {
+	path: PATHS.storedCardCharge,
+	// Response data: authTypeRequired, paymentStatus, onusReference (TKPY), redirectUrl, message, descriptor.
+	proof: { kind: 'stored-card charge', types: ['TKPY'], answer: [], record: PAYIN_RECORD },
+	lookup: 'paymentRequests',
+	body: z.object({
+		businessId: v.businessId(),
+		cardTokenId: v.identifier('a card token id'),
+		amount: v.tokenizedAmount(),
+		reference: v.reference(),
+		narration: v.optionalBankText(255),
+		notificationUrl: v.optional(v.url()),
+	}),
+} satisfies MoneyCall;
 
 /** The service's own words (the transport puts them in the description). */
 function serviceText(error: unknown): string {
@@ -100,15 +117,7 @@ export const chargeTokenizedCard: PayOnUsOperation<typeof schema> = {
 			required: true,
 			description: 'ID of the card token to charge (from the tokenization link or Get Many Card Tokens)',
 		},
-		{
-			displayName: 'Amount',
-			name: 'amount',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 2 },
-			default: 1,
-			required: true,
-			description: 'Amount to charge, at least 1 (up to 2 decimal places)',
-		},
+		amountField({ typeOptions: { minValue: 1, numberPrecision: 2 }, default: 1, description: 'Amount to charge, at least 1 (up to 2 decimal places)' }),
 		referenceField(),
 		additionalFields([
 			narrationField(),
@@ -124,19 +133,20 @@ export const chargeTokenizedCard: PayOnUsOperation<typeof schema> = {
 	],
 	schema,
 	effect: 'movesMoney',
-	money: { direction: 'in' },
+	money: { direction: 'in', impliedCurrency: 'NGN' },
+	moneyCall: storedCardCharge,
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
 		try {
-			return await postPayin(client, PATHS.storedCardCharge, {
+			return await postPayin(client, storedCardCharge, {
 				businessId: input.businessId,
 				cardTokenId: input.cardTokenId,
 				amount: input.amount,
 				reference: input.reference,
-				...(extra.narration ? { narration: extra.narration } : {}),
-				...(extra.notificationUrl ? { notificationUrl: extra.notificationUrl } : {}),
+				narration: extra.narration,
+				notificationUrl: extra.notificationUrl,
 			});
 		} catch (error) {
 			throw explainTokenChargeError(error, input) ?? error;

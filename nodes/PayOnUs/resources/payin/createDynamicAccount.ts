@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
+import { PATHS } from '../../../shared/api';
+import { type MoneyCall, PAYIN_RECORD } from '../../../shared/moneyMoving';
 import * as payins from '../../../shared/payins';
 import * as v from '../../../shared/validation';
 import { additionalFields, amountField, businessIdField, referenceField } from '../fields';
@@ -25,6 +27,20 @@ const schema = z.object({
 
 type Input = z.infer<typeof schema>;
 
+/** What makes it a money-moving call: the call, its proof, its lookup and its body (the Payment Page's bank transfer too). */
+export const dynamicAccount = {
+	path: PATHS.dynamicAccount,
+	// Response data: accountName, accountNumber, bankName, amount, onusReference, merchantReference.
+	proof: { kind: 'dynamic account', types: ['NUB'], answer: ['reference', 'amount'], record: PAYIN_RECORD },
+	lookup: 'paymentRequests',
+	body: z.object({
+		amount: v.amount(),
+		reference: v.reference(),
+		businessId: v.businessId(),
+		customer: payins.customerBody(payins.PAYIN_CUSTOMERS.dynamicAccount),
+	}),
+} satisfies MoneyCall;
+
 export const createDynamicAccount: PayOnUsOperation<typeof schema> = {
 	value: 'createDynamicAccount',
 	name: 'Create Dynamic Account',
@@ -41,10 +57,11 @@ export const createDynamicAccount: PayOnUsOperation<typeof schema> = {
 	schema,
 	// Sets up a collection: no money moves until the customer pays (no Dry Run).
 	effect: 'write',
+	moneyCall: dynamicAccount,
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		const data = await payins.createDynamicAccount(client, {
+		const data = await payins.postPayin(client, dynamicAccount, {
 			amount: input.amount,
 			reference: input.reference,
 			businessId: input.businessId,

@@ -1,10 +1,11 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { PATHS } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { additionalFields, businessIdField, referenceField } from '../fields';
 import { itemByItem, type PayOnUsOperation } from '../types';
 import { customerBlock } from './customer';
-import { PAYIN_CUSTOMERS, postPayin } from '../../../shared/payins';
+import { customerBody, PAYIN_CUSTOMERS, postPayin } from '../../../shared/payins';
+import type { MoneyCall } from '../../../shared/moneyMoving';
 
 /**
  * Create fixed account: a permanent bank account for one customer; every
@@ -24,6 +25,20 @@ const schema = z.object({
 });
 
 type Input = z.infer<typeof schema>;
+
+/** What makes it a money-moving call: the call, its proof, its lookup and its body. */
+export const fixedAccount = {
+	path: PATHS.fixedAccount,
+	// Not in the spec (public API): its answer is not shown; any service reference, and the request's reference.
+	proof: { kind: 'fixed account', answer: ['reference'], record: ['reference', 'businessId'] },
+	lookup: 'paymentRequests',
+	body: z.object({
+		customer: customerBody(PAYIN_CUSTOMERS.fixedAccount),
+		dob: v.date(),
+		reference: v.reference(),
+		businessId: v.businessId(),
+	}),
+} satisfies MoneyCall;
 
 export const createFixedAccount: PayOnUsOperation<typeof schema> = {
 	value: 'createFixedAccount',
@@ -48,10 +63,11 @@ export const createFixedAccount: PayOnUsOperation<typeof schema> = {
 	],
 	schema,
 	effect: 'write',
+	moneyCall: fixedAccount,
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		return await postPayin(client, PATHS.fixedAccount, {
+		return await postPayin(client, fixedAccount, {
 			customer: customer.build(input),
 			dob: input.dob,
 			reference: input.reference,

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 import * as v from '../../../shared/validation';
 import { CUSTOMER_VALUES, type CustomerKey, type CustomerValues, type PayinCustomer } from '../../../shared/payins';
 

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
+import { PATHS } from '../../../shared/api';
+import { type MoneyCall, PAYIN_RECORD } from '../../../shared/moneyMoving';
 import * as payins from '../../../shared/payins';
 import * as v from '../../../shared/validation';
 import { additionalFields, amountField, businessIdField, narrationField, referenceField } from '../fields';
@@ -19,12 +21,31 @@ const schema = z.object({
 	reference: v.reference(),
 	...customer.shape,
 	additionalFields: v.group({
-		narration: v.optionalText(255),
+		narration: v.optionalBankText(255),
 		...customer.optionalShape,
 	}),
 });
 
 type Input = z.infer<typeof schema>;
+
+/** What makes it move money: the call, its proof, its lookup and its body (the Payment Page's EFT too). */
+export const eftPayin = {
+	path: PATHS.eftPayment,
+	// Response data: onusReference, reference, amount, redirectUrl, bankName, paymentStatus.
+	proof: { kind: 'EFT payment', types: ['EFT'], answer: ['reference', 'amount'], record: PAYIN_RECORD },
+	lookup: 'paymentRequests',
+	body: z.object({
+		amount: v.amount(),
+		reference: v.reference(),
+		narration: payins.narrationOrEmpty(),
+		businessId: v.businessId(),
+		/** The bank's code (GET /api/v1/eft-payment/banks). */
+		bank: v.identifier('a bank code'),
+		customer: payins.customerBody(payins.PAYIN_CUSTOMERS.eft),
+		/** Where the customer returns from their bank's page. */
+		redirectUrl: v.optional(v.url()),
+	}),
+} satisfies MoneyCall;
 
 export const eftPayment: PayOnUsOperation<typeof schema> = {
 	value: 'eftPayment',
@@ -51,11 +72,12 @@ export const eftPayment: PayOnUsOperation<typeof schema> = {
 	],
 	schema,
 	effect: 'movesMoney',
-	money: { direction: 'in' },
+	money: { direction: 'in', impliedCurrency: 'ZAR' },
+	moneyCall: eftPayin,
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
-		const data = await payins.eftPayment(client, {
+		const data = await payins.postPayin(client, eftPayin, {
 			amount: input.amount,
 			reference: input.reference,
 			narration: input.additionalFields.narration,

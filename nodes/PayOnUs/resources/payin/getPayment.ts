@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import * as payins from '../../../shared/payins';
 import * as v from '../../../shared/validation';
 import { businessIdField, onusReferenceField } from '../fields';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import * as api from '../../../shared/api';
 import { itemByItem, type PayOnUsOperation } from '../types';
 

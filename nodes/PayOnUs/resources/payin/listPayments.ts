@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { LISTS, readList } from '../../../shared/api';
 import * as v from '../../../shared/validation';
 import { businessIdFilter, dateFilter, statusFilter } from '../fields';

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
+import { PATHS } from '../../../shared/api';
+import { type MoneyCall, PAYIN_RECORD } from '../../../shared/moneyMoving';
 import * as payins from '../../../shared/payins';
 import * as v from '../../../shared/validation';
 import { additionalFields, amountField, businessIdField, narrationField, referenceField } from '../fields';
@@ -21,13 +23,33 @@ const schema = z.object({
 	reference: v.reference(),
 	...customer.shape,
 	additionalFields: v.group({
-		narration: v.optionalText(255),
+		narration: v.optionalBankText(255),
 		initiatingCode: v.optionalText(50),
 		...customer.optionalShape,
 	}),
 });
 
 type Input = z.infer<typeof schema>;
+
+/** What makes it move money: the call, its proof, its lookup and its body (the Payment Page's mobile money too). */
+export const mobileMoneyPayin = {
+	path: PATHS.mobileMoneyCollection,
+	// Response data: accountName, mobileNumber, paymentStatus, network, amount, onusReference, merchantReference, otpRequired.
+	proof: { kind: 'mobile money payment', types: ['MMO'], answer: ['reference', 'amount', 'customerPhone'], record: PAYIN_RECORD },
+	lookup: 'paymentRequests',
+	body: z.object({
+		amount: v.amount(),
+		reference: v.reference(),
+		businessId: v.businessId(),
+		narration: payins.narrationOrEmpty(),
+		momoNetwork: v.identifier('MTN-GH'),
+		customer: payins.customerBody(payins.PAYIN_CUSTOMERS.mobileMoney),
+		/** The pre-OTP code some networks need. */
+		initiatingCode: v.optionalText(50),
+	}),
+	// The record must also show the phone the customer approves on (a payin's proof).
+	customerPhone: true,
+} satisfies MoneyCall;
 
 export function mobileMoneyNextStep(data: IDataObject): string {
 	const ref = String(data.onusReference ?? '');
@@ -82,19 +104,19 @@ export const mobileMoneyCollection: PayOnUsOperation<typeof schema> = {
 	],
 	schema,
 	effect: 'movesMoney',
-	money: { direction: 'in' },
+	money: { direction: 'in', impliedCurrency: 'network' },
+	moneyCall: mobileMoneyPayin,
 	paging: false,
 	aggregatesItems: itemByItem,
 	async execute({ client }, input: Input) {
 		const extra = input.additionalFields;
-		// The record must also show the phone the customer approves on (a payin's proof: the call declares it).
-		const data = await payins.mobileMoneyCollection(client, {
+		const data = await payins.postPayin(client, mobileMoneyPayin, {
 			amount: input.amount,
 			reference: input.reference,
 			businessId: input.businessId,
 			narration: extra.narration,
 			momoNetwork: input.momoNetwork,
-			customer: customer.build(input) as payins.MobileMoneyBody['customer'],
+			customer: customer.build(input),
 			initiatingCode: extra.initiatingCode,
 		});
 		return { ...data, nextStep: mobileMoneyNextStep(data) };

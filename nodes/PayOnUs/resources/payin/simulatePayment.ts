@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 import * as payins from '../../../shared/payins';
 import { amountField, onusReferenceField } from '../fields';
 import { itemByItem, PayOnUsInputError, type PayOnUsOperation } from '../types';

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import type { PayOnUsClient } from '../../../shared/clientInterface';
 import { bool, businessId as businessIdInput, currency, oneOf, optional, reference, text } from '../../../shared/validation';
 import type { OperationContext, PayOnUsOperation } from '../types';
@@ -9,13 +9,14 @@ import {
 	CSV_COLUMNS,
 	describeProblems,
 	readCsvRows,
+	rowPlace,
 	validateRows,
 	type BulkRow,
 	type RawRow,
 } from './csv';
 import { businessIdField, currencyField } from '../fields';
 import { PATHS, walkPages } from '../../../shared/api';
-import { LOOKUP_MAX_PAGES, LOOKUP_PAGE_SIZE, transfersOf } from '../../../shared/moneyMoving';
+import { LOOKUP_MAX_PAGES, LOOKUP_PAGE_SIZE, type MoneyCall, sendMoney, transfersOf } from '../../../shared/moneyMoving';
 import { resolveMerchantId } from './shared';
 import { toTransfer } from '../../../shared/records';
 
@@ -144,7 +145,7 @@ const money = (n: number) => Math.round(n * 100) / 100;
  * has its transfer). `strict`: a transfer that does not show its account or
  * amount is a problem (records found by lookup); otherwise it is not compared.
  */
-export function compareRows(rows: BulkRow[], transfers: IDataObject[], strict: boolean): string[] {
+export function compareRows(rows: BulkRow[], transfers: IDataObject[], strict: boolean, places?: string[]): string[] {
 	const problems: string[] = [];
 	if (transfers.length !== rows.length) problems.push(`${transfers.length} transfer(s) for ${rows.length} row(s)`);
 	const unused = [...transfers];
@@ -155,14 +156,14 @@ export function compareRows(rows: BulkRow[], transfers: IDataObject[], strict: b
 			if (account === undefined || !Number.isFinite(amount)) return !strict;
 			return account === row.beneficiaryAccountNumber && Math.abs(amount - row.amount) <= 0.005;
 		});
-		if (at === -1) problems.push(`row ${i + 1} (${row.amount} to ${row.beneficiaryAccountNumber}) has no matching transfer`);
+		if (at === -1) problems.push(`${places?.[i] ?? `row ${i + 1}`} (${row.amount} to ${row.beneficiaryAccountNumber}) has no matching transfer`);
 		else unused.splice(at, 1);
 	});
 	return problems;
 }
 
 /** Differences between a batch answer (or the batch found by lookup) and the rows sent. */
-export function batchCheck(batch: string, rows: BulkRow[]): (record: IDataObject, mode: 'answer' | 'record') => string[] {
+export function batchCheck(batch: string, rows: BulkRow[], places?: string[]): (record: IDataObject, mode: 'answer' | 'record') => string[] {
 	const total = money(rows.reduce((sum, r) => sum + r.amount, 0));
 	return (record, mode) => {
 		const out: string[] = [];
@@ -173,7 +174,7 @@ export function batchCheck(batch: string, rows: BulkRow[]): (record: IDataObject
 		if (Number.isFinite(amount) && Math.abs(amount - total) > 0.005) out.push(`total amount ${amount} (requested ${total})`);
 		const transfers = Array.isArray(record.transfers) ? (record.transfers as IDataObject[]) : undefined;
 		// No transfers shown at all is the proof's to say (../../../shared/moneyMoving/proof.ts).
-		if (transfers && (mode === 'record' || transfers.length > 0)) out.push(...compareRows(rows, transfers, mode === 'record'));
+		if (transfers && (mode === 'record' || transfers.length > 0)) out.push(...compareRows(rows, transfers, mode === 'record', places));
 		return out;
 	};
 }
@@ -245,6 +246,15 @@ export function batchLookup(
 	};
 }
 
+/** What makes it move money: the call, its proof, its lookup (batchLookup above) and its form fields (the rows: a CSV file). */
+export const bulkBankTransfer = {
+	path: PATHS.bulkBankTransfer,
+	// The response is not shown: the rows prove the batch (every row a transfer matching it).
+	proof: { kind: 'bulk transfer', types: ['TRNF'], answer: [], record: [], batch: true },
+	lookup: 'batch',
+	body: z.object({ reference: reference(90), businessId: businessIdInput(), currency: currency() }),
+} satisfies MoneyCall;
+
 export const bulkTransfer: PayOnUsOperation<typeof schema> = {
 	value: 'bulkTransfer',
 	name: 'Create Bulk Transfer',
@@ -255,6 +265,7 @@ export const bulkTransfer: PayOnUsOperation<typeof schema> = {
 	schema,
 	effect: 'movesMoney',
 	money: { direction: 'out' },
+	moneyCall: bulkBankTransfer,
 	paging: false,
 	aggregatesItems: (input) => input.source === 'items',
 	async execute(ctx: OperationContext, input) {
@@ -262,11 +273,13 @@ export const bulkTransfer: PayOnUsOperation<typeof schema> = {
 		const { businessId } = input;
 		const merchantId = resolveMerchantId(client, undefined, 'to check a batch by its reference after a lost answer');
 
-		const { rows, problems } = validateRows(await readRows(ctx, input), {
+		const raw = await readRows(ctx, input);
+		const places = raw.map((r, i) => rowPlace(r, i + 1));
+		const { rows, problems } = validateRows(raw, {
 			allowDuplicateRows: input.allowDuplicateRows === true,
 		});
 		if (problems.length > 0) {
-			const where = input.source === 'items' ? 'input items (row N = item N)' : 'CSV rows';
+			const where = input.source === 'items' ? 'input items' : 'CSV (line 1 is the header)';
 			throw new PayOnUsInputError(
 				'',
 				`Bulk transfer refused, nothing was sent: ${problems.length} problem(s) in the ${where}: ${describeProblems(problems)}`,
@@ -274,25 +287,22 @@ export const bulkTransfer: PayOnUsOperation<typeof schema> = {
 		}
 
 		const csv = buildCsv(rows);
-		const result = await client.request<IDataObject>({
-			method: 'POST',
-			path: PATHS.bulkBankTransfer,
-			form: {
-				fields: { reference: input.reference, businessId, currency: input.currency },
-				files: [
-					{ field: 'file', filename: `${input.reference.replace(/[^A-Za-z0-9._-]/g, '_')}.csv`, contentType: 'text/csv', data: Buffer.from(csv, 'utf8') },
-				],
-			},
-			moneyMoving: {
-				reference: input.reference,
-				lookup: batchLookup(client, merchantId, businessId, input.reference, rows),
-				check: batchCheck(input.reference, rows),
-				describe: `${rows.length} row(s), ${input.currency} ${money(rows.reduce((sum, r) => sum + r.amount, 0))} in total, business ${businessId}`,
-				noun: 'bulk transfer',
-				// Nothing in the spec can prove a batch absent: a lost answer is never resent.
-				lookupProvesAbsence: false,
-			},
-		});
+		const form = {
+			fields: { reference: input.reference, businessId, currency: input.currency },
+			files: [
+				{ field: 'file', filename: `${input.reference.replace(/[^A-Za-z0-9._-]/g, '_')}.csv`, contentType: 'text/csv', data: Buffer.from(csv, 'utf8') },
+			],
+		};
+		const result = await sendMoney<IDataObject>(client, bulkBankTransfer, { form }, () => ({
+			reference: input.reference,
+			lookup: batchLookup(client, merchantId, businessId, input.reference, rows),
+			check: batchCheck(input.reference, rows, places),
+			places,
+			describe: `${rows.length} row(s), ${input.currency} ${money(rows.reduce((sum, r) => sum + r.amount, 0))} in total, business ${businessId}`,
+			noun: 'bulk transfer',
+			// Nothing in the spec can prove a batch absent: a lost answer is never resent.
+			lookupProvesAbsence: false,
+		}));
 		// Each row's transfer in the one transfer shape (nodes/shared/records.ts).
 		return Array.isArray(result?.transfers)
 			? { ...result, transfers: (result.transfers as IDataObject[]).map(toTransfer) }

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import {
 	accountNumber,
 	amount,
+	bankText,
 	bool,
 	businessId as businessIdInput,
 	countryCode,
@@ -12,17 +13,18 @@ import {
 	oneOf,
 	optional,
 	optionalText,
+	phone,
 	reference,
-	text,
 	TEXT_LIMITS,
 } from '../../../shared/validation';
 import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';
 import { PayOnUsInputError } from '../types';
 import { amountField, businessIdField, currencyField, narrationField, referenceField } from '../fields';
 import { enquireName, PATHS } from '../../../shared/api';
-import { moneyMoving, transfersOf } from '../../../shared/moneyMoving';
+import { type MoneyCall, moneyMoving, referenceSource, sendMoney, TRANSFER_RECORD } from '../../../shared/moneyMoving';
 import { namesMatch, resolveMerchantId } from './shared';
 import { toTransfer } from '../../../shared/records';
+import { PENDING_IS_NOT_FINAL } from './pendingHint';
 
 /**
  * Create Transfer: pays money out of a wallet to a bank account, a mobile
@@ -45,6 +47,12 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	{
+		displayName: PENDING_IS_NOT_FINAL,
+		name: 'pendingNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		displayName: 'Transfer Type',
 		name: 'transferType',
 		type: 'options',
@@ -62,23 +70,10 @@ const properties: INodeProperties[] = [
 		displayName: 'Country Code',
 		name: 'countryCode',
 		type: 'string',
-		default: 'NG',
-		required: true,
-		placeholder: 'NG',
-		description: 'Two-letter country code of the beneficiary, e.g. NG, KE, ZA',
-		hint: 'Set it to the country of the currency: NG for NGN, KE for KES, GH for GHS, ZA for ZAR (EFT)',
-		// Versions 1 and 2 as saved (default NG); version 3 takes it from the currency.
-		displayOptions: { show: { '@version': [1, 2] } },
-	},
-	{
-		displayName: 'Country Code',
-		name: 'countryCode',
-		type: 'string',
 		default: '',
 		placeholder: 'Taken from the currency',
 		description: 'Two-letter country code of the beneficiary, e.g. NG, KE, ZA. Leave empty to use the country of the currency.',
 		hint: 'Empty: NG for NGN, KE for KES, GH for GHS, ZA for ZAR. Needed only for USD.',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 	},
 	referenceField({ placeholder: 'e.g. payout-2024-0001' }),
 	// Bank account
@@ -134,7 +129,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: '+254700000000',
 		displayOptions: { show: { transferType: [MOMO] } },
-		description: 'Mobile money number of the beneficiary, digits with or without a leading +',
+		description: 'Mobile money number of the beneficiary in international format: + and the country code (a local number such as 0700000000 is refused)',
 	},
 	{
 		displayName: 'Beneficiary Account Name',
@@ -153,26 +148,16 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'E-mail address shown on the bank transfer (optional)',
 	},
-	// Node version 1 keeps its original default (off) so saved workflows behave
-	// as before; version 2 (new nodes) runs the name enquiry by default, as the
-	// spec says it is always performed before a bank transfer.
-	{
-		displayName: 'Verify Beneficiary Name First',
-		name: 'verifyBeneficiaryName',
-		type: 'boolean',
-		default: false,
-		displayOptions: { show: { transferType: [BANK], '@version': [1] } },
-		description:
-			'Whether to run a name enquiry first and stop, sending nothing, when the name the bank returns differs from Beneficiary Account Name (ignoring case and spacing)',
-	},
+	// On by default: the spec says the name enquiry is always performed before a bank transfer.
 	{
 		displayName: 'Verify Beneficiary Name First',
 		name: 'verifyBeneficiaryName',
 		type: 'boolean',
 		default: true,
-		displayOptions: { show: { transferType: [BANK], '@version': [{ _cnd: { gte: 2 } }] } },
+		displayOptions: { show: { transferType: [BANK] } },
 		description:
 			'Whether to run a name enquiry first and stop, sending nothing, when the name the bank returns differs from Beneficiary Account Name (ignoring case and spacing). Turned off, a mistyped account number pays whoever holds it.',
+		hint: "Compares Beneficiary Account Name with the name the bank holds for this account (case and spacing ignored). To get the bank's name first: Payout → Look Up Account Name.",
 	},
 	{
 		displayName: 'Pay From Sub-Wallet',
@@ -192,22 +177,13 @@ const properties: INodeProperties[] = [
 ];
 
 /**
- * The node version from which a repeat of the very same transfer (its
- * reference already holds this amount, currency and beneficiary) is a
- * success item marked `outcome: "alreadyDone"`, the existing transfer, as
- * idempotency keys behave elsewhere. A reference held by a different
- * request stays an error, in every version.
+ * Mobile money number (the spec: international format with a leading +),
+ * read by the shared phone reader (rule 7): E.164, or the digits of the
+ * transfer's country's code without the + (254700000000 to KE), as sent
+ * before; a local number (0700000000) or another country's digits without
+ * the + are refused, naming the form to write.
  */
-export const ALREADY_DONE_SUCCESS_VERSION = 4;
-
-/** Mobile money number: digits, optionally with a leading +, 7 to 15 digits. */
-const momoNumber = () =>
-	z.preprocess(
-		(v) => (typeof v === 'string' ? v.trim().replace(/[\s-]/g, '') || undefined : v),
-		z
-			.string({ required_error: 'is required', invalid_type_error: 'must be text' })
-			.regex(/^\+?\d{7,15}$/, 'must be a phone number: 7 to 15 digits, optionally with a leading +'),
-	);
+const momoNumber = (country: string | undefined) => phone({ country, lead: 'must be a phone number in international format' });
 
 /** The one country of a currency (PayOnUs' markets), for an empty Country Code. USD has none. */
 export const COUNTRY_OF_CURRENCY: Record<string, string | undefined> = { NGN: 'NG', KES: 'KE', GHS: 'GH', ZAR: 'ZA' };
@@ -225,8 +201,8 @@ const schema = z
 		beneficiaryAccountNumber: z.unknown(),
 		momoNetwork: optionalText(50),
 		beneficiaryPhoneNumber: z.unknown(),
-		beneficiaryAccountName: text(TEXT_LIMITS.name),
-		narration: text(TEXT_LIMITS.narration),
+		beneficiaryAccountName: bankText(TEXT_LIMITS.name),
+		narration: bankText(TEXT_LIMITS.narration),
 		email: optional(email()),
 		verifyBeneficiaryName: optional(bool()),
 		fromSubWallet: optional(bool()),
@@ -248,7 +224,7 @@ const schema = z
 			check('beneficiaryAccountNumber', accountNumber(), v.beneficiaryAccountNumber);
 		} else {
 			need('momoNetwork', v.momoNetwork);
-			check('beneficiaryPhoneNumber', momoNumber(), v.beneficiaryPhoneNumber);
+			check('beneficiaryPhoneNumber', momoNumber(v.countryCode ?? COUNTRY_OF_CURRENCY[v.currency]), v.beneficiaryPhoneNumber);
 		}
 		if (v.fromSubWallet === true) need('walletId', v.walletId);
 		if (v.countryCode === undefined && COUNTRY_OF_CURRENCY[v.currency] === undefined) {
@@ -260,9 +236,35 @@ const schema = z
 		countryCode: v.countryCode ?? (COUNTRY_OF_CURRENCY[v.currency] as string),
 		beneficiaryAccountNumber:
 			v.transferType === MOMO
-				? (momoNumber().parse(v.beneficiaryPhoneNumber) as string)
+				? (momoNumber(v.countryCode ?? COUNTRY_OF_CURRENCY[v.currency]).parse(v.beneficiaryPhoneNumber) as string)
 				: (accountNumber().parse(v.beneficiaryAccountNumber) as string),
 	}));
+
+/** What makes it move money: the call, its proof, its lookup and its body (the schema above read every value). */
+export const bankTransfer = {
+	path: PATHS.bankTransfer,
+	// Response data: paymentStatus, currency, amount, fee, onusReference, merchantReference.
+	proof: { kind: 'transfer', types: ['TRNF'], answer: ['reference', 'amount', 'currency'], record: TRANSFER_RECORD },
+	lookup: 'transfers',
+	body: z.object({
+		transferType: oneOf(TRANSFER_TYPES),
+		amount: amount(),
+		currency: currency(),
+		countryCode: countryCode(),
+		reference: reference(),
+		narration: bankText(TEXT_LIMITS.narration),
+		businessId: businessIdInput(),
+		/** The account number, or the mobile money number in international format (read by the schema above). */
+		beneficiaryAccountNumber: z.string(),
+		beneficiaryAccountName: bankText(TEXT_LIMITS.name),
+		beneficiaryBankCode: optionalText(20),
+		eftBank: optionalText(20),
+		momoNetwork: optionalText(50),
+		email: optional(email()),
+		fromSubWallet: optional(bool()),
+		walletId: optional(identifier('WAL-1')),
+	}),
+} satisfies MoneyCall;
 
 export const createTransfer: PayOnUsOperation<typeof schema> = {
 	value: 'createTransfer',
@@ -278,6 +280,7 @@ export const createTransfer: PayOnUsOperation<typeof schema> = {
 		// The dry run reports the name check as a check of its own (not a stop).
 		dryRunInput: (input) => ({ ...input, verifyBeneficiaryName: false }),
 	},
+	moneyCall: bankTransfer,
 	// An empty Country Code takes the currency's country (an expression giving nothing is an error instead).
 	defaultsWhenEmpty: { countryCode: 'the country of the currency' },
 	paging: false,
@@ -329,25 +332,20 @@ export const createTransfer: PayOnUsOperation<typeof schema> = {
 			body.walletId = input.walletId;
 		}
 
-		// From node version 4 a reference already holding this very transfer (same amount, currency and
-		// beneficiary) is a success marked outcome "alreadyDone" (1-3: the "Already paid" error).
-		const returnsExisting = (ctx.nodeVersion ?? 1) >= ALREADY_DONE_SUCCESS_VERSION;
-		const result = await client.request<IDataObject>({
-			method: 'POST',
-			path: PATHS.bankTransfer,
-			body,
-			moneyMoving: {
-				...moneyMoving(
-					client,
-					transfersOf(merchantId),
-					businessId,
-					input.reference,
-					{ amount: input.amount, currency: input.currency, beneficiaryAccount: input.beneficiaryAccountNumber },
-					'transfer',
-				),
-				onDuplicate: returnsExisting ? 'returnExisting' : 'error',
-			},
-		});
+		// A reference already holding this very transfer (same amount, currency and beneficiary) is a
+		// success marked outcome "alreadyDone", the existing transfer, as idempotency keys behave
+		// elsewhere; a reference held by a different request stays an error.
+		const result = await sendMoney<IDataObject>(client, bankTransfer, { body }, () => ({
+			...moneyMoving(
+				client,
+				referenceSource(bankTransfer, merchantId)!,
+				businessId,
+				input.reference,
+				{ amount: input.amount, currency: input.currency, beneficiaryAccount: input.beneficiaryAccountNumber },
+				'transfer',
+			),
+			onDuplicate: 'returnExisting',
+		}));
 		const transfer = toTransfer(result);
 		if (transfer.duplicateReference === true) transfer.outcome = 'alreadyDone';
 		return nameCheck ? { ...transfer, nameCheck } : transfer;

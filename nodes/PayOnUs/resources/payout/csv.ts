@@ -5,7 +5,8 @@
  * comma, a quote, a line break or edge spaces is quoted, quotes doubled.
  */
 
-import { parseAmount, type AmountParse } from '../../../shared/money';
+import { parseAmount, type AmountParse } from '../../../shared/values/amount';
+import { accountNumberProblem, formulaProblem, notTextMessage } from '../../../shared/values/text';
 import { TEXT_LIMITS } from '../../../shared/validation';
 
 export const CSV_COLUMNS = [
@@ -34,6 +35,8 @@ export interface RowProblem {
 	row: number;
 	field: string;
 	message: string;
+	/** Where the row is, as a spreadsheet shows it: "line 3 (row 2)" (CSV) or "item 2" (rowPlace). */
+	place?: string;
 }
 
 export class CsvFormatError extends Error {
@@ -191,18 +194,27 @@ export interface ValidateOptions {
 	allowDuplicateRows?: boolean;
 }
 
-/** Where a row is, for messages: its file line (CSV) or its item number. */
+/**
+ * Where a row is, for messages: its file line as a spreadsheet or editor
+ * numbers it (the header is line 1) with its row among the data rows,
+ * "line 3 (row 2)" (CSV), or its item number (input items).
+ */
 export function rowPlace(r: RawRow, row: number): string {
-	return r.line !== undefined ? `line ${r.line}` : `item ${row}`;
+	return r.line !== undefined ? `line ${r.line} (row ${row})` : `item ${row}`;
 }
 
 /**
  * Checks every row and returns the clean rows and every problem found
  * (all rows, all fields: the user fixes the file once).
  *
- * Values must be text or numbers: an object or a list (an expression or an
- * item field holding JSON) is refused, never turned into "[object Object]".
- * Amounts are read exactly as written (validation.ts parseAmount).
+ * Values are read one way (rule 7, ../../../shared/values/): the account
+ * number, name, bank code and narration must be text (a number, which a
+ * spreadsheet makes of 0123456789 or of bank code 044, is refused: its
+ * leading zeros may be gone), never turned into "123456789" or "[object
+ * Object]"; amounts are read exactly as written, a decimal comma or a
+ * thousands separator refused naming the form to write (values/amount.ts);
+ * a name or narration starting like a spreadsheet formula (= + - @, a tab or
+ * a line break) is refused, as the CSV is opened in the bank's spreadsheets.
  *
  * Duplicates: two rows paying the same account number at the same bank the
  * same amount are refused, naming their lines (CSV) or items, unless
@@ -217,7 +229,7 @@ export function validateRows(raw: RawRow[], options: ValidateOptions = {}): { ro
 	const duplicates = new Map<string, number[]>();
 	raw.forEach((r, i) => {
 		const row = i + 1;
-		const bad = (field: string, message: string) => problems.push({ row, field, message });
+		const bad = (field: string, message: string) => problems.push({ row, field, message, place: rowPlace(r, row) });
 		if (r.shapeError !== undefined) {
 			bad('row', r.shapeError);
 			return;
@@ -227,8 +239,7 @@ export function validateRows(raw: RawRow[], options: ValidateOptions = {}): { ro
 			const value = v[field];
 			if (value === undefined || value === null) return '';
 			if (typeof value === 'string') return value.trim();
-			if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-			bad(field, Array.isArray(value) ? 'must be text, not a list' : typeof value === 'object' ? 'must be text, not an object' : `must be text, not ${typeof value}`);
+			bad(field, notTextMessage(value));
 			return INVALID;
 		};
 		const accountNumber = str('beneficiaryAccountNumber');
@@ -237,16 +248,18 @@ export function validateRows(raw: RawRow[], options: ValidateOptions = {}): { ro
 		const narration = str('narration');
 		const amountValue = v.amount;
 		if (accountNumber === '') bad('beneficiaryAccountNumber', 'is required');
-		else if (accountNumber !== INVALID && !/^\d{6,20}$/.test(accountNumber)) bad('beneficiaryAccountNumber', `must be 6 to 20 digits (got "${clip(accountNumber)}")`);
+		else if (accountNumber !== INVALID && accountNumberProblem(accountNumber)) {
+			bad('beneficiaryAccountNumber', accountNumberProblem(accountNumber, clip(accountNumber)) as string);
+		}
 		if (accountName === '') bad('beneficiaryAccountName', 'is required');
 		else if (accountName !== INVALID && accountName.length > ROW_TEXT_LIMITS.beneficiaryAccountName) {
 			bad('beneficiaryAccountName', `must be at most ${ROW_TEXT_LIMITS.beneficiaryAccountName} characters (got ${accountName.length})`);
-		}
+		} else if (accountName !== INVALID && formulaProblem(accountName)) bad('beneficiaryAccountName', formulaProblem(accountName) as string);
 		if (bankCode === '') bad('beneficiaryBankCode', 'is required');
 		else if (bankCode !== INVALID && !/^[A-Za-z0-9_-]{1,20}$/.test(bankCode)) bad('beneficiaryBankCode', `must be a bank code of letters and digits (got "${clip(bankCode)}")`);
 		if (narration !== INVALID && narration.length > ROW_TEXT_LIMITS.narration) {
 			bad('narration', `must be at most ${ROW_TEXT_LIMITS.narration} characters (got ${narration.length})`);
-		}
+		} else if (narration !== INVALID && formulaProblem(narration)) bad('narration', formulaProblem(narration) as string);
 		let amount = NaN;
 		let parsed: AmountParse = { ok: false, message: 'is required' };
 		if (amountValue === undefined || amountValue === null || (typeof amountValue === 'string' && amountValue.trim() === '')) {
@@ -256,7 +269,9 @@ export function validateRows(raw: RawRow[], options: ValidateOptions = {}): { ro
 		} else {
 			const amountText = typeof amountValue === 'number' && /e/i.test(String(amountValue)) ? String(amountValue) : String(amountValue).trim();
 			parsed = parseAmount(typeof amountValue === 'number' ? amountValue : amountText);
-			if (!/^\d+(\.\d+)?$/.test(amountText)) bad('amount', `must be a number such as 1500.50 (got "${clip(amountText)}")`);
+			// A decimal comma or thousands separators: the reader names the form to write.
+			if (!parsed.ok && parsed.write) bad('amount', parsed.message.includes(`"${clip(amountText)}"`) ? parsed.message : `${parsed.message} (got "${clip(amountText)}")`);
+			else if (!/^\d+(\.\d+)?$/.test(amountText)) bad('amount', `must be a number such as 1500.50 (got "${clip(amountText)}")`);
 			else if (!parsed.ok) bad('amount', `${parsed.message} (got "${clip(amountText)}")`);
 			else amount = parsed.value;
 		}
@@ -296,7 +311,7 @@ function clip(text: string): string {
 
 /** One line per problem, for the error shown to the user. */
 export function describeProblems(problems: RowProblem[], max = 20): string {
-	const lines = problems.slice(0, max).map((p) => (p.row === 0 ? p.message : `row ${p.row}: "${p.field}" ${p.message}`));
+	const lines = problems.slice(0, max).map((p) => (p.row === 0 ? p.message : `${p.place ?? `row ${p.row}`}: "${p.field}" ${p.message}`));
 	if (problems.length > max) lines.push(`... and ${problems.length - max} more`);
 	return lines.join('; ');
 }

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { identifier, onusReference, optional } from '../../../shared/validation';
 import { merchantIdField, onusReferenceField } from '../fields';
 import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';

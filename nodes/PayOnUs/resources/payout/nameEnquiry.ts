@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { enquireName } from '../../../shared/api';
 import { accountNumber, businessId, currency, text } from '../../../shared/validation';
 import { itemByItem, type OperationContext, type PayOnUsOperation } from '../types';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { date, group, identifier, oneOf, optional, reference } from '../../../shared/validation';
 import { businessIdFilter, dateFilter, merchantIdField, statusFilter } from '../fields';
 import { LISTS, readList } from '../../../shared/api';

@@ -1,8 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { LISTS, pageQuery, walkPages } from '../../../shared/api';
 import { toPayin, toTransfer } from '../../../shared/records';
 import { date, identifier, oneOf, optional, text } from '../../../shared/validation';
+import { parseAmount } from '../../../shared/values/amount';
+import { notTextMessage, spreadsheetSafeDeep } from '../../../shared/values/text';
 import { resolveMerchantId } from '../payout/shared';
 import { allItemsAtOnce, PayOnUsInputError, type OperationContext, type PayOnUsOperation } from '../types';
 
@@ -34,6 +36,13 @@ import { allItemsAtOnce, PayOnUsInputError, type OperationContext, type PayOnUsO
  * walkPages): each page is compared and dropped, only the output is kept.
  * Records created outside the window are ignored here whatever the service's
  * filter did.
+ *
+ * Values are read one way (rule 7): a reference given as a number is refused
+ * (it may have lost leading zeros), an amount written with a decimal comma or
+ * thousands separators is refused naming the form to write. The output is a
+ * report people open in spreadsheets: every text in it that a spreadsheet
+ * would run as a formula (starting with = + - @, a tab or a line break)
+ * starts with ' (shared/values/text.ts spreadsheetSafe).
  */
 
 export const RECONCILE_PAGE_SIZE = 100;
@@ -161,7 +170,14 @@ function readOurs(items: IDataObject[], input: Input): Map<string, Ours[]> {
 		if (!present(ref) || (typeof ref !== 'string' && typeof ref !== 'number')) {
 			throw new PayOnUsInputError('', `Field "${input.referenceField}" (the reference) is missing [item ${i}]: nothing was compared`);
 		}
+		if (typeof ref !== 'string') {
+			throw new PayOnUsInputError('', `Field "${input.referenceField}" (the reference) ${notTextMessage(ref)} [item ${i}]: nothing was compared`);
+		}
 		const amount = item[input.amountField];
+		const read = typeof amount === 'string' ? parseAmount(amount) : undefined;
+		if (read && !read.ok && read.write) {
+			throw new PayOnUsInputError('', `Field "${input.amountField}" ${read.message} [item ${i}]: nothing was compared`);
+		}
 		if (present(amount) && !Number.isFinite(Number(amount))) {
 			throw new PayOnUsInputError('', `Field "${input.amountField}" must be a number, not ${JSON.stringify(amount)} [item ${i}]`);
 		}
@@ -327,6 +343,7 @@ export const reconcile: PayOnUsOperation<typeof schema> = {
 		for (const [reference, mine] of ours) {
 			if (!service.has(reference)) results.push(...categorise(reference, mine, []));
 		}
-		return results;
+		// A report opened in spreadsheets: nothing in it runs as a formula.
+		return results.map((r) => spreadsheetSafeDeep(r));
 	},
 };

@@ -28,7 +28,7 @@ describe('payin: get payment', () => {
 });
 
 // Issue 23 (errors for people): the error of a payment not found, in the user's terms.
-const node = { id: '1', name: 'PayOnUs', type: 'n8n-nodes-payonus.payOnUs', typeVersion: 3, position: [0, 0], parameters: {} } as INode;
+const node = { id: '1', name: 'PayOnUs', type: 'n8n-nodes-payonus.payOnUs', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 const MAX_TITLE = 110;
 
 function expectGoodTitle(title: string) {

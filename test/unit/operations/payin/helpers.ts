@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 import { describeIssue } from '../../../../nodes/shared/validation';
 
 /** The node's message for an input ('' when valid). */

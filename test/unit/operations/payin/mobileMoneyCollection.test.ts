@@ -38,7 +38,7 @@ describe('payin: mobile money collection', () => {
 			},
 		});
 		expect(client.requests[0].moneyMoving?.reference).toBe('momo-1');
-		// The record must show the phone asked to approve (the call declares it: postPayin's proof, nodes/shared/payins/calls.ts).
+		// The record must show the phone asked to approve (the call declares it: its moneyCall's proof, sent by nodes/shared/payins/post.ts).
 		expect(client.requests[0].moneyMoving?.expected).toEqual({ amount: 25, customerPhone: '+233240000003', businessId: 'BUS-2001' });
 		expect(out.otpRequired).toBe(true);
 		expect(out.nextStep).toMatch(/received an OTP.*ONUS-MMO-1/);

@@ -77,11 +77,11 @@ describe('bulkTransfer handler', () => {
 		const client = fakeClient(() => answer);
 		const text = `${HEADER}\n9999991112,Ada,044,100,\n99,,044,0,\n`;
 		await expect(op.execute(context(client, withCsv(text)), ok(base))).rejects.toThrow(
-			'Bulk transfer refused, nothing was sent: 3 problem(s) in the CSV rows: row 2: "beneficiaryAccountNumber" must be 6 to 20 digits (got "99"); row 2: "beneficiaryAccountName" is required; row 2: "amount" must be greater than 0 (got "0")',
+			'Bulk transfer refused, nothing was sent: 3 problem(s) in the CSV (line 1 is the header): line 3 (row 2): "beneficiaryAccountNumber" must be 6 to 20 digits (got "99"); line 3 (row 2): "beneficiaryAccountName" is required; line 3 (row 2): "amount" must be greater than 0 (got "0")',
 		);
 		const items = [{ beneficiaryAccountNumber: '9999991112', beneficiaryAccountName: 'Ada', beneficiaryBankCode: '044' }];
 		await expect(op.execute(context(client, { items }), ok({ ...base, source: 'items' }))).rejects.toThrow(
-			'in the input items (row N = item N): row 1: "amount" is required',
+			'in the input items: item 1: "amount" is required',
 		);
 		await expect(op.execute(context(client, withCsv('a,b\n1,2\n')), ok(base))).rejects.toThrow(
 			'cannot be read as a bulk transfer CSV, nothing was sent: the CSV header has unknown columns: a, b',

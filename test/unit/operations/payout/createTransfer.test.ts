@@ -32,7 +32,7 @@ const ok = (raw: object) => {
 	return r.data;
 };
 
-describe('Country Code from the currency (version 3 leaves it empty)', () => {
+describe('Country Code from the currency (left empty)', () => {
 	it.each([
 		['NGN', 'NG'],
 		['KES', 'KE'],
@@ -84,7 +84,7 @@ describe('createTransfer schema', () => {
 		const momo = { ...bank, transferType: 'WALLET_TO_MOMO', beneficiaryBankCode: undefined, beneficiaryAccountNumber: undefined, momoNetwork: 'MPESA-KE' };
 		expect(parse(op.schema, { ...momo, beneficiaryPhoneNumber: 'abc' })).toEqual({
 			ok: false,
-			message: '"beneficiaryPhoneNumber" must be a phone number: 7 to 15 digits, optionally with a leading +',
+			message: '"beneficiaryPhoneNumber" must be a phone number in international format: + followed by 7 to 15 digits, e.g. +2348012345678',
 		});
 		expect(parse(op.schema, { ...momo, momoNetwork: '', beneficiaryPhoneNumber: '254700000000' })).toEqual({
 			ok: false,
@@ -236,12 +236,11 @@ describe('createTransfer handler', () => {
  * (Formerly the node.alreadyDone test.) The whole node, through the real
  * transport and the sandbox.
  *
- * Issue 31, point 5: a repeat of the very same request. From node version
- * 4, when a payout's reference already holds this same transfer (same
- * amount, currency and beneficiary), Create Transfer returns the existing
- * transfer as a SUCCESS item marked `outcome: "alreadyDone"`; a reference
- * held by a different request stays an error. Versions 1 to 3 keep the
- * "Already paid" error. Through the real transport (n8n-core's request
+ * Issue 31, point 5: a repeat of the very same request. When a payout's
+ * reference already holds this same transfer (same amount, currency and
+ * beneficiary), Create Transfer returns the existing transfer as a SUCCESS
+ * item marked `outcome: "alreadyDone"`; a reference held by a different
+ * request stays an error. Through the real transport (n8n-core's request
  * helpers) and the sandbox, which answers a reused reference with 409.
  */
 
@@ -255,10 +254,10 @@ afterAll(async () => {
 	await sb.stop();
 });
 
-function n8nContext(params: IDataObject, typeVersion: number): IExecuteFunctions {
+function n8nContext(params: IDataObject): IExecuteFunctions {
 	const n8n = new FakeN8n(new CredentialStore(sandboxCredential(sb.url)), new PayOnUsApi());
 	const base = n8n.context();
-	const node = { ...(base.getNode as () => IDataObject)(), typeVersion, parameters: params };
+	const node = { ...(base.getNode as () => IDataObject)(), parameters: params };
 	return {
 		...base,
 		getNode: () => node,
@@ -285,8 +284,8 @@ const transfer = (reference: string, amount = 100): IDataObject => ({
 	verifyBeneficiaryName: false,
 });
 
-async function runOnce(params: IDataObject, typeVersion: number): Promise<IDataObject> {
-	const [out] = (await new PayOnUs().execute.call(n8nContext(params, typeVersion))) as INodeExecutionData[][];
+async function runOnce(params: IDataObject): Promise<IDataObject> {
+	const [out] = (await new PayOnUs().execute.call(n8nContext(params))) as INodeExecutionData[][];
 	expect(out).toHaveLength(1);
 	return out[0].json;
 }
@@ -297,34 +296,23 @@ async function made(reference: string): Promise<IDataObject[]> {
 }
 
 describe('Create Transfer sent again with the same reference and the same details', () => {
-	it('version 4: the existing transfer, as a success item marked outcome "alreadyDone"; paid once', async () => {
-		const reference = `again-v4-${Date.now().toString(36)}`;
-		const first = await runOnce(transfer(reference), 4);
+	it('the existing transfer, as a success item marked outcome "alreadyDone"; paid once', async () => {
+		const reference = `again-${Date.now().toString(36)}`;
+		const first = await runOnce(transfer(reference));
 		expect(first.error).toBeUndefined();
 		expect(first.outcome).toBeUndefined();
-		const again = await runOnce(transfer(reference), 4);
+		const again = await runOnce(transfer(reference));
 		expect(again.error).toBeUndefined();
 		expect(again).toMatchObject({ outcome: 'alreadyDone', onusReference: first.onusReference, merchantReference: reference, amount: 100, currency: 'NGN' });
 		expect(await made(reference)).toHaveLength(1);
 	});
 
-	it('version 4: a reference held by a DIFFERENT transfer stays an error; nothing more is paid', async () => {
-		const reference = `other-v4-${Date.now().toString(36)}`;
-		await runOnce(transfer(reference, 100), 4);
-		const other = await runOnce(transfer(reference, 250), 4);
+	it('a reference held by a DIFFERENT transfer stays an error; nothing more is paid', async () => {
+		const reference = `other-${Date.now().toString(36)}`;
+		await runOnce(transfer(reference, 100));
+		const other = await runOnce(transfer(reference, 250));
 		expect(String(other.error)).toMatch(/^Reference ".*" is already used by a different transfer/);
 		expect(other.outcome).toBeUndefined();
 		expect(await made(reference)).toHaveLength(1);
-	});
-
-	it('versions 1 to 3 keep the "Already paid" error (outcome alreadyDone, the record under existingRecord)', async () => {
-		for (const typeVersion of [1, 3]) {
-			const reference = `again-v${typeVersion}-${Date.now().toString(36)}`;
-			const first = await runOnce(transfer(reference), typeVersion);
-			const again = await runOnce(transfer(reference), typeVersion);
-			expect(String(again.error)).toMatch(/^Already paid: reference/);
-			expect(again).toMatchObject({ outcome: 'alreadyDone', existingRecord: { onusReference: first.onusReference } });
-			expect(await made(reference)).toHaveLength(1);
-		}
 	});
 });

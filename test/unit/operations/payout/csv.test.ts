@@ -5,6 +5,7 @@ import {
 	readCsvRows,
 	recordsToRawRows,
 	validateRows,
+	type RawRow,
 } from '../../../../nodes/PayOnUs/resources/payout/csv';
 
 const HEADER = 'beneficiaryAccountNumber,beneficiaryAccountName,beneficiaryBankCode,amount,narration';
@@ -85,22 +86,47 @@ describe('header and row checks', () => {
 		if (!('rows' in r)) throw new Error(r.error);
 		const { problems } = validateRows(r.rows);
 		expect(problems).toEqual([
-			{ row: 2, field: 'beneficiaryAccountNumber', message: 'must be 6 to 20 digits (got "12AB")' },
-			{ row: 2, field: 'beneficiaryAccountName', message: 'is required' },
-			{ row: 2, field: 'amount', message: 'must be greater than 0 (got "0")' },
-			{ row: 3, field: 'beneficiaryBankCode', message: 'is required' },
-			{ row: 3, field: 'amount', message: 'must have at most 2 decimal places (got "1.234")' },
-			{ row: 4, field: 'beneficiaryBankCode', message: 'must be a bank code of letters and digits (got "0 44")' },
-			{ row: 4, field: 'amount', message: 'must be a number such as 1500.50 (got "-3")' },
-			{ row: 5, field: 'amount', message: 'must be a number such as 1500.50 (got "abc")' },
-			{ row: 6, field: 'row', message: 'has 3 fields, the header has 5' },
+			{ row: 2, field: 'beneficiaryAccountNumber', message: 'must be 6 to 20 digits (got "12AB")', place: 'line 3 (row 2)' },
+			{ row: 2, field: 'beneficiaryAccountName', message: 'is required', place: 'line 3 (row 2)' },
+			{ row: 2, field: 'amount', message: 'must be greater than 0 (got "0")', place: 'line 3 (row 2)' },
+			{ row: 3, field: 'beneficiaryBankCode', message: 'is required', place: 'line 4 (row 3)' },
+			{ row: 3, field: 'amount', message: 'must have at most 2 decimal places, or be written 1234 if the point separates thousands (got "1.234")', place: 'line 4 (row 3)' },
+			{ row: 4, field: 'beneficiaryBankCode', message: 'must be a bank code of letters and digits (got "0 44")', place: 'line 5 (row 4)' },
+			{ row: 4, field: 'amount', message: 'must be a number such as 1500.50 (got "-3")', place: 'line 5 (row 4)' },
+			{ row: 5, field: 'amount', message: 'must be a number such as 1500.50 (got "abc")', place: 'line 6 (row 5)' },
+			{ row: 6, field: 'row', message: 'has 3 fields, the header has 5', place: 'line 7 (row 6)' },
 		]);
 		expect(describeProblems(problems, 2)).toBe(
-			'row 2: "beneficiaryAccountNumber" must be 6 to 20 digits (got "12AB"); row 2: "beneficiaryAccountName" is required; ... and 7 more',
+			'line 3 (row 2): "beneficiaryAccountNumber" must be 6 to 20 digits (got "12AB"); line 3 (row 2): "beneficiaryAccountName" is required; ... and 7 more',
 		);
 	});
 
 	it('refuses an empty batch', () => {
 		expect(validateRows([]).problems).toEqual([{ row: 0, field: 'rows', message: 'there are no rows to pay' }]);
+	});
+});
+
+describe('rows are read one way (rule 7, issue 36)', () => {
+	const item = (values: Record<string, unknown>): RawRow => ({
+		values: { beneficiaryAccountNumber: '0123456789', beneficiaryAccountName: 'Ada Obi', beneficiaryBankCode: '044', amount: 10, narration: 'May', ...values },
+	});
+	it('an account number, bank code, name or narration given as a number is refused, never sent without its zeros', () => {
+		const { problems } = validateRows([item({ beneficiaryAccountNumber: 123456789 }), item({ beneficiaryBankCode: 44 }), item({ narration: 2024 })]);
+		expect(problems.map((p) => [p.row, p.field, p.message.split(':')[0]])).toEqual([
+			[1, 'beneficiaryAccountNumber', 'must be text, not the number 123456789'],
+			[2, 'beneficiaryBankCode', 'must be text, not the number 44'],
+			[3, 'narration', 'must be text, not the number 2024'],
+		]);
+	});
+	it('an account number a spreadsheet wrote in scientific notation is named as such', () => {
+		const { problems } = validateRows([item({ beneficiaryAccountNumber: '1.23457E+11' })]);
+		expect(problems[0].message).toContain('scientific notation');
+	});
+	it('a name or narration starting like a formula is refused; the CSV built never holds one', () => {
+		const { problems } = validateRows([item({ beneficiaryAccountName: '=HYPERLINK("x")' }), item({ beneficiaryAccountNumber: '0123456780', narration: '-1+2' })]);
+		expect(problems.map((p) => [p.row, p.field])).toEqual([
+			[1, 'beneficiaryAccountName'],
+			[2, 'narration'],
+		]);
 	});
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 import { describeIssue } from '../../../../nodes/shared/validation';
 
 /** Parses like the node does; returns the data or the node's message for the first issue. */

@@ -164,3 +164,31 @@ describe('reconcile', () => {
 		});
 	});
 });
+
+describe('reconcile reads values one way and its output never runs as a formula (rule 7, issue 36)', () => {
+	it('a reference given as a number is refused: it may have lost its leading zeros', async () => {
+		await expect(op.execute(context(pagedService([]), { items: [{ reference: 12345, amount: 1 }] }), input())).rejects.toThrow(
+			'Field "reference" (the reference) must be text, not the number 12345: a number loses leading zeros',
+		);
+	});
+
+	it.each([
+		['1,500', '"1,500" can be read as 1500 or 1.50'],
+		['1.500', '"1.500" can be read as 1500 or 1.50'],
+		['150,50', 'write 150.50'],
+	])('an amount written %j is refused naming the form to write, never compared as another amount', async (amount, hint) => {
+		await expect(op.execute(context(pagedService([transfer('x', 1.5)]), { items: [{ reference: 'x', amount }] }), input())).rejects.toThrow(hint);
+	});
+
+	it("text a spreadsheet would run as a formula starts with ' in the output (a report people export)", async () => {
+		const evil = '=HYPERLINK("http://evil.example","Refund")';
+		const out = (await op.execute(
+			context(pagedService([{ ...transfer(evil, 10), onusReference: '@ONUS-1' }, transfer('ok-1', 5)]), { items: [{ reference: 'ok-1', amount: 5, status: '+SUCCESSFUL' }] }),
+			input(),
+		)) as IDataObject[];
+		const byService = Object.fromEntries(out.map((o) => [String((o.service as IDataObject).onusReference), o]));
+		expect(byService["'@ONUS-1"]).toMatchObject({ category: 'missingOnOurSide', reference: `'${evil}` });
+		expect(byService['ONUS-ok-1']).toMatchObject({ reference: 'ok-1', ours: { status: "'+SUCCESSFUL", amount: 5 } });
+		expect(JSON.stringify(out)).not.toMatch(/":"[=+\-@]/);
+	});
+});

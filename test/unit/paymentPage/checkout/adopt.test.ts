@@ -1,8 +1,10 @@
 /** Payment Page: a payin created once; a 409 adopts the payin that holds the reference (checkout/adopt.ts). */
 import { adoptedAttempt, createOnce } from '../../../../nodes/PayOnUsPaymentPage/checkout/adopt';
-import { bank } from '../../../../nodes/PayOnUsPaymentPage/checkout/bank';
+import { bankTransfer } from '../../../../nodes/PayOnUsPaymentPage/methods/bank';
 import type { CheckoutState } from '../../../../nodes/PayOnUsPaymentPage/checkout/sealedState';
-import { checkoutSetup } from '../fakes';
+import { checkoutSetup, methodStep } from '../fakes';
+
+const bank = methodStep(bankTransfer, 'start');
 
 const NOW = Date.UTC(2026, 0, 1, 12);
 const id = 'c'.repeat(24);

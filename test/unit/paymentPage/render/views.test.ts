@@ -1,6 +1,6 @@
 /**
  * Issue 31 point 7, the page on a phone, view by view (render/views.ts,
- * checkout/bank.ts) and through the pipeline: the mobile money wait screen
+ * methods/bank.ts, methods/momo.ts) and through the pipeline: the mobile money wait screen
  * names the number and the network prompted, says how long a prompt lasts
  * and offers a resend (bounded by rule 4: the phone's bucket); the bank
  * transfer screen keeps the account name whole, counts down to the deadline

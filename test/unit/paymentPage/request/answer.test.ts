@@ -1,6 +1,6 @@
 /** Payment Page, step "answer" (request/answer.ts): which answer, and how it is written. */
 import type { View } from '../../../../nodes/PayOnUsPaymentPage/checkout/types';
-import { notices, pollAnswer, send, viewAnswer, type PageResponse } from '../../../../nodes/PayOnUsPaymentPage/request/answer';
+import { afterPost, noticeAnswer, notices, pollAnswer, send, viewAnswer, type PageResponse } from '../../../../nodes/PayOnUsPaymentPage/request/answer';
 import { PageOutputs } from '../../../../nodes/PayOnUsPaymentPage/request/outputs';
 import type { RenderOptions } from '../../../../nodes/PayOnUsPaymentPage/render/html';
 import { pageConfig } from '../fakes';
@@ -24,19 +24,46 @@ describe('viewAnswer', () => {
 		});
 	});
 
-	it('a POST that went through: post/redirect/get (after "I have paid" with its notice)', () => {
+	it('every POST is answered with a redirect to a GET, errors included (Back never shows "Confirm Form Resubmission")', () => {
 		expect(viewAnswer(view(), { post: true, step: 'start' }, false, o)).toEqual({ kind: 'seeOther', location: '?c=SEALED' });
-		expect(viewAnswer(view({ message: 'not yet' }), { post: true, step: 'check' }, false, o)).toEqual({
-			kind: 'seeOther',
-			location: '?c=SEALED&notice=check',
-		});
-		expect(viewAnswer(view(), { post: true, step: 'check' }, false, o)).toEqual({ kind: 'seeOther', location: '?c=SEALED' });
+		expect(viewAnswer(view({ message: 'not yet' }), { post: true, step: 'check' }, false, o)).toEqual({ kind: 'seeOther', location: '?c=SEALED' });
+		// a refused form: its message travels sealed (checkout/flash.ts), the answer is still a redirect
+		const refused = viewAnswer(view({ kind: 'details', status: 400, message: 'Bank: choose your bank' }), { post: true, step: 'eft' }, false, o);
+		expect(refused).toEqual({ kind: 'seeOther', location: '?c=SEALED' });
 	});
 
-	it('a refused POST, or a GET: the page itself, with its status', () => {
-		const refused = viewAnswer(view({ kind: 'details', status: 400, message: 'Bank: choose your bank' }), { post: true, step: 'eft' }, false, o);
-		expect(refused).toMatchObject({ kind: 'page', status: 400, html: expect.stringContaining('Bank: choose your bank') });
+	it('the POST that saw the payment goes on to the receipt by a refresh that replaces it in the history', () => {
+		const answer = viewAnswer(view({ kind: 'paid' }), { post: true, step: 'check' }, true, o);
+		expect(answer).toMatchObject({ kind: 'paid', body: expect.stringContaining('<meta http-equiv="refresh" content="0;url=?c=SEALED">') });
+	});
+
+	it('a GET: the page itself, with its status', () => {
+		expect(viewAnswer(view({ kind: 'details', status: 400, message: 'Bank: choose your bank' }), { post: false }, false, o)).toMatchObject({
+			kind: 'page',
+			status: 400,
+			html: expect.stringContaining('Bank: choose your bank'),
+		});
 		expect(viewAnswer(view(), { post: false }, false, o)).toMatchObject({ kind: 'page', status: 200 });
+	});
+});
+
+describe('afterPost: a POST answered outside a checkout is a redirect to the GET that shows it', () => {
+	const sealed = { kind: 'step' as const, sealed: 'S.1', step: 'momo', form: {} };
+	it.each([
+		['unreachable', notices.unreachable(o), sealed, '?n=unreachable&c=S.1', 502],
+		['unavailable', notices.notSetUp(o), sealed, '?n=unavailable&c=S.1', undefined],
+		['expired', notices.expired(o), { kind: 'expired' as const }, '?n=expired', 400],
+		['invalid', notices.invalidLink(o), sealed, '?n=invalid', 400],
+	])('%s', (notice, answer, route, location, status) => {
+		expect(afterPost(answer, route)).toEqual({ kind: 'seeOther', location });
+		const shown = noticeAnswer(notice, o);
+		if (status === undefined) expect(shown).toBeUndefined();
+		else expect(shown).toMatchObject({ kind: 'page', status });
+	});
+
+	it('a bound refusal stays a 429 (Retry-After), a status stays a status', () => {
+		const tooMany = { kind: 'tooMany' as const, retryAfter: 20, html: '<p>wait</p>' };
+		expect(afterPost(tooMany, sealed)).toBe(tooMany);
 	});
 });
 

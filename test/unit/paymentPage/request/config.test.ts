@@ -1,6 +1,7 @@
 /** Payment Page: the page settings checked before a page is served (request/config.ts). */
 import { generateKeyPairSync } from 'node:crypto';
-import { checkParameters, usablePublicKey } from '../../../../nodes/PayOnUsPaymentPage/request/config';
+import { checkParameters } from '../../../../nodes/PayOnUsPaymentPage/request/config';
+import { usablePublicKey } from '../../../../nodes/PayOnUsPaymentPage/methods/card';
 import { PEM } from '../fakes';
 
 describe('page settings', () => {

@@ -97,4 +97,16 @@ describe('readSettings: a Business that comes out empty (rule 5)', () => {
 		const { read } = reader({ ...page, businessId: 'BUS-7' });
 		expect(readSettings(read, { businessId: 'BUS-1' }, { businessId: '={{ $json.b }}' }).parameters.businessId).toBe('BUS-7');
 	});
+
+	it('a price from an expression is read one way (rule 7): "1.500" and "1,500" are refused naming the form, "1500.50" is read exactly', () => {
+		for (const amount of ['1.500', '1,500', '150,50']) {
+			const { read } = reader({ title: 'Ticket', amount, methods: ['bank'], businessId: 'BUS-9' });
+			expect(() => readSettings(read, { businessId: 'BUS-1' })).toThrow(PageSetupError);
+			expect(() => readSettings(read, { businessId: 'BUS-1' })).toThrow(/^Amount .*(1500|150\.50)/);
+		}
+		const { read } = reader({ title: 'Ticket', amountMode: 'customer', minAmount: '1,000', maxAmount: '5000', methods: ['bank'], businessId: 'BUS-9' });
+		expect(() => readSettings(read, { businessId: 'BUS-1' })).toThrow(/^Minimum Amount /);
+		const exact = reader({ title: 'Ticket', amount: '1500.50', methods: ['bank'], businessId: 'BUS-9' });
+		expect(readSettings(exact.read, { businessId: 'BUS-1' }).parameters.amount).toBe(1500.5);
+	});
 });

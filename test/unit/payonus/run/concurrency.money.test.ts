@@ -22,7 +22,7 @@ jest.mock('../../../../nodes/shared/transport', () => ({
 }));
 
 import { MONEY_MOVING_CONCURRENCY_DEFAULT, MONEY_MOVING_CONCURRENCY_MAX, PayOnUs } from '../../../../nodes/PayOnUs/PayOnUs.node';
-import { MONEY_MOVING_CONCURRENCY_DEFAULT_V3, moneyMovingConcurrency } from '../../../../nodes/PayOnUs/run/concurrency';
+import { moneyMovingConcurrency } from '../../../../nodes/PayOnUs/run/concurrency';
 import { limiterClock } from '../../../../nodes/shared/transport/limiter';
 
 /** A virtual clock: `wait` resolves when `run` moves time to its deadline (earliest first). */
@@ -110,29 +110,14 @@ function timed(duration: (ref: string) => number, answer: (req: RequestOptions) 
 }
 
 describe('Money-Moving Concurrency', () => {
-	it('defaults to 1 in flight (one after the other, as saved workflows expect)', async () => {
+	it('defaults to MONEY_MOVING_CONCURRENCY_DEFAULT items in flight', async () => {
 		const { t, fn } = timed(() => 10);
 		client = new FakeClient().respond('POST', PATH, fn);
-		const ctx = fakeExecuteContext(Array.from({ length: 4 }, (_, i) => ({ i })), (i) => simulate(i));
+		const ctx = fakeExecuteContext(Array.from({ length: 40 }, (_, i) => ({ i })), (i) => simulate(i));
 		const [out] = (await clock.run(node.execute.call(ctx))) as INodeExecutionData[][];
-		expect(MONEY_MOVING_CONCURRENCY_DEFAULT).toBe(1);
-		expect(out).toHaveLength(4);
-		expect(t.peak).toBe(1);
-	});
-
-	it('version 3 defaults to MONEY_MOVING_CONCURRENCY_DEFAULT_V3 items in flight; versions 1 and 2 keep 1', async () => {
-		for (const [typeVersion, expected] of [
-			[3, MONEY_MOVING_CONCURRENCY_DEFAULT_V3],
-			[2, 1],
-		] as const) {
-			const { t, fn } = timed(() => 10);
-			client = new FakeClient().respond('POST', PATH, fn);
-			const base = fakeExecuteContext(Array.from({ length: 40 }, (_, i) => ({ i })), (i) => simulate(i));
-			const ctx = { ...base, getNode: () => ({ ...base.getNode(), typeVersion }) } as typeof base;
-			await clock.run(node.execute.call(ctx));
-			expect(t.peak).toBe(expected);
-		}
-		expect(MONEY_MOVING_CONCURRENCY_DEFAULT_V3).toBeGreaterThan(1);
+		expect(out).toHaveLength(40);
+		expect(t.peak).toBe(MONEY_MOVING_CONCURRENCY_DEFAULT);
+		expect(MONEY_MOVING_CONCURRENCY_DEFAULT).toBe(32);
 	});
 
 	it('with 2 in flight, keeps the output in input order', async () => {
@@ -149,17 +134,18 @@ describe('Money-Moving Concurrency', () => {
 		expect(clientOptions?.sleep).toBe(clientOptions?.limiter?.pause);
 	});
 
-	it('honours the option, and clamps it to 1..8', async () => {
+	it('honours the option, and clamps it to 1..64', async () => {
+		expect(MONEY_MOVING_CONCURRENCY_MAX).toBe(64);
 		for (const [asked, expected] of [
 			[5, 5],
-			[20, MONEY_MOVING_CONCURRENCY_MAX],
+			[100, MONEY_MOVING_CONCURRENCY_MAX],
 			[0, 1],
 		] as const) {
 			const { t, fn } = timed(() => 10);
 			client = new FakeClient().respond('POST', PATH, fn);
-			const ctx = fakeExecuteContext(Array.from({ length: 12 }, (_, i) => ({ i })), (i) => simulate(i, { moneyMovingConcurrency: asked }));
+			const ctx = fakeExecuteContext(Array.from({ length: 70 }, (_, i) => ({ i })), (i) => simulate(i, { moneyMovingConcurrency: asked }));
 			const [out] = (await clock.run(node.execute.call(ctx))) as INodeExecutionData[][];
-			expect(out).toHaveLength(12);
+			expect(out).toHaveLength(70);
 			expect(t.peak).toBe(expected);
 		}
 		expect(moneyMovingConcurrency('3')).toBe(3);

@@ -175,6 +175,15 @@ describe('dry run', () => {
 		expect(client.calls.some((c) => c.path === '/api/v1/payment-requests')).toBe(true);
 	});
 
+	it('EFT payment: its currency is the one the operation declares implied (ZAR), the body naming none', async () => {
+		const client = service();
+		const [eft] = await dry(findOperation('payin', 'eftPayment')!, client, [
+			{ businessId: 'BUS-2001', bank: '632005', amount: 300, reference: 'eft-1', customerName: 'Ada', customerEmail: 'a@b.co', additionalFields: {} },
+		]);
+		expect(eft).toMatchObject({ currency: 'ZAR', runTotals: { ZAR: 300 } });
+		expect(moneyCalls(client)).toEqual([]);
+	});
+
 	it('tokenized card and mobile money collection: totals per currency', async () => {
 		const client = service();
 		const [token] = await dry(chargeTokenizedCard, client, [
@@ -208,5 +217,48 @@ describe('a failed Dry Run shows as failed where the builder looks', () => {
 
 	it('every item passed: a note that nothing was sent', () => {
 		expect(dryRunHint([{ dryRun: { passed: true, checks: [] } }], false)).toEqual({ type: 'info', location: 'outputPane', message: 'Dry Run passed for the item: nothing was sent.' });
+	});
+});
+
+describe('a Dry Run item starts with a one-line verdict (issue 38)', () => {
+	const HEADER = 'beneficiaryAccountNumber,beneficiaryAccountName,beneficiaryBankCode,amount,narration';
+	async function dryItems(op: NodeOperation, client: FakeClient, inputs: IDataObject[], extra: IDataObject = {}, aggregate = false) {
+		const parsed = inputs.map((raw) => ({ ok: true as const, data: op.schema.parse(raw) as IDataObject }));
+		return await dryRunItems(op, client, parsed, (i) => context(client, { itemIndex: i, ...extra }), aggregate);
+	}
+
+	it('passed: the first field says what would be sent, and that every check passed', async () => {
+		const [item] = await dryItems(createTransfer, service(), [bank]);
+		expect(Object.keys(item)).toEqual(['verdict', 'dryRun']);
+		expect(item.verdict).toBe('PASSED: would send Create Transfer of NGN 1,500.50 to account 9999991112 (reference "pay-001"); every check passed, nothing was sent.');
+	});
+
+	it('failed: what would not be sent and every failed check with why, on one line', async () => {
+		const client = service({ balance: 1000, accountName: 'Somebody Else' });
+		const [item] = await dryItems(createTransfer, client, [bank]);
+		expect(item.verdict).toBe(
+			'FAILED: Create Transfer of NGN 1,500.50 to account 9999991112 (reference "pay-001") would NOT be sent: ' +
+				'walletBalance: NGN 1,000.00 available; this item needs NGN 1,500.50, fees not included: not enough; ' +
+				'nameEnquiry: account 9999991112 belongs to "Somebody Else", not "Ada Obi"',
+		);
+		expect(String(item.verdict)).not.toContain('\n');
+	});
+
+	it('an invalid item: would not be sent, with the validation problem', async () => {
+		const out = await dryRunItems(createTransfer, service(), [{ ok: false, message: 'Amount must be greater than 0' }], (i) => context(service(), { itemIndex: i }), false);
+		expect(out[0].verdict).toBe('FAILED: Create Transfer would NOT be sent: validation: Amount must be greater than 0');
+	});
+
+	it('bulk from a CSV: the batch in one line; a row that fails is named by its file line and row', async () => {
+		const client = service({ balance: 100000, accountName: 'Row Person' });
+		const csv = `${HEADER}\n9999991112,Row Person,044,100,a\n9999991113,Someone Else,058,250.25,b\n`;
+		const getBinary = async () => ({ data: Buffer.from(csv, 'utf8'), fileName: 'pay.csv' });
+		const input = { source: 'binary', binaryPropertyName: 'data', businessId: 'BUS-2001', currency: 'NGN', reference: 'batch-1', allowDuplicateRows: false };
+		const [item] = await dryItems(bulkTransfer, client, [input], { getBinary }, true);
+		expect(moneyCalls(client)).toEqual([]);
+		expect(item.verdict).toBe(
+			'FAILED: Create Bulk Transfer of 2 row(s), NGN 350.25 in total (reference "batch-1") would NOT be sent: ' +
+				'nameEnquiry: line 3 (row 2): account 9999991113 belongs to "Row Person", not "Someone Else"',
+		);
 	});
 });

@@ -3,12 +3,11 @@ import type { RequestOptions } from '../../../../nodes/shared/clientInterface';
 import { fakeClient, type FakeClient } from '../../fakes';
 
 /**
- * Rule 6 (docs/reliability.md): a limit names its currency. From node
- * version 4 the AI tool's spending limits are set per currency (Spending
- * Limits: currency, Max Amount per Call, Max Total per Execution, Max Total
- * per Window); a call in a currency without a row is refused, saying so.
- * Versions 1 to 3 keep their meaning: one set of numbers, in each of the
- * Allowed Currencies. Enforced in nodes/PayOnUs/safeguards/toolLimits.ts.
+ * Rule 6 (docs/reliability.md): a limit names its currency. The AI tool's
+ * spending limits are set per currency (Spending Limits: currency, Max
+ * Amount per Call, Max Total per Execution, Max Total per Window); a call in
+ * a currency without a row is refused, saying so. Enforced in
+ * nodes/PayOnUs/safeguards/toolLimits/ (read.ts, guard.ts).
  */
 
 let nodeClient: FakeClient;
@@ -74,7 +73,7 @@ async function run(params: IDataObject, opts?: { typeVersion?: number; execution
 	return { json: item.json, sent: nodeClient.calls.filter((c) => c.method === 'POST') };
 }
 
-describe('version 4: spending limits per currency', () => {
+describe('spending limits per currency', () => {
 	it('a call in a currency without a stated limit is refused, saying so; nothing sent', async () => {
 		const { json, sent } = await run(transfer(500, 'KES', limits(NGN_1000)));
 		expect(sent).toEqual([]);
@@ -141,32 +140,15 @@ describe('version 4: spending limits per currency', () => {
 		);
 	});
 
-	it('the parameters: Spending Limits from version 4; the single limits and Allowed Currencies only on 1 to 3', () => {
+	it('the parameters: Spending Limits, whatever the node version; no single limits, no Allowed Currencies', () => {
 		const props = new PayOnUs().description.properties;
 		const spending = props.find((p) => p.name === 'toolSpendingLimits')!;
-		expect(spending.displayOptions?.show?.['@version']).toEqual([{ _cnd: { gte: 4 } }]);
+		expect(spending.displayOptions?.show).toEqual({ '@tool': [true], toolAllowMoneyMovement: [true] });
 		const row = (spending.options as Array<{ name: string; values: Array<{ name: string; default: unknown }> }>)[0];
 		expect(row.values.map((v) => v.name)).toEqual(['currency', 'maxAmountPerCall', 'maxTotalPerExecution', 'maxTotalPerWindow']);
 		for (const name of ['toolMaxAmountPerCall', 'toolMaxTotalPerExecution', 'toolMaxTotalPerWindow', 'toolAllowedCurrencies']) {
-			expect(props.find((p) => p.name === name)!.displayOptions?.show?.['@version']).toEqual([{ _cnd: { lte: 3 } }]);
+			expect(props.find((p) => p.name === name)).toBeUndefined();
 		}
-	});
-});
-
-describe('versions 1 to 3 keep their meaning: one set of numbers, in each allowed currency', () => {
-	const single = { toolAllowedCurrencies: ['NGN', 'KES'], toolMaxAmountPerCall: 1000, toolMaxTotalPerExecution: 5000 };
-
-	it('the same number in every allowed currency; a currency not allowed is refused as before', async () => {
-		expect((await run(transfer(1000, 'KES', single), { typeVersion: 3 })).sent).toHaveLength(1);
-		expect((await run(transfer(1001, 'KES', single), { typeVersion: 3 })).json).toMatchObject({ refused: true, limit: 'maxAmountPerCall' });
-		const ghs = await run(transfer(1, 'GHS', { ...single, countryCode: 'GH' }), { typeVersion: 2 });
-		expect(ghs.json).toMatchObject({ refused: true, limit: 'allowedCurrencies' });
-		expect(ghs.json.reason).toBe('Refused, nothing was sent: GHS is not an allowed currency (allowed: NGN, KES).');
-	});
-
-	it('Spending Limits rows saved on a version 3 node are not read (not its parameter)', async () => {
-		const { json } = await run(transfer(10, 'GHS', { ...limits({ currency: 'GHS', maxAmountPerCall: 100, maxTotalPerExecution: 100, maxTotalPerWindow: 0 }), countryCode: 'GH' }), { typeVersion: 3 });
-		expect(json).toMatchObject({ refused: true, limit: 'allowedCurrencies' });
 	});
 });
 

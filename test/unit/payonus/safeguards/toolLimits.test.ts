@@ -6,8 +6,6 @@ import {
 	limitedOperation,
 	parseBeneficiaries,
 	readToolLimits,
-	singleLimit,
-	type SingleLimit,
 	TOOL_DEFAULTS,
 	type ToolLimits,
 	type ToolScope,
@@ -44,16 +42,11 @@ const transfer = {
 	fromSubWallet: false,
 };
 
-/** Versions 1 to 3: one set of numbers, in each allowed currency. */
-const allowed: SingleLimit = {
-	allowMoneyMovement: true,
-	maxAmountPerCall: 1000,
-	maxTotalPerExecution: 1500,
-	maxTotalPerWindow: 0,
-	windowMinutes: 60,
-	allowedCurrencies: ['NGN'],
-	allowedBeneficiaries: [],
-};
+/** The limits of NGN, the currency of these calls. */
+const NGN = { maxAmountPerCall: 1000, maxTotalPerExecution: 1500, maxTotalPerWindow: 0 };
+const allowed: ToolLimits = { allowMoneyMovement: true, windowMinutes: 60, currencies: { NGN }, allowedBeneficiaries: [] };
+/** `allowed` with other numbers for NGN. */
+const withNgn = (over: Partial<typeof NGN>, limits: ToolLimits = allowed): ToolLimits => ({ ...limits, currencies: { ...limits.currencies, NGN: { ...NGN, ...over } } });
 
 /** A service answering every transfer/charge with a record of what was sent. */
 function service(): FakeClient {
@@ -65,38 +58,47 @@ function service(): FakeClient {
 	});
 }
 
-const asLimits = (limits: SingleLimit | ToolLimits): ToolLimits => ('currencies' in limits ? limits : singleLimit(limits));
-
-async function call(op: NodeOperation, limits: SingleLimit | ToolLimits, input: IDataObject, totals: ExecutionTotals, executionId = 'exec-1', client = service(), items?: IDataObject[]) {
+async function call(op: NodeOperation, limits: ToolLimits, input: IDataObject, totals: ExecutionTotals, executionId = 'exec-1', client = service(), items?: IDataObject[]) {
 	const parsed = op.schema.parse(input);
-	const out = (await limitedOperation(op, asLimits(limits), executionId, totals).execute(context(client, { items }), parsed)) as IDataObject;
+	const out = (await limitedOperation(op, limits, executionId, totals).execute(context(client, { items }), parsed)) as IDataObject;
 	return { out, sent: client.calls.filter((c) => c.method !== 'GET') };
 }
 
-async function scoped(limits: SingleLimit | ToolLimits, input: IDataObject, totals: ExecutionTotals, windows: WindowTotals, where: ToolScope, client = service()) {
+async function scoped(limits: ToolLimits, input: IDataObject, totals: ExecutionTotals, windows: WindowTotals, where: ToolScope, client = service()) {
 	const parsed = createTransfer.schema.parse(input);
-	const out = (await limitedOperation(createTransfer, asLimits(limits), where, totals, windows).execute(context(client), parsed)) as IDataObject;
+	const out = (await limitedOperation(createTransfer, limits, where, totals, windows).execute(context(client), parsed)) as IDataObject;
 	return { out, sent: client.calls.filter((c) => c.method !== 'GET') };
 }
 
 describe('AI tool spending limits', () => {
 	it('defaults: money movement off, small limits, no currency allowed, any beneficiary', () => {
-		expect(TOOL_DEFAULTS).toEqual({ allowMoneyMovement: false, maxAmountPerCall: 1000, maxTotalPerExecution: 5000, maxTotalPerWindow: 0, windowMinutes: 60, allowedCurrencies: [], allowedBeneficiaries: '' });
-		const limits = readToolLimits((_n, fallback) => fallback);
-		expect(limits).toEqual({ allowMoneyMovement: false, windowMinutes: 60, currencies: {}, setBy: 'allowedCurrencies', allowedBeneficiaries: [] });
-		// Version 4: no Spending Limits row, no currency.
-		expect(readToolLimits((_n, fallback) => fallback, 4)).toEqual({ allowMoneyMovement: false, windowMinutes: 60, currencies: {}, setBy: 'spendingLimits', allowedBeneficiaries: [] });
+		expect(TOOL_DEFAULTS).toEqual({ allowMoneyMovement: false, maxAmountPerCall: 1000, maxTotalPerExecution: 5000, maxTotalPerWindow: 0, windowMinutes: 60, allowedBeneficiaries: '' });
+		// No Spending Limits row, no currency.
+		expect(readToolLimits((_n, fallback) => fallback)).toEqual({ allowMoneyMovement: false, windowMinutes: 60, currencies: {}, allowedBeneficiaries: [] });
+	});
+
+	it('a limit written "1.500" or "1,500" is refused naming both readings, never read as 1.5 (rule 7, issue 36)', () => {
+		const from = (values: IDataObject) => (name: string, fallback: unknown) => (name in values ? values[name] : fallback);
+		const row = (maxAmountPerCall: unknown) => from({ toolSpendingLimits: { limit: [{ currency: 'NGN', maxAmountPerCall, maxTotalPerExecution: 5000, maxTotalPerWindow: 0 }] } });
+		expect(() => readToolLimits(row('1.500'))).toThrow(
+			/\(Max Amount per Call of NGN\) must be a number with a point before the decimals and no thousands separators: "1.500" can be read as 1500 or 1.50/,
+		);
+		expect(() => readToolLimits(row('1,500'))).toThrow(
+			/\(Max Amount per Call of NGN\) must be a number with a point before the decimals and no thousands separators: "1,500" can be read as 1500 or 1.50/,
+		);
+		expect(readToolLimits(row('1500.50')).currencies.NGN.maxAmountPerCall).toBe(1500.5);
 	});
 
 	it('reads limits set by expressions strictly: numbers and yes/no from text, anything unclear an error naming it (never the default limit)', () => {
 		const from = (values: IDataObject) => (name: string, fallback: unknown) => (name in values ? values[name] : fallback);
-		expect(readToolLimits(from({ toolAllowMoneyMovement: ' TRUE ', toolMaxAmountPerCall: '250', toolMaxTotalPerExecution: 400, toolAllowedCurrencies: ['NGN'] }))).toMatchObject({
+		const rows = (ngn: IDataObject) => ({ toolSpendingLimits: { limit: [{ currency: 'NGN', ...ngn }] } });
+		expect(readToolLimits(from({ toolAllowMoneyMovement: ' TRUE ', ...rows({ maxAmountPerCall: '250', maxTotalPerExecution: 400 }) }))).toMatchObject({
 			allowMoneyMovement: true,
 			currencies: { NGN: { maxAmountPerCall: 250, maxTotalPerExecution: 400, maxTotalPerWindow: 0 } },
 		});
-		expect(() => readToolLimits(from({ toolMaxAmountPerCall: 'abc' }))).toThrow(/"toolMaxAmountPerCall" must be a number, got the text "abc"/);
-		expect(() => readToolLimits(from({ toolMaxTotalPerExecution: '' }))).toThrow(/"toolMaxTotalPerExecution" must be a number/);
-		expect(() => readToolLimits(from({ toolMaxTotalPerWindow: undefined }))).toThrow(/"toolMaxTotalPerWindow" must be a number/);
+		expect(() => readToolLimits(from(rows({ maxAmountPerCall: 'abc' })))).toThrow(/"toolSpendingLimits.limit\[0\].maxAmountPerCall" \(Max Amount per Call of NGN\) must be a number, got the text "abc"/);
+		expect(() => readToolLimits(from(rows({ maxTotalPerExecution: '' })))).toThrow(/"toolSpendingLimits.limit\[0\].maxTotalPerExecution" \(Max Total per Execution of NGN\) must be a number/);
+		expect(() => readToolLimits(from({ toolWindowMinutes: undefined }))).toThrow(/"toolWindowMinutes" must be a number/);
 		expect(() => readToolLimits(from({ toolAllowMoneyMovement: 'yes' }))).toThrow(/"toolAllowMoneyMovement" must be true or false/);
 	});
 
@@ -170,7 +172,7 @@ describe('AI tool spending limits', () => {
 			let now = 1_000_000;
 			const windows = new WindowTotals(() => now);
 			const totals = new ExecutionTotals();
-			const limits: SingleLimit = { ...allowed, maxTotalPerWindow: 1500, windowMinutes: 10 };
+			const limits = withNgn({ maxTotalPerWindow: 1500 }, { ...allowed, windowMinutes: 10 });
 			const first = await scoped(limits, { ...transfer, amount: 800, reference: 's1' }, totals, windows, mcp());
 			expect(first.out.refused).toBeUndefined();
 			// A second session (another MCP client) of the same tool: over the window total.
@@ -189,29 +191,15 @@ describe('AI tool spending limits', () => {
 
 		it('a window total also limits executions with ids, across executions', async () => {
 			const windows = new WindowTotals(() => 5);
-			const limits: SingleLimit = { ...allowed, maxTotalPerWindow: 1000 };
+			const limits = withNgn({ maxTotalPerWindow: 1000 });
 			const at = (executionId: string) => ({ executionId, workflowId: 'wf', nodeName: 'PayOnUs' });
 			expect((await scoped(limits, { ...transfer, amount: 600 }, new ExecutionTotals(), windows, at('e1'))).out.refused).toBeUndefined();
 			expect((await scoped(limits, { ...transfer, amount: 600 }, new ExecutionTotals(), windows, at('e2'))).out).toMatchObject({ refused: true, limit: 'maxTotalPerWindow' });
 		});
 	});
 
-	it('allowed currencies: none chosen refuses, another currency refuses', async () => {
-		const none = await call(createTransfer, { ...allowed, allowedCurrencies: [] }, transfer, new ExecutionTotals());
-		expect(none.out).toMatchObject({ refused: true, limit: 'allowedCurrencies' });
-		expect(String(none.out.reason)).toContain('NGN is not an allowed currency (allowed: none)');
-		const kes = await call(
-			createTransfer,
-			allowed,
-			{ ...transfer, transferType: 'WALLET_TO_MOMO', currency: 'KES', countryCode: 'KE', momoNetwork: 'MPESA_KE', beneficiaryPhoneNumber: '254700000000' },
-			new ExecutionTotals(),
-		);
-		expect(kes.sent).toEqual([]);
-		expect(kes.out).toMatchObject({ refused: true, limit: 'allowedCurrencies', asked: { currency: 'KES' } });
-	});
-
 	it('beneficiary allow-list: accounts and phone numbers (+ ignored); every bulk row', async () => {
-		const list = { ...allowed, allowedCurrencies: ['NGN', 'KES'], allowedBeneficiaries: parseBeneficiaries('9999991112,\n+254700000000') };
+		const list: ToolLimits = { ...allowed, currencies: { NGN, KES: NGN }, allowedBeneficiaries: parseBeneficiaries('9999991112,\n+254700000000') };
 		expect((await call(createTransfer, list, transfer, new ExecutionTotals())).sent).toHaveLength(1);
 		const other = await call(createTransfer, list, { ...transfer, beneficiaryAccountNumber: '1234567890' }, new ExecutionTotals());
 		expect(other.out).toMatchObject({ refused: true, limit: 'allowedBeneficiaries' });
@@ -243,7 +231,7 @@ describe('AI tool spending limits', () => {
 	});
 
 	it('a tokenized card charge (NGN) is limited too; the card token is never shown', async () => {
-		const { out, sent } = await call(chargeTokenizedCard, { ...allowed, maxAmountPerCall: 10 }, { businessId: 'BUS-2001', cardTokenId: 'TOK-SECRET', amount: 50, reference: 'tok-1', additionalFields: {} }, new ExecutionTotals());
+		const { out, sent } = await call(chargeTokenizedCard, withNgn({ maxAmountPerCall: 10 }), { businessId: 'BUS-2001', cardTokenId: 'TOK-SECRET', amount: 50, reference: 'tok-1', additionalFields: {} }, new ExecutionTotals());
 		expect(sent).toEqual([]);
 		expect(out).toMatchObject({ refused: true, limit: 'maxAmountPerCall', asked: { currency: 'NGN', amount: 50 } });
 		expect(JSON.stringify(out)).not.toContain('TOK-SECRET');
@@ -272,24 +260,24 @@ describe('the node as a tool', () => {
 	});
 
 	it('as payOnUsTool without an execution id (an MCP call): refused unless a window total is set; scoped to the workflow and node', async () => {
-		const params = { ...transferParams, toolAllowMoneyMovement: true, toolAllowedCurrencies: ['NGN'], amount: 800 };
+		const params = { ...transferParams, toolAllowMoneyMovement: true, toolSpendingLimits: { limit: [{ currency: 'NGN' }] }, amount: 800 };
 		nodeClient = service();
 		const [[refused]] = await new PayOnUs().execute.call(ctx('n8n-nodes-payonus.payOnUsTool', params, ''));
 		expect(refused.json).toMatchObject({ refused: true, limit: 'maxTotalPerWindow' });
 		expect(nodeClient.calls).toEqual([]);
 		nodeClient = service();
-		const withWindow = { ...params, toolMaxTotalPerWindow: 1500, toolWindowMinutes: 5, reference: 'mcp-w1' };
+		const withWindow = { ...params, toolSpendingLimits: { limit: [{ currency: 'NGN', maxTotalPerWindow: 1500 }] }, toolWindowMinutes: 5, reference: 'mcp-w1' };
 		const [[sent]] = await new PayOnUs().execute.call(ctx('n8n-nodes-payonus.payOnUsTool', withWindow, ''));
 		expect(sent.json.onusReference).toBe('ONUS-mcp-w1');
 	});
 
 	it('as payOnUsTool with money allowed: limits read from the node', async () => {
 		nodeClient = service();
-		const params = { ...transferParams, toolAllowMoneyMovement: true, toolAllowedCurrencies: ['NGN'], toolMaxAmountPerCall: 50 };
+		const params = { ...transferParams, toolAllowMoneyMovement: true, toolSpendingLimits: { limit: [{ currency: 'NGN', maxAmountPerCall: 50 }] } };
 		const [[item]] = await new PayOnUs().execute.call(ctx('n8n-nodes-payonus.payOnUsTool', params));
 		expect(item.json).toMatchObject({ refused: true, limit: 'maxAmountPerCall' });
 		nodeClient = service();
-		const [[ok]] = await new PayOnUs().execute.call(ctx('n8n-nodes-payonus.payOnUsTool', { ...params, toolMaxAmountPerCall: 100 }));
+		const [[ok]] = await new PayOnUs().execute.call(ctx('n8n-nodes-payonus.payOnUsTool', { ...params, toolSpendingLimits: { limit: [{ currency: 'NGN', maxAmountPerCall: 100 }] } }));
 		expect(ok.json.onusReference).toBe('ONUS-agent-1');
 	});
 
@@ -310,22 +298,14 @@ describe('the node as a tool', () => {
 		expect(props.map((p) => p.name)).toEqual([
 			'toolMoneyNotice',
 			'toolAllowMoneyMovement',
-			'toolMaxAmountPerCall',
-			'toolMaxTotalPerExecution',
-			'toolMaxTotalPerWindow',
 			'toolSpendingLimits',
 			'toolWindowMinutes',
-			'toolAllowedCurrencies',
 			'toolAllowedBeneficiaries',
 		]);
 		for (const p of props) expect(p.displayOptions?.show?.['@tool']).toEqual([true]);
 		const byName = Object.fromEntries(props.map((p) => [p.name, p.default]));
 		expect(byName.toolAllowMoneyMovement).toBe(TOOL_DEFAULTS.allowMoneyMovement);
-		expect(byName.toolMaxAmountPerCall).toBe(TOOL_DEFAULTS.maxAmountPerCall);
-		expect(byName.toolMaxTotalPerExecution).toBe(TOOL_DEFAULTS.maxTotalPerExecution);
-		expect(byName.toolMaxTotalPerWindow).toBe(TOOL_DEFAULTS.maxTotalPerWindow);
 		expect(byName.toolWindowMinutes).toBe(TOOL_DEFAULTS.windowMinutes);
-		expect(byName.toolAllowedCurrencies).toEqual(TOOL_DEFAULTS.allowedCurrencies);
 		expect(byName.toolAllowedBeneficiaries).toBe(TOOL_DEFAULTS.allowedBeneficiaries);
 	});
 });

@@ -8,7 +8,7 @@
  */
 import { startSandbox, type SandboxHandle } from '../../../../sandbox/server';
 import { PayOnUsApi } from '../../../../credentials/PayOnUsApi.credentials';
-import { ISSUE_ORDER_MARGIN_MS, TokenCache, tokenCache } from '../../../../nodes/shared/accessToken/cache';
+import { ISSUE_ORDER_MARGIN_MS, STRIKES_TO_OPEN, TokenCache, tokenCache } from '../../../../nodes/shared/accessToken/cache';
 import { tokenFingerprint } from '../../../../nodes/shared/accessToken/credential';
 import { TokenCallError } from '../../../../nodes/shared/errors';
 import { CredentialStore, FakeN8n, sandboxCredential } from '../../../../dev/inProcessN8n';
@@ -166,6 +166,11 @@ describe('reuse after 401', () => {
 });
 
 describe('rate guard', () => {
+	// Each token here is refused at once: the breaker (./breaker.test.ts) would
+	// hold the third token call; it is set aside to reach the rate guard.
+	beforeEach(() => tokenCache.configure({ limits: { strikesToOpen: Number.POSITIVE_INFINITY } }));
+	afterEach(() => tokenCache.configure({ limits: { strikesToOpen: STRIKES_TO_OPEN } }));
+
 	it('never sends a 4th token call within a minute: waits for the window instead (no 429)', async () => {
 		let last: IDataObject = {};
 		for (let i = 0; i < 5; i++) {

@@ -1,10 +1,15 @@
 /**
  * The payin calls both the PayOnUs node's operations and the Payment Page
- * make (nodes/shared/payins/calls.ts): each body checked with its schema
+ * make (nodes/shared/payins/calls.ts, and post.ts sending each money-moving
+ * payin as its operation declares it): each body checked with its schema
  * before anything is sent, then sent with the money-moving safety; service
  * failures pass up as the transport threw them.
  */
 import * as payins from '../../../../nodes/shared/payins';
+import { cardCharge } from '../../../../nodes/PayOnUs/resources/payin/chargeCard';
+import { dynamicAccount } from '../../../../nodes/PayOnUs/resources/payin/createDynamicAccount';
+import { eftPayin } from '../../../../nodes/PayOnUs/resources/payin/eftPayment';
+import { mobileMoneyPayin } from '../../../../nodes/PayOnUs/resources/payin/mobileMoneyCollection';
 import { ENCRYPTED_CARD as CARD, FakeClient, httpError } from '../../fakes';
 
 const customer = { name: 'Ada', email: 'ada@example.com' };
@@ -27,7 +32,7 @@ describe('payin calls: typed, each body checked before anything is sent', () => 
 	it("refuses a body its schema refuses, naming the field and the schema's message; nothing is sent", async () => {
 		const client = new FakeClient();
 		const error = await payins
-			.chargeCard(client, {
+			.postPayin(client, cardCharge, {
 				businessId: 'BUS-2001',
 				cardData: CARD,
 				amount: 10,
@@ -45,7 +50,7 @@ describe('payin calls: typed, each body checked before anything is sent', () => 
 	it('names every field at fault by its path in the body (the customer object included); nothing is sent', async () => {
 		const client = new FakeClient();
 		const error = await payins
-			.createDynamicAccount(client, { businessId: 'BUS-2001', amount: 0, reference: 'has space', customer: { name: 'Ada', email: 'not-an-email' } })
+			.postPayin(client, dynamicAccount, { businessId: 'BUS-2001', amount: 0, reference: 'has space', customer: { name: 'Ada', email: 'not-an-email' } })
 			.catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(payins.PayinInputError);
 		const paths = (error as payins.PayinInputError).issues.map(payins.issuePath);
@@ -61,7 +66,7 @@ describe('payin calls: typed, each body checked before anything is sent', () => 
 			throw conflict;
 		});
 		const error = await payins
-			.createDynamicAccount(client, { businessId: 'BUS-2001', amount: 5000, reference: 'PP-1-1', customer })
+			.postPayin(client, dynamicAccount, { businessId: 'BUS-2001', amount: 5000, reference: 'PP-1-1', customer })
 			.catch((e: unknown) => e);
 		expect(error).toBe(conflict);
 		expect(conflict.context.existingRecord).toEqual(existing);
@@ -72,14 +77,14 @@ describe('payin calls: typed, each body checked before anything is sent', () => 
 
 	it('sends every payin with the money-moving safety: its reference looked up after a lost answer, its record checked', async () => {
 		const client = new FakeClient().respondAll(() => ({ onusReference: 'ONUS-X-1', amount: '25.00' }));
-		const momo = await payins.mobileMoneyCollection(client, {
+		const momo = await payins.postPayin(client, mobileMoneyPayin, {
 			businessId: 'BUS-2001',
 			momoNetwork: 'MTN-GH',
 			amount: 25,
 			reference: 'mm-1',
 			customer: { ...customer, phone: '+233241234567' },
 		});
-		await payins.eftPayment(client, { businessId: 'BUS-2001', bank: 'ABSA', amount: 25, reference: 'eft-1', customer });
+		await payins.postPayin(client, eftPayin, { businessId: 'BUS-2001', bank: 'ABSA', amount: 25, reference: 'eft-1', customer });
 		expect(momo.amount).toBe(25);
 		for (const r of client.requests) {
 			expect(r.moneyMoving).toEqual(expect.objectContaining({ reference: r.body && (r.body as { reference: string }).reference }));
@@ -91,7 +96,7 @@ describe('payin calls: typed, each body checked before anything is sent', () => 
 	it('EFT carries the return address; a bad one is refused by its path, nothing sent', async () => {
 		const client = new FakeClient().respond('POST', '/api/v1/eft-payment', { onusReference: 'ONUS-EFT-1' });
 		const body = { businessId: 'BUS-2001', bank: 'ABSA', amount: 50, reference: 'eft-2', customer, redirectUrl: 'https://shop.test/back?c=1' };
-		await payins.eftPayment(client, body);
+		await payins.postPayin(client, eftPayin, body);
 		expect(client.requests[0].body).toEqual({
 			amount: 50,
 			reference: 'eft-2',
@@ -101,14 +106,14 @@ describe('payin calls: typed, each body checked before anything is sent', () => 
 			customer,
 			redirectUrl: 'https://shop.test/back?c=1',
 		});
-		const refused = await payins.eftPayment(client, { ...body, redirectUrl: 'javascript:alert(1)' }).catch((e: unknown) => e);
+		const refused = await payins.postPayin(client, eftPayin, { ...body, redirectUrl: 'javascript:alert(1)' }).catch((e: unknown) => e);
 		expect((refused as Error).message).toBe('redirectUrl: must be a web address starting with https://');
 		expect(client.requests).toHaveLength(1);
 	});
 
 	it('sends only the customer values given (empty ones and an empty address left out)', async () => {
 		const client = new FakeClient().respond('POST', '/api/v1/card-payments', { onusReference: 'ONUS-CARD-1' });
-		await payins.chargeCard(client, {
+		await payins.postPayin(client, cardCharge, {
 			businessId: 'BUS-2001',
 			cardData: CARD,
 			amount: 10,
