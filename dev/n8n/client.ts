@@ -243,6 +243,20 @@ export class N8nClient implements N8nHandle {
 		throw new Error(`execution ${executionId} did not finish within ${timeoutMs} ms (last status ${String(last?.status)})`);
 	}
 
+	/**
+	 * The workflow's finished executions, with data. An execution n8n has only
+	 * created (status new) or is still running has no node output yet: it is
+	 * waited for (up to `settleMs`) rather than read half-done.
+	 */
+	async finishedExecutions(workflowId: string, settleMs = 15000): Promise<Execution[]> {
+		const deadline = Date.now() + settleMs;
+		for (;;) {
+			const all = await this.listExecutions(workflowId, true);
+			if (all.every(isFinished) || Date.now() > deadline) return all.filter(isFinished);
+			await sleep(200);
+		}
+	}
+
 	/** Waits until the workflow has at least `count` finished executions; returns them oldest first, with data. */
 	async waitForExecutions(workflowId: string, count: number, timeoutMs = 60000): Promise<Execution[]> {
 		const deadline = Date.now() + timeoutMs;

@@ -74,7 +74,7 @@ async function prepare(profiles: ProfileName[]): Promise<Run> {
 }
 
 async function emitted(workflowId: string): Promise<IDataObject[]> {
-	const executions = await n8n.listExecutions(workflowId, true);
+	const executions = await n8n.finishedExecutions(workflowId);
 	return executions.flatMap((e) => nodeItems(e, POLL_NAME));
 }
 

@@ -18,7 +18,7 @@ const e2e = useTriggerSandbox('poll');
 const { n8n } = e2e;
 
 async function emitted(workflowId: string): Promise<IDataObject[]> {
-	const executions = await n8n.listExecutions(workflowId, true);
+	const executions = await n8n.finishedExecutions(workflowId);
 	return executions.flatMap((e) => nodeItems(e, POLL_NAME));
 }
 
