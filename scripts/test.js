@@ -2,21 +2,23 @@
 /*
  * `npm test`: everything a change must pass, the way CI runs it.
  *
- *   1. preflight: the n8n versions the end-to-end suite runs on are installed
- *      and usable (installed or repaired now, with progress), and Chromium is
- *      there (Debian's package is installed when this machine allows it);
- *      anything missing is named before any test starts;
- *   2. build (only what changed) and typecheck;
- *   3. unit tests (under zod 3 and again under zod 4) and sandbox tests (jest);
+ *   1. preflight: Chromium is there (Debian's package is installed when this
+ *      machine allows it), and the n8n versions the end-to-end suite runs on
+ *      start installing (or repairing), side by side, with progress;
+ *   2. build (only what changed) and typecheck, while n8n installs;
+ *   3. unit tests (under zod 3 and again under zod 4) and sandbox tests (jest),
+ *      while n8n installs; a failed install stops the run at once, naming
+ *      what is missing;
  *   4. the end-to-end suite in a real n8n, once per n8n version
- *      (current and minimum; PAYONUS_N8N_VERSIONS=current narrows it);
+ *      (current and minimum; PAYONUS_N8N_VERSIONS=current narrows it), after
+ *      every install is usable;
  *   5. one summary line: "N passed, N failed, N skipped".
  *
  * Flags: --unit-only (skip 1 and 4), --e2e-only (skip 3).
  */
 'use strict';
 
-const { spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const installer = require('../dev/n8n/install');
@@ -31,12 +33,24 @@ function step(text) {
 	process.stdout.write(`\n=== [${Math.round((Date.now() - started) / 1000)}s] ${text}\n`);
 }
 
+/** The step's process now running (stopped when an install fails meanwhile). */
+let current = null;
+
+/** Runs one step's command (asynchronously: n8n installs meanwhile); resolves its exit status. */
 function run(cmd, argv, env = {}) {
-	const res = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-	return res.status ?? 1;
+	return new Promise((resolve) => {
+		const child = spawn(cmd, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+		current = child;
+		child.on('error', () => resolve(1));
+		child.on('close', (code) => {
+			current = null;
+			resolve(code ?? 1);
+		});
+	});
 }
 
 function fail(line) {
+	current?.kill('SIGTERM');
 	process.stderr.write(`\nnpm test: ${line}\n`);
 	process.exit(1);
 }
@@ -46,26 +60,26 @@ async function main() {
 	const unit = !args.has('--e2e-only');
 	const e2e = !args.has('--unit-only');
 
+	/** @type {Promise<void> | undefined} */
+	let installed;
 	if (e2e) {
-		step(`preflight: n8n ${versions.join(' and ')}, Chromium`);
-		for (const version of versions) {
-			try {
-				await installer.install(version);
-			} catch (error) {
-				fail(error.message);
-			}
-		}
+		step(`preflight: Chromium; n8n ${versions.join(' and ')} installing while the build and the unit tests run`);
 		try {
 			ensureChromium({ log: (line) => process.stdout.write(`${line}\n`) });
 		} catch (error) {
 			fail(error.message);
 		}
 		process.stdout.write(`Chromium: ${findChromium()}\n`);
+		const installing = Date.now();
+		installed = installer.installAll(versions).then(
+			() => process.stdout.write(`\nnpm test: n8n ${versions.join(' and ')} usable (${Math.round((Date.now() - installing) / 1000)} s)\n`),
+			(error) => fail(error.message),
+		);
 	}
 
 	step('build (what changed) and typecheck');
-	if (run('node', ['scripts/build-if-changed.js']) !== 0) fail('the build failed');
-	if (run('npm', ['run', '-s', 'typecheck']) !== 0) fail('typecheck failed');
+	if ((await run('node', ['scripts/build-if-changed.js'])) !== 0) fail('the build failed');
+	if ((await run('npm', ['run', '-s', 'typecheck'])) !== 0) fail('typecheck failed');
 
 	fs.rmSync(results, { recursive: true, force: true });
 	fs.mkdirSync(results, { recursive: true });
@@ -74,12 +88,14 @@ async function main() {
 
 	if (unit) {
 		step('unit and sandbox tests');
-		failedRuns += run('node', [jest, '--selectProjects', 'unit', 'unit-zod4', 'sandbox', '--json', `--outputFile=${path.join(results, 'unit.json')}`]) === 0 ? 0 : 1;
+		failedRuns += (await run('node', [jest, '--selectProjects', 'unit', 'unit-zod4', 'sandbox', '--json', `--outputFile=${path.join(results, 'unit.json')}`])) === 0 ? 0 : 1;
 	}
 	if (e2e) {
+		step(`waiting for n8n ${versions.join(' and ')} to be usable`);
+		await installed;
 		for (const version of versions) {
 			step(`end-to-end tests in a real n8n ${version}`);
-			const status = run(
+			const status = await run(
 				'node',
 				[jest, '--selectProjects', 'e2e', '--runInBand', '--json', `--outputFile=${path.join(results, `e2e-${version}.json`)}`],
 				{ PAYONUS_N8N_VERSION: version, PAYONUS_CHROMIUM: findChromium() },

@@ -207,6 +207,35 @@ function reuseSqliteBuild(dir, node) {
  * @param {string} node  the Node that runs this n8n
  */
 async function rebuildSqlite(version, dir, node) {
+	return oneAtATime(() => buildSqlite(version, dir, node));
+}
+
+/**
+ * Steps that two installs running side by side must take one after the other:
+ * fetching the Node n8n needs (one folder for every version), and sqlite3's
+ * native build (the second version reuses the first one's instead of
+ * compiling again).
+ * @type {Promise<unknown>}
+ */
+let sharedStep = Promise.resolve();
+
+/**
+ * @template T
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+function oneAtATime(fn) {
+	const next = sharedStep.then(fn, fn);
+	sharedStep = next.catch(() => undefined);
+	return next;
+}
+
+/**
+ * @param {string} version
+ * @param {string} dir
+ * @param {string} node
+ */
+async function buildSqlite(version, dir, node) {
 	if (reuseSqliteBuild(dir, node)) return;
 	// sqlite3 uses Node-API: one build serves every Node version. Its install
 	// script first tries a prebuilt download (not reachable everywhere), then
@@ -233,7 +262,7 @@ async function install(version) {
 		if (state.ok) return state;
 		fs.mkdirSync(p.dir, { recursive: true });
 		const engines = await n8nEngines(version);
-		const node = await ensureNode(engines);
+		const node = await oneAtATime(() => ensureNode(engines));
 		const started = Date.now();
 
 		const free = freeBytes(cacheRoot());
@@ -283,6 +312,17 @@ async function install(version) {
 }
 
 /**
+ * Installs several versions side by side: their downloads overlap, the steps
+ * they share run one at a time (see oneAtATime). Each version is usable when
+ * this resolves; the first failure rejects it.
+ * @param {string[]} versions
+ * @returns {Promise<InstallState[]>}
+ */
+async function installAll(versions) {
+	return Promise.all(versions.map((version) => install(version)));
+}
+
+/**
  * The Node versions n8n `version` runs on (its package.json's engines.node).
  * @param {string} version
  * @returns {Promise<string>}
@@ -305,16 +345,13 @@ async function main() {
 	};
 	const versions = flag('--version') ? [resolveVersion(flag('--version'))] : testVersions();
 	const json = argv.includes('--json');
-	const results = [];
-	for (const version of versions) {
-		results.push(argv.includes('--check') ? check(version) : await install(version));
-	}
+	const results = argv.includes('--check') ? versions.map((version) => check(version)) : await installAll(versions);
 	if (json) process.stdout.write(`${JSON.stringify(versions.length === 1 ? results[0] : results)}\n`);
 	else for (const r of results) say(r.ok ? `n8n ${r.version} ready (${r.dir})` : `n8n ${r.version}: ${r.problem}`);
 	if (results.some((r) => !r.ok)) process.exitCode = 1;
 }
 
-module.exports = { check, install, paths, resolveVersion, testVersions, cacheRoot, npmFailure, nodeFits, UserError, VERSIONS };
+module.exports = { check, install, installAll, oneAtATime, paths, resolveVersion, testVersions, cacheRoot, npmFailure, nodeFits, UserError, VERSIONS };
 
 if (require.main === module) {
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => interrupted(signal));

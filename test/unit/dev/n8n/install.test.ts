@@ -59,6 +59,27 @@ describe('the n8n installer (dev/n8n/install/)', () => {
 		rmSync(cache, { recursive: true, force: true });
 	});
 
+	it('takes the steps two side-by-side installs share one at a time, in order, even after one fails', async () => {
+		const events: string[] = [];
+		let releaseFirst!: () => void;
+		const first = installer.oneAtATime(async () => {
+			events.push('first starts');
+			await new Promise<void>((resolve) => (releaseFirst = resolve));
+			events.push('first ends');
+			throw new Error('first failed');
+		});
+		const second = installer.oneAtATime(async () => {
+			events.push('second starts');
+			return 'second';
+		});
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(events).toEqual(['first starts']); // the second waits while the first runs
+		releaseFirst();
+		await expect(first).rejects.toThrow('first failed');
+		await expect(second).resolves.toBe('second');
+		expect(events).toEqual(['first starts', 'first ends', 'second starts']);
+	});
+
 	it('names versions: current and minimum by default, a list or one version when asked', () => {
 		expect(installer.testVersions()).toEqual([installer.VERSIONS.current, installer.VERSIONS.minimum]);
 		process.env.PAYONUS_N8N_VERSIONS = 'current';
