@@ -24,11 +24,8 @@ class UserError extends Error {}
 const running = new Set();
 /** @type {Set<string>} lock files this installer holds */
 const heldLocks = new Set();
-/**
- * Ends the running npm, releases the locks and exits (the next run completes the install).
- * @param {string} signal
- */
-function interrupted(signal) {
+/** Ends every running npm (with its own children) and releases the locks: the next run completes the install. */
+function stopAll() {
 	for (const child of running) {
 		try {
 			process.kill(-(/** @type {number} */ (child.pid)), 'SIGKILL');
@@ -37,6 +34,14 @@ function interrupted(signal) {
 		}
 	}
 	for (const lock of heldLocks) releaseLock(lock);
+}
+
+/**
+ * Stops the installs and exits.
+ * @param {string} signal
+ */
+function interrupted(signal) {
+	stopAll();
 	say(`interrupted (${signal}); the next run completes the install`);
 	process.exit(130);
 }
@@ -125,6 +130,7 @@ function gib(bytes) {
 }
 
 module.exports = {
+	stopAll,
 	VERSIONS,
 	MIN_FREE_BYTES,
 	PROGRESS_EVERY_MS,

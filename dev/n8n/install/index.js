@@ -40,6 +40,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const {
+	stopAll,
 	VERSIONS,
 	MIN_FREE_BYTES,
 	PROGRESS_EVERY_MS,
@@ -314,12 +315,19 @@ async function install(version) {
 /**
  * Installs several versions side by side: their downloads overlap, the steps
  * they share run one at a time (see oneAtATime). Each version is usable when
- * this resolves; the first failure rejects it.
+ * this resolves; the first failure stops the other installs (the next run
+ * completes them) and rejects it.
  * @param {string[]} versions
  * @returns {Promise<InstallState[]>}
  */
 async function installAll(versions) {
-	return Promise.all(versions.map((version) => install(version)));
+	try {
+		return await Promise.all(versions.map((version) => install(version)));
+	} catch (error) {
+		// one failed: the others are stopped rather than left writing to the cache after we exit
+		stopAll();
+		throw error;
+	}
 }
 
 /**
