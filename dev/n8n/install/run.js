@@ -65,7 +65,9 @@ function run(what, cmd, args, { cwd, env, progressDir, expected }) {
 				if (count === 0) parts.push('resolving the dependency tree');
 				else parts.push(expected ? `${count} of about ${expected} packages` : `${count} packages`);
 				const used = freeAtStart - freeBytes(cwd);
-				if (used > 0 && Number.isFinite(used)) parts.push(`${gib(used)} written`);
+				// the disk's free space is shared: with another install running beside
+				// this one, the figure would count both, so it is left out
+				if (used > 0 && Number.isFinite(used) && running.size === 1) parts.push(`${gib(used)} written`);
 				if (Math.abs(used - lastUsed) > 1024 ** 2) {
 					lastUsed = used;
 					lastChange = Date.now();
