@@ -23,7 +23,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { N8nClient } from '../dev/n8n/client';
-import { closeNode, openEditor, openNode, panelText } from './lib/editor';
+import { closeNode, openEditor, openEmptyCanvas, openNode, panelText, searchNodes as searchNodesIn } from './lib/editor';
 
 const argv = process.argv.slice(2);
 const OUT = argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : '/tmp/payonus-walkthrough';
@@ -40,21 +40,9 @@ export const SEARCHES = [
 	'Execute Workflow',
 ];
 
+/** The node search, the first result with its description (a failed open leaves a picture). */
 async function searchNodes(page: Page, query: string): Promise<string[]> {
-	const bar = page.locator('[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator-search-bar"]').first();
-	if (!(await bar.isVisible().catch(() => false))) {
-		await page.locator('[data-test-id="node-creator-plus-button"]').first().click();
-		await bar.waitFor({ state: 'visible', timeout: 10_000 }).catch(async (error: Error) => {
-			await page.screenshot({ path: join(OUT, 'search-bar-missing.png') });
-			throw error;
-		});
-	}
-	await bar.fill('');
-	await bar.type(query, { delay: 20 });
-	await page.waitForTimeout(1200);
-	const names = await page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]').allInnerTexts();
-	const descriptions = await page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-item-description"]').allInnerTexts();
-	return names.slice(0, 6).map((n, i) => (i === 0 && descriptions[0] ? `${n.trim()} ("${descriptions[0].trim()}")` : n.trim()));
+	return await searchNodesIn(page, query, { describeFirst: true, errorPicture: join(OUT, 'search-bar-missing.png') });
 }
 
 async function emptyWorkflow(n8n: N8nClient, name: string, withTrigger = true): Promise<string> {
@@ -211,17 +199,8 @@ async function main(): Promise<void> {
 		// 1. The node search: a new workflow's first step (triggers), then what happens next (actions).
 		{
 			const id = await emptyWorkflow(n8n, `walk: first step ${Date.now()}`, false);
-			const { launchChromium } = await import('../dev/chromium');
-			const browser = await launchChromium();
+			const { browser, page } = await openEmptyCanvas(n8n, id);
 			try {
-				const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-				const url = new URL(n8n.baseUrl);
-				await context.addCookies([{ name: 'n8n-auth', value: n8n.cookie.replace(/^n8n-auth=/, '').split(';')[0], domain: url.hostname, path: '/' }]);
-				const page = await context.newPage();
-				await page.goto(`${n8n.baseUrl}/workflow/${id}`);
-				await page.locator('[data-test-id="canvas-add-button"]').first().waitFor({ state: 'visible', timeout: 60_000 });
-				await page.waitForTimeout(1000);
-				await page.locator('[data-test-id="canvas-add-button"]').first().click();
 				for (const query of TRIGGER_SEARCHES) {
 					const found = await searchNodes(page, query);
 					say(`first-step search "${query}": ${found.join(' | ') || '(nothing)'}`);

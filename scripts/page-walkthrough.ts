@@ -19,26 +19,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { closeNode, openEditor, openNode, panelText } from './lib/editor';
+import { closeNode, openEditor, openEmptyCanvas, openNode, panelText, searchNodes } from './lib/editor';
 
 const argv = process.argv.slice(2);
 const OUT = argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : '/tmp/payonus-page-walkthrough';
 
 /** What a builder who wants "a payment link for a product" types into the node search. */
 export const PAGE_SEARCHES = ['payment page', 'PayOnUs', 'PayOnUs Payment Page', 'sell', 'checkout', 'payment link', 'pay'];
-
-async function searchNodes(page: Page, query: string): Promise<string[]> {
-	const bar = page.locator('[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator-search-bar"]').first();
-	if (!(await bar.isVisible().catch(() => false))) {
-		await page.locator('[data-test-id="canvas-add-button"], [data-test-id="node-creator-plus-button"]').first().click();
-		await bar.waitFor({ state: 'visible', timeout: 10_000 });
-	}
-	await bar.fill('');
-	await bar.type(query, { delay: 20 });
-	await page.waitForTimeout(1200);
-	const names = await page.locator('[data-test-id="node-creator"] [data-test-id="node-creator-item-name"]').allInnerTexts();
-	return names.slice(0, 6).map((n) => n.trim());
-}
 
 async function submit(page: Page, selector: string): Promise<void> {
 	await Promise.all([page.waitForNavigation(), page.click(selector)]);
@@ -67,16 +54,8 @@ async function main(): Promise<void> {
 		{
 			const workflow = { name: `walk: sell with a link ${Date.now()}`, nodes: [], connections: {}, settings: { executionOrder: 'v1' }, active: false };
 			const { id } = await n8n.rest<{ id: string }>('POST', '/workflows', workflow);
-			const browser = await launchChromium();
+			const { browser, page } = await openEmptyCanvas(n8n, id);
 			try {
-				const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-				const url = new URL(n8n.baseUrl);
-				await context.addCookies([{ name: 'n8n-auth', value: n8n.cookie.replace(/^n8n-auth=/, '').split(';')[0], domain: url.hostname, path: '/' }]);
-				const page = await context.newPage();
-				await page.goto(`${n8n.baseUrl}/workflow/${id}`);
-				await page.locator('[data-test-id="canvas-add-button"]').first().waitFor({ state: 'visible', timeout: 60_000 });
-				await page.waitForTimeout(1000);
-				await page.locator('[data-test-id="canvas-add-button"]').first().click();
 				for (const query of PAGE_SEARCHES) {
 					const found = await searchNodes(page, query);
 					say(`search "${query}": ${found.join(' | ') || '(nothing)'}`);
