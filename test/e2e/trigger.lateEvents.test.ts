@@ -22,7 +22,7 @@
  * restart, is never Confirmed. The table is printed (PAYONUS_DRILL_TABLE=1
  * prints it always; it is printed on failure too).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import type { ProfileName } from '../../sandbox/profiles';
 import { nodeItems, startN8n, type N8nInstance } from '../../dev/n8n';
 import { sleep, until } from '../../dev/wait';
-import { KEY, createCredential } from '../../dev/sandboxCredential';
+import { KEY, createCredential, notificationHash } from '../../dev/sandboxCredential';
 import { SandboxApi } from '../../dev/sandboxScenarios';
 import { TRIGGER_NAME, triggerWorkflow } from '../../dev/workflows';
 
@@ -53,11 +53,9 @@ const READINGS: Array<{ name: string; profiles: ProfileName[]; lateConfirmed: bo
 	{ name: 'updated-date-moves-later (T+1 credits)', profiles: ['updated-date-moves-later'], lateConfirmed: true },
 ];
 
-const hashOf = (b: IDataObject) =>
-	createHash('sha256').update(String(b.accountNumber) + String(b.onusReference) + String(b.paymentStatus) + KEY).digest('hex');
 
 async function post(url: string, body: IDataObject): Promise<IDataObject> {
-	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain', hash: hashOf(body) }, body: JSON.stringify(body) });
+	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain', hash: notificationHash(body) }, body: JSON.stringify(body) });
 	expect(res.status).toBe(200);
 	return (await res.json()) as IDataObject;
 }

@@ -7,7 +7,7 @@
  * Confirmed. Failed on 69eb4b9 (the replay started a second Confirmed
  * execution). Late settlements across restarts: trigger.lateEvents.test.ts.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,15 +15,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { nodeItems, startN8n, type N8nInstance } from '../../dev/n8n';
 import { sleep, until } from '../../dev/wait';
-import { KEY, createCredential } from '../../dev/sandboxCredential';
+import { KEY, createCredential, notificationHash } from '../../dev/sandboxCredential';
 import { SandboxApi } from '../../dev/sandboxScenarios';
 import { TRIGGER_NAME, triggerWorkflow } from '../../dev/workflows';
 
 jest.setTimeout(900_000);
 
 const PERSISTED = 50;
-const hashOf = (b: IDataObject) =>
-	createHash('sha256').update(String(b.accountNumber) + String(b.onusReference) + String(b.paymentStatus) + KEY).digest('hex');
 
 const notification = (account: IDataObject): IDataObject => ({
 	type: 'COLLECTION',
@@ -36,7 +34,7 @@ const notification = (account: IDataObject): IDataObject => ({
 });
 
 async function post(url: string, body: IDataObject): Promise<{ status: number; body: IDataObject }> {
-	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain', hash: hashOf(body) }, body: JSON.stringify(body) });
+	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain', hash: notificationHash(body) }, body: JSON.stringify(body) });
 	return { status: res.status, body: (await res.json().catch(() => ({}))) as IDataObject };
 }
 

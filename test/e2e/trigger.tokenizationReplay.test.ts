@@ -9,7 +9,7 @@
  * Confirmed. On main before this change the replay was Confirmed a second
  * time (the card-on-file workflow ran twice).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox, type SandboxHandle } from '../../sandbox/server';
 import { nodeItems, startN8n, type N8nInstance } from '../../dev/n8n';
 import { sleep, until } from '../../dev/wait';
-import { KEY, createCredential } from '../../dev/sandboxCredential';
+import { KEY, createCredential, notificationHash } from '../../dev/sandboxCredential';
 import { SandboxApi } from '../../dev/sandboxScenarios';
 import { TRIGGER_NAME, triggerWorkflow } from '../../dev/workflows';
 
@@ -26,11 +26,9 @@ jest.setTimeout(900_000);
 /** More than the keys the trigger keeps in static data (nodes/PayOnUsTrigger/claim.ts PERSISTED_KEYS = 50). */
 const PAST_PERSISTED = 52;
 
-const hashOf = (b: IDataObject) =>
-	createHash('sha256').update(String(b.accountNumber) + String(b.onusReference) + String(b.paymentStatus) + KEY).digest('hex');
 
 async function post(url: string, body: IDataObject, signed: boolean): Promise<{ status: number; body: IDataObject }> {
-	const headers: Record<string, string> = { 'content-type': 'text/plain', ...(signed ? { hash: hashOf(body) } : {}) };
+	const headers: Record<string, string> = { 'content-type': 'text/plain', ...(signed ? { hash: notificationHash(body) } : {}) };
 	const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
 	return { status: res.status, body: (await res.json().catch(() => ({}))) as IDataObject };
 }
