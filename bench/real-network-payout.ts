@@ -6,15 +6,16 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SandboxClient } from '../sandbox/client';
-import { itemsNode, manualWorkflow } from '../dev/workflows';
-import type { N8nInstance } from '../dev/n8n';
+import { itemsNode } from '../dev/workflows';
 import { nodeRun } from './common';
+import type { QuietRunner } from './quietRun';
 import { TRANSFER_PATH } from './throughput-nodes';
 
 const NODE = 'Node';
 
 export interface Payout500Setup {
-	n8n: N8nInstance;
+	/** Runs a workflow without polling n8n while it runs (./quietRun.ts). */
+	quiet: QuietRunner;
 	control: SandboxClient;
 	credentials: { payOnUsApi: { id: string; name: string } };
 	/** The PayOnUs Create Transfer node (throughput-nodes.ts). */
@@ -28,7 +29,7 @@ export interface Payout500Setup {
 }
 
 export async function payout500(setup: Payout500Setup): Promise<IDataObject> {
-	const { n8n, control, credentials, rttMs, moneyMovingConcurrency } = setup;
+	const { quiet, control, credentials, rttMs, moneyMovingConcurrency } = setup;
 	const jitterMs = Math.round((rttMs * setup.jitterPercent) / 100);
 	await control.setLink({ rttMs, jitterMs });
 	const list = setup.newRefs(500);
@@ -60,10 +61,8 @@ export async function payout500(setup: Payout500Setup): Promise<IDataObject> {
 		amount: 100 + i,
 		narration: 'bench',
 	}));
-	const wf = manualWorkflow('rn payout500 bulk', [itemsNode(rowsJson.map((json) => ({ json }))), { name: NODE, ...bulkNode }]);
-	const { id } = await n8n.createWorkflow(wf);
 	const bulkStarted = Date.now();
-	const execution = await n8n.runWorkflow(id, { timeoutMs: 15 * 60_000 });
+	const execution = await quiet.run('rn payout500 bulk', [itemsNode(rowsJson.map((json) => ({ json }))), { name: NODE, ...bulkNode }], 15 * 60_000);
 	const bulkWall = (Date.now() - bulkStarted) / 1000;
 	const bulk = nodeRun(execution, NODE, 1);
 	const payout = {

@@ -57,13 +57,14 @@ import { Agent, Pool, setGlobalDispatcher } from 'undici';
 import { MONEY_MOVING_CONCURRENCY_DEFAULT, READ_CEILING_DEFAULT } from '../nodes/PayOnUs/run/concurrency';
 import { RATE_LIMIT_PER_SECOND } from '../sandbox/profiles';
 import { SandboxClient } from '../sandbox/client';
-import { itemsNode, manualWorkflow } from '../dev/workflows';
+import { itemsNode } from '../dev/workflows';
 import { sandboxAccessToken } from '../dev/sandboxCredential';
-import { N8N_VERSION, startN8n, type N8nInstance, type WorkflowJson } from '../dev/n8n';
+import { N8N_VERSION, startN8n, type N8nInstance } from '../dev/n8n';
 import { benchCredential, nodeRun } from './common';
 import { cpuProfileEnv, n8nProfileSummary, profileFolder } from './cpu-profile';
 import type { Call } from './floor';
 import { Baselines, startSandboxProcess } from './real-network-processes';
+import { QuietRunner } from './quietRun';
 import { payout500 } from './real-network-payout';
 import {
 	createPayins, httpCreateTransfer, httpGetPayment, payOnUsCreateTransfer, payOnUsGetPayment, PAYMENT_PATH, TRANSFER_PATH, transferBody,
@@ -129,6 +130,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	let report: Record<string, unknown> = {};
 	let n8n: N8nInstance | undefined;
 	let baselines: Baselines | undefined;
+	let quiet: QuietRunner | undefined;
 	const rows: Row[] = [];
 	const notes: string[] = [];
 	try {
@@ -154,12 +156,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		const payOnUsTransfer = payOnUsCreateTransfer(credentials, mmFlag ? mmConcurrency : undefined);
 		const httpTransfer = httpCreateTransfer(credentials, base);
 
+		// n8n is not asked anything while a measured node runs (./quietRun.ts).
+		const runner = (quiet = await QuietRunner.start(n8n));
 		const inN8n = async (name: string, node: IDataObject, items: IDataObject[]) => {
-			const wf: WorkflowJson = manualWorkflow(name, [itemsNode(items.map((json) => ({ json }))), { name: NODE, ...node }]);
-			const { id } = await n8n!.createWorkflow(wf);
-			const execution = await n8n!.runWorkflow(id, { timeoutMs: 15 * 60_000 });
+			const execution = await runner.run(name, [itemsNode(items.map((json) => ({ json }))), { name: NODE, ...node }], 15 * 60_000);
 			const { executionTime, output } = nodeRun(execution, NODE, items.length);
-			await n8n!.deleteWorkflow(id).catch(() => undefined);
 			return { ms: executionTime ?? 0, output };
 		};
 
@@ -390,11 +391,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				parameters: { resource: 'payin', operation: 'listPayments', returnAll: true, filters: {}, options },
 			});
 			const runList = async (name: string, options: IDataObject) => {
-				const wf = manualWorkflow(name, [{ name: NODE, ...listNode(options) }]);
-				const { id } = await n8n!.createWorkflow(wf);
-				const execution = await n8n!.runWorkflow(id, { timeoutMs: 15 * 60_000 });
+				const execution = await runner.run(name, [{ name: NODE, ...listNode(options) }], 15 * 60_000);
 				const { executionTime, output } = nodeRun(execution, NODE, -1);
-				await n8n!.deleteWorkflow(id).catch(() => undefined);
 				return { ms: executionTime ?? 0, refs: output.map((o) => String(o.onusReference)) };
 			};
 			await clearLog();
@@ -430,9 +428,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			try {
 				await clearLog();
 				const started = Date.now();
-				const wf = manualWorkflow('rn rate limited', [itemsNode(refs.slice(0, n).map((onusReference) => ({ json: { onusReference } }))), { name: NODE, ...payOnUsRead }]);
-				const { id } = await n8n!.createWorkflow(wf);
-				const execution = await n8n!.runWorkflow(id, { timeoutMs: 15 * 60_000 });
+				const chain = [itemsNode(refs.slice(0, n).map((onusReference) => ({ json: { onusReference } }))), { name: NODE, ...payOnUsRead }];
+				const execution = await runner.run('rn rate limited', chain, 15 * 60_000);
 				const wallMs = Date.now() - started;
 				let output: IDataObject[] = [];
 				let failure = '';
@@ -441,7 +438,6 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				} catch (error) {
 					failure = (error as Error).message;
 				}
-				await n8n!.deleteWorkflow(id).catch(() => undefined);
 				const log = (await control.requests({ path: PAYMENT_PATH })).filter((e) => e.path === PAYMENT_PATH);
 				const tooMany = log.filter((e) => e.status === 429).length;
 				const ok = log.filter((e) => e.status === 200).length;
@@ -470,10 +466,11 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		}
 
 		const payout = runPayout500
-			? await payout500({ n8n, control, credentials, payOnUsTransfer, newRefs, inN8n, checkLog, rttMs: payoutRtt, jitterPercent, moneyMovingConcurrency: mmConcurrency })
+			? await payout500({ quiet: runner, control, credentials, payOnUsTransfer, newRefs, inN8n, checkLog, rttMs: payoutRtt, jitterPercent, moneyMovingConcurrency: mmConcurrency })
 			: undefined;
 		report = { extraCalls, n8nVersion: N8N_VERSION, rtts, jitterPercent, readCeiling: READ_CONCURRENCY, moneyMovingConcurrency: mmConcurrency, repeat, rows, ratios, summary, returnAll, rateLimited, notes, payout };
 	} finally {
+		await quiet?.close();
 		baselines?.stop();
 		await n8n?.stop();
 		sandbox.child.kill('SIGTERM');

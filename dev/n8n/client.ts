@@ -20,7 +20,7 @@ export class HttpError extends Error {
 
 const FINISHED = new Set(['success', 'error', 'crashed', 'canceled']);
 
-function isFinished(execution: Execution): boolean {
+export function isFinished(execution: Execution): boolean {
 	if (execution.status) return FINISHED.has(execution.status);
 	return Boolean(execution.finished || execution.stoppedAt);
 }
@@ -211,6 +211,11 @@ export class N8nClient implements N8nHandle {
 	 * Manual Trigger, or `triggerName`) and waits until the execution has finished.
 	 */
 	async runWorkflow(id: string, opts: { timeoutMs?: number; triggerName?: string } = {}): Promise<Execution> {
+		return await this.waitForExecution(await this.startWorkflow(id, opts), opts.timeoutMs);
+	}
+
+	/** Starts a saved workflow from its Manual Trigger (or `triggerName`, or its first trigger) and returns the execution's id at once. */
+	async startWorkflow(id: string, opts: { triggerName?: string } = {}): Promise<string> {
 		const workflowData = await this.rest<IDataObject & { nodes: Array<{ name: string; type: string }> }>('GET', `/workflows/${id}`);
 		const trigger =
 			opts.triggerName ??
@@ -224,7 +229,7 @@ export class N8nClient implements N8nHandle {
 		if (!started.executionId) {
 			throw new Error(`workflow ${id} did not start an execution: ${JSON.stringify(started)}`);
 		}
-		return await this.waitForExecution(String(started.executionId), opts.timeoutMs);
+		return String(started.executionId);
 	}
 
 	/** Polls one execution until it has finished; returns it with data. */

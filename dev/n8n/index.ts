@@ -36,6 +36,6 @@ export { PACKAGE_NAME, N8N_VERSIONS, N8N_VERSION, n8nInstallDir, n8nNode, n8nVer
 export { packPackage } from './pack';
 export { freePort, pgUser } from './services';
 export { OWNER, type WorkflowJson, type WorkflowSummary, type CredentialSummary, type StartOptions, type N8nConnection, type N8nHandle } from './types';
-export { HttpError, N8nClient } from './client';
+export { HttpError, N8nClient, isFinished } from './client';
 export { N8nInstance } from './instance';
 export { startN8n } from './start';
