@@ -11,12 +11,12 @@ import { signature } from '../sandbox/webhooks';
 /** The webhook verification key of the trigger tests' and drills' credentials. */
 export const KEY = 'e2e-webhook-verification-key';
 
-/** API client `n` of the sandbox seed (1, 2, 3: merchant MER-1001, separate token slots). */
 /** The hash header the service signs a payin or payout notification `body` with (the spec's fields in order, then the key), as the sandbox does. */
 export function notificationHash(body: IDataObject, key = KEY): string {
 	return signature([String(body.accountNumber), String(body.onusReference), String(body.paymentStatus)], key);
 }
 
+/** API client `n` of the sandbox seed (1, 2, 3: merchant MER-1001, separate token slots). */
 export function sandboxClient(n: number | string = 1): { clientId: string; clientSecret: string } {
 	return { clientId: `sandbox-client-${n}`, clientSecret: `sandbox-secret-${n}` };
 }

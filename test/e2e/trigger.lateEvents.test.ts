@@ -53,7 +53,6 @@ const READINGS: Array<{ name: string; profiles: ProfileName[]; lateConfirmed: bo
 	{ name: 'updated-date-moves-later (T+1 credits)', profiles: ['updated-date-moves-later'], lateConfirmed: true },
 ];
 
-
 async function post(url: string, body: IDataObject): Promise<IDataObject> {
 	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain', hash: notificationHash(body) }, body: JSON.stringify(body) });
 	expect(res.status).toBe(200);

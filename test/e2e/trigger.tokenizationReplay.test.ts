@@ -26,7 +26,6 @@ jest.setTimeout(900_000);
 /** More than the keys the trigger keeps in static data (nodes/PayOnUsTrigger/claim.ts PERSISTED_KEYS = 50). */
 const PAST_PERSISTED = 52;
 
-
 async function post(url: string, body: IDataObject, signed: boolean): Promise<{ status: number; body: IDataObject }> {
 	const headers: Record<string, string> = { 'content-type': 'text/plain', ...(signed ? { hash: notificationHash(body) } : {}) };
 	const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
