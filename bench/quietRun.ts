@@ -14,11 +14,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { isFinished, type Execution, type N8nInstance } from '../dev/n8n';
 import { manualWorkflow } from '../dev/workflows';
-import { sleep } from '../dev/wait';
 
 const SLOW_POLL_MS = 10_000;
 const DONE_NODE = 'Bench: done';
@@ -57,7 +57,8 @@ export class QuietRunner {
 		try {
 			const executionId = await this.n8n.startWorkflow(id);
 			const deadline = Date.now() + timeoutMs;
-			while (!(await Promise.race([signalled, sleep(SLOW_POLL_MS).then(() => false)]))) {
+			// The slow poll's timer does not hold the process open once the run is over.
+			while (!(await Promise.race([signalled, delay(SLOW_POLL_MS, false, { ref: false })]))) {
 				const execution = await this.n8n.getExecution(executionId).catch(() => undefined);
 				if (execution && isFinished(execution)) return execution;
 				if (Date.now() > deadline) throw new Error(`${name}: execution ${executionId} did not finish within ${timeoutMs} ms`);
