@@ -6,7 +6,11 @@ import { sleep } from 'n8n-workflow';
  * fine (by one per answer until the first push-back, so it doubles each round
  * trip; then by one per round trip), and halves at once on a push-back (a 429
  * or a 503), with every new call held until the service's Retry-After has
- * passed. Never above `ceiling` (the user's), never below 1. A burst of
+ * passed. A push-back that names its Retry-After also sets the pace of the
+ * growth back: at most one more call in flight per Retry-After (at most
+ * MAX_PACE_MS), since a service that counts calls in windows of that length
+ * would otherwise be probed several times within one window, each probe a
+ * burst of refusals. Never above `ceiling` (the user's), never below 1. A burst of
  * push-backs answering calls started before the last halving halves only once
  * (they report the same overload).
  *
@@ -41,6 +45,9 @@ export interface LimiterOptions {
 /** The longest Retry-After honoured (longer ones are capped: the caller's own bounds decide). */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
+/** The slowest pace of growth after a push-back: one more call in flight a second at least. */
+export const MAX_PACE_MS = 1_000;
+
 export class AdaptiveLimiter {
 	readonly ceiling: number;
 	private limitValue: number;
@@ -51,6 +58,9 @@ export class AdaptiveLimiter {
 	/** Calls started up to this sequence number belong to the window already halved. */
 	private halvedAt = -1;
 	private resumeAt = 0;
+	/** After a push-back naming its Retry-After: the least time between two growths (0: none set). */
+	private paceMs = 0;
+	private grewAt = 0;
 	private readonly waiting: Array<() => void> = [];
 	private readonly clock: LimiterClock;
 	/** Counters (benches, tests). */
@@ -108,7 +118,10 @@ export class AdaptiveLimiter {
 		this.inFlight--;
 		if ('pushBackMs' in outcome) {
 			this.stats.pushBacks++;
-			this.resumeAt = Math.max(this.resumeAt, this.clock.now() + Math.min(MAX_RETRY_AFTER_MS, Math.max(0, outcome.pushBackMs)));
+			const now = this.clock.now();
+			this.resumeAt = Math.max(this.resumeAt, now + Math.min(MAX_RETRY_AFTER_MS, Math.max(0, outcome.pushBackMs)));
+			if (outcome.pushBackMs > 0) this.paceMs = Math.min(MAX_PACE_MS, outcome.pushBackMs);
+			this.grewAt = now;
 			if (seq > this.halvedAt) {
 				this.halvedAt = this.started - 1;
 				this.limitValue = Math.max(1, Math.floor(this.limitValue / 2));
@@ -117,7 +130,15 @@ export class AdaptiveLimiter {
 			}
 		} else if (outcome.ok) {
 			const step = this.limitValue < this.threshold ? 1 : 1 / this.limitValue;
-			this.limitValue = Math.min(this.ceiling, this.limitValue + step);
+			const next = Math.min(this.ceiling, this.limitValue + step);
+			if (this.paceMs > 0 && Math.floor(next) > this.limit) {
+				// One more call in flight: not before the pace allows (the fraction waits).
+				const now = this.clock.now();
+				if (now - this.grewAt >= this.paceMs) {
+					this.limitValue = next;
+					this.grewAt = now;
+				}
+			} else this.limitValue = next;
 		}
 		// Every waiter looks again (in arrival order); those without a slot wait again.
 		for (const wake of this.waiting.splice(0)) wake();

@@ -71,6 +71,43 @@ describe('AdaptiveLimiter', () => {
 		expect(limiter.limit).toBeLessThanOrEqual(3);
 	});
 
+	it('after a push-back naming its Retry-After, grows back by one call in flight per Retry-After at most', async () => {
+		const clock = new ManualClock();
+		const limiter = new AdaptiveLimiter({ initial: 8, ceiling: 64, clock });
+		limiter.release(await limiter.acquire(), { pushBackMs: 1000 });
+		expect(limiter.limit).toBe(4);
+		clock.advance(1000);
+		// Forty fine answers in the same instant: one more call in flight, not ten.
+		for (let i = 0; i < 40; i++) limiter.release(await limiter.acquire(), { ok: true });
+		expect(limiter.limit).toBe(5);
+		clock.advance(999);
+		for (let i = 0; i < 40; i++) limiter.release(await limiter.acquire(), { ok: true });
+		expect(limiter.limit).toBe(5);
+		clock.advance(1);
+		limiter.release(await limiter.acquire(), { ok: true });
+		expect(limiter.limit).toBe(6);
+	});
+
+	it('a long Retry-After paces the growth at one a second, not one per Retry-After', async () => {
+		const clock = new ManualClock();
+		const limiter = new AdaptiveLimiter({ initial: 8, ceiling: 64, clock });
+		limiter.release(await limiter.acquire(), { pushBackMs: 30_000 });
+		clock.advance(30_000);
+		for (let second = 0; second < 3; second++) {
+			for (let i = 0; i < 10; i++) limiter.release(await limiter.acquire(), { ok: true });
+			clock.advance(1000);
+		}
+		expect(limiter.limit).toBe(7);
+	});
+
+	it('a push-back without Retry-After sets no pace: growth by 1/limit per fine answer', async () => {
+		const limiter = new AdaptiveLimiter({ initial: 8, ceiling: 64, clock: new ManualClock() });
+		limiter.release(await limiter.acquire(), { pushBackMs: 0 });
+		expect(limiter.limit).toBe(4);
+		for (let i = 0; i < 10; i++) limiter.release(await limiter.acquire(), { ok: true });
+		expect(limiter.limit).toBe(6);
+	});
+
 	it('reads Retry-After as seconds or as an HTTP date', () => {
 		expect(retryAfterMs('2')).toBe(2000);
 		expect(retryAfterMs(['1'])).toBe(1000);
