@@ -5,9 +5,9 @@
  * Asking n8n's API about an execution takes its main thread, the thread the
  * measured node runs on, for 24 to 42 ms a call (n8n 2.41.1, a running
  * execution of a 1,000-item workflow, without and with its data;
- * docs/performance.md). Polled every
- * 200 ms, the bench stole a sixth of that thread from the node it timed,
- * and nothing from the floor it compared it with (in its own process).
+ * docs/performance.md). Polled every 200 ms, the bench stole a sixth of that
+ * thread from the node it timed, and nothing from the floor it compared it
+ * with (in its own process).
  * Here the workflow ends in one more node, run once after everything before
  * it, that calls this process; only then is the execution read. A run that
  * fails before that node is seen by a slow poll (every 10 s).

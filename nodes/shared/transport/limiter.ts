@@ -10,9 +10,9 @@ import { sleep } from 'n8n-workflow';
  * growth back: at most one more call in flight per Retry-After (at most
  * MAX_PACE_MS), since a service that counts calls in windows of that length
  * would otherwise be probed several times within one window, each probe a
- * burst of refusals. Never above `ceiling` (the user's), never below 1. A burst of
- * push-backs answering calls started before the last halving halves only once
- * (they report the same overload).
+ * burst of refusals. Never above `ceiling` (the user's), never below 1. A
+ * burst of push-backs answering calls started before the last halving halves
+ * only once (they report the same overload).
  *
  * The hold is the one way calls back off together: a push-back holds them
  * for its Retry-After, and `pause` lets a caller hold them for a wait of its
