@@ -29,6 +29,14 @@
  * --repeat=N: the matrix N times in one start; the summary table gives each
  * items/s and ratio as the median of the N runs with its range (the README's
  * performance table shows `--repeat=3`).
+ * --passes=N (default 2): within each run, the PayOnUs node and the floor are
+ * measured N times each, in turn and in mirrored order (node, floor, floor,
+ * node, ...), every measurement with its own items; the run's items/s of each
+ * is its items over its time summed across the passes. The machine's speed
+ * drifts over seconds (the floor alone read 310 to 450 items/s at 50 ms on one
+ * machine), and the order of the two would otherwise always favour the same
+ * side. Each pass's own ratio is in the ratios table (`node ÷ floor by pass`).
+ * --passes=1 is the protocol of the runs before 2026-11-29 (node, then floor).
  * --payout-500: afterwards, at the largest RTT, 500 transfers with the node's
  * default Money-Moving Concurrency, and one Bulk Transfer of 500 rows (Input
  * Items): seconds of each, at --payout-rtt (default 150). A few minutes more;
@@ -77,6 +85,8 @@ const NODE = 'Node';
 const MIN_COUNT = 40;
 /** The node's speed against the floor it must reach at every RTT. */
 const FLOOR_GOAL = 0.9;
+/** The two paths measured in turn, --passes times each per run. */
+const IN_TURN = ['PayOnUs node', 'n8n helper alone (floor)'];
 
 /** The PayOnUs node's defaults: Money-Moving Concurrency and the reads' ceiling. */
 const MONEY_CONCURRENCY = MONEY_MOVING_CONCURRENCY_DEFAULT;
@@ -85,6 +95,8 @@ const READ_CONCURRENCY = READ_CEILING_DEFAULT;
 interface Row {
 	/** Which of the --repeat runs (1-based). */
 	run: number;
+	/** Which of the run's --passes (1-based; the HTTP Request node and undici: 1). */
+	pass: number;
 	rttMs: number;
 	op: 'Get payment' | 'Create transfer';
 	path: string;
@@ -112,6 +124,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 	const runPayout500 = args.includes('--payout-500');
 	// --repeat=N: the whole matrix N times in one start (same n8n, sandbox and link); the summary gives each figure's median and range.
 	const repeat = Math.max(1, Math.floor(Number(flag('repeat', '1'))));
+	// --passes=N: the node and the floor measured N times each per run, in mirrored order (see the header).
+	const passes = Math.max(1, Math.floor(Number(flag('passes', '2'))));
 	const mmFlag = args.find((a) => a.startsWith('--money-concurrency='));
 	const mmConcurrency = Number(flag('money-concurrency', String(MONEY_CONCURRENCY)));
 	const returnAllCount = Number(flag('return-all', '10000'));
@@ -144,6 +158,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			}),
 			Baselines.start(sandbox.caFile),
 		]);
+		const floorRuns = baselines; // (narrowed: the measurements below are closures)
 		const token = await sandboxAccessToken(base, 3);
 		const pool = new Pool(base, { connections: 8, connect: { ca } });
 		const refs = await createPayins(pool, token, fullReads, 'rn');
@@ -199,6 +214,16 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		let lastConnections = 0;
 		let currentRtt = 0;
 		let currentRun = 1;
+		let currentPass = 1;
+		/** The node and the floor `passes` times each, in mirrored order: node, floor, floor, node, ... */
+		const inTurn = async (node: () => Promise<void>, floor: () => Promise<void>) => {
+			for (currentPass = 1; currentPass <= passes; currentPass++) {
+				const [first, second] = currentPass % 2 === 1 ? [node, floor] : [floor, node];
+				await first();
+				await second();
+			}
+			currentPass = 1;
+		};
 		const checkOrder = (what: string, output: IDataObject[], key: string, expected: string[]) => {
 			const wrong = output.findIndex((json, i) => json[key] !== expected[i]);
 			if (wrong >= 0) throw new Error(`${what}: output ${wrong} is not the record of input item ${wrong}`);
@@ -218,6 +243,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		const record = (rttMs: number, op: Row['op'], path: string, concurrency: number | 'all', items: number, full: number, ms: number) => {
 			const row: Row = {
 				run: currentRun,
+				pass: currentPass,
 				rttMs,
 				op,
 				path,
@@ -230,7 +256,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				connectionsPerCall: Number((lastConnections / items).toFixed(2)),
 			};
 			rows.push(row);
-			console.log(`  ${rttMs} ms ${op.padEnd(15)} ${path.padEnd(28)} x${String(concurrency).padEnd(3)} ${String(items).padStart(5)} items ${String(row.ms).padStart(7)} ms ${String(row.itemsPerSecond).padStart(8)} items/s  (sandbox ${row.serverMsPerCall} ms/call, ${row.connectionsPerCall} connections/call)`);
+			const label = passes > 1 && IN_TURN.includes(path) ? `${path} #${currentPass}` : path;
+			console.log(`  ${rttMs} ms ${op.padEnd(15)} ${label.padEnd(31)} x${String(concurrency).padEnd(3)} ${String(items).padStart(5)} items ${String(row.ms).padStart(7)} ms ${String(row.itemsPerSecond).padStart(8)} items/s  (sandbox ${row.serverMsPerCall} ms/call, ${row.connectionsPerCall} connections/call)`);
 		};
 
 		// Warm-up at 0 ms: token minted and stored by n8n, code paths compiled, helper loaded.
@@ -255,16 +282,21 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			const readCalls = (n: number): Call[] =>
 				refs.slice(0, n).map((r) => ({ method: 'GET', path: `${PAYMENT_PATH}?onusReference=${encodeURIComponent(r)}` }));
 
-			await clearLog();
-			const a = await inN8n(`rn ${rttMs} PayOnUs get`, payOnUsRead, readItems(nRead));
-			await checkLog('PayOnUs node', 'GET', PAYMENT_PATH, refs.slice(0, nRead));
-			checkOrder('PayOnUs node', a.output, 'onusReference', refs);
-			record(rttMs, 'Get payment', 'PayOnUs node', READ_CONCURRENCY, nRead, fullReads, a.ms);
-
-			await clearLog();
-			const c = await baselines.run({ kind: 'helper', baseUrl: base, token, concurrency: READ_CONCURRENCY, calls: readCalls(nRead) });
-			await checkLog('n8n helper', 'GET', PAYMENT_PATH, refs.slice(0, nRead));
-			record(rttMs, 'Get payment', 'n8n helper alone (floor)', READ_CONCURRENCY, nRead, fullReads, c);
+			await inTurn(
+				async () => {
+					await clearLog();
+					const a = await inN8n(`rn ${rttMs} PayOnUs get`, payOnUsRead, readItems(nRead));
+					await checkLog('PayOnUs node', 'GET', PAYMENT_PATH, refs.slice(0, nRead));
+					checkOrder('PayOnUs node', a.output, 'onusReference', refs);
+					record(rttMs, 'Get payment', 'PayOnUs node', READ_CONCURRENCY, nRead, fullReads, a.ms);
+				},
+				async () => {
+					await clearLog();
+					const c = await floorRuns.run({ kind: 'helper', baseUrl: base, token, concurrency: READ_CONCURRENCY, calls: readCalls(nRead) });
+					await checkLog('n8n helper', 'GET', PAYMENT_PATH, refs.slice(0, nRead));
+					record(rttMs, 'Get payment', 'n8n helper alone (floor)', READ_CONCURRENCY, nRead, fullReads, c);
+				},
+			);
 
 			await clearLog();
 			const b = await inN8n(`rn ${rttMs} HTTP get`, httpRead, readItems(nReadHttp));
@@ -282,20 +314,25 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			const nTrUndici = countFor(fullTransfers, rttMs, mmConcurrency, 1);
 			const transferCalls = (list: string[]): Call[] => list.map((r) => ({ method: 'POST', path: TRANSFER_PATH, body: transferBody(r) }));
 
-			let list = newRefs(nTr);
-			await clearLog();
-			const e = await inN8n(`rn ${rttMs} PayOnUs transfer`, payOnUsTransfer, list.map((reference) => ({ reference })));
-			await checkLog('PayOnUs node', 'POST', TRANSFER_PATH, list);
-			checkOrder('PayOnUs node', e.output, 'merchantReference', list);
-			record(rttMs, 'Create transfer', 'PayOnUs node', mmConcurrency, nTr, fullTransfers, e.ms);
+			await inTurn(
+				async () => {
+					const list = newRefs(nTr);
+					await clearLog();
+					const e = await inN8n(`rn ${rttMs} PayOnUs transfer`, payOnUsTransfer, list.map((reference) => ({ reference })));
+					await checkLog('PayOnUs node', 'POST', TRANSFER_PATH, list);
+					checkOrder('PayOnUs node', e.output, 'merchantReference', list);
+					record(rttMs, 'Create transfer', 'PayOnUs node', mmConcurrency, nTr, fullTransfers, e.ms);
+				},
+				async () => {
+					const list = newRefs(nTr);
+					await clearLog();
+					const f = await floorRuns.run({ kind: 'helper', baseUrl: base, token, concurrency: mmConcurrency, calls: transferCalls(list) });
+					await checkLog('n8n helper', 'POST', TRANSFER_PATH, list);
+					record(rttMs, 'Create transfer', 'n8n helper alone (floor)', mmConcurrency, nTr, fullTransfers, f);
+				},
+			);
 
-			list = newRefs(nTr);
-			await clearLog();
-			const f = await baselines.run({ kind: 'helper', baseUrl: base, token, concurrency: mmConcurrency, calls: transferCalls(list) });
-			await checkLog('n8n helper', 'POST', TRANSFER_PATH, list);
-			record(rttMs, 'Create transfer', 'n8n helper alone (floor)', mmConcurrency, nTr, fullTransfers, f);
-
-			list = newRefs(nTrHttp);
+			let list = newRefs(nTrHttp);
 			await clearLog();
 			const g = await inN8n(`rn ${rttMs} HTTP transfer`, httpTransfer, list.map((reference) => ({ reference })));
 			await checkLog('HTTP Request node', 'POST', TRANSFER_PATH, list);
@@ -321,7 +358,15 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 			for (const op of ['Get payment', 'Create transfer'] as const) {
 				const perRun = [];
 				for (let run = 1; run <= repeat; run++) {
-					const rate = (path: string) => rows.find((r) => r.run === run && r.rttMs === rttMs && r.op === op && r.path === path)?.itemsPerSecond ?? NaN;
+					// A path's items/s in this run: its items over its time, summed across the passes.
+					const measured = (path: string, pass?: number) =>
+						rows.filter((r) => r.run === run && r.rttMs === rttMs && r.op === op && r.path === path && (pass === undefined || r.pass === pass));
+					const rate = (path: string, pass?: number) => {
+						const list = measured(path, pass);
+						const ms = list.reduce((sum, r) => sum + r.ms, 0);
+						return list.length === 0 || ms <= 0 ? NaN : Number(((list.reduce((sum, r) => sum + r.items, 0) * 1000) / ms).toFixed(1));
+					};
+					const byPass = Array.from({ length: passes }, (_, i) => Number((rate('PayOnUs node', i + 1) / rate('n8n helper alone (floor)', i + 1)).toFixed(2)));
 					const node = rate('PayOnUs node');
 					const floor = rate('n8n helper alone (floor)');
 					const http = rate('HTTP Request node');
@@ -333,6 +378,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 						'node ÷ HTTP (all at once)': Number((node / http).toFixed(2)),
 						'node ÷ floor (speed)': Number((node / floor).toFixed(2)),
 						'node ÷ undici keep-alive (speed)': Number((node / limit).toFixed(2)),
+						...(passes > 1 ? { 'node ÷ floor by pass': byPass.join(', ') } : {}),
 					};
 					ratios.push(one);
 					perRun.push({ node, floor, http, limit, ...one });
@@ -468,7 +514,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		const payout = runPayout500
 			? await payout500({ quiet: runner, control, credentials, payOnUsTransfer, newRefs, inN8n, checkLog, rttMs: payoutRtt, jitterPercent, moneyMovingConcurrency: mmConcurrency })
 			: undefined;
-		report = { extraCalls, n8nVersion: N8N_VERSION, rtts, jitterPercent, readCeiling: READ_CONCURRENCY, moneyMovingConcurrency: mmConcurrency, repeat, rows, ratios, summary, returnAll, rateLimited, notes, payout };
+		report = { extraCalls, n8nVersion: N8N_VERSION, rtts, jitterPercent, readCeiling: READ_CONCURRENCY, moneyMovingConcurrency: mmConcurrency, repeat, passes, rows, ratios, summary, returnAll, rateLimited, notes, payout };
 	} finally {
 		await quiet?.close();
 		baselines?.stop();
