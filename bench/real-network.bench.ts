@@ -15,7 +15,11 @@
  *        together: no concurrency limit, no money safety),
  *    (c) n8n's own request helper alone at the node's concurrency (floor: a
  *        new agent per request, so TCP + TLS handshakes on every call),
- *    (d) undici with keep-alive at the node's concurrency (limit).
+ *    (d) undici with keep-alive at the node's concurrency (limit),
+ *    (e) Get Payment only: the floor's call made by a minimal node inside
+ *        the same n8n (bench/inN8n/HelperInN8n.node.ts), right after the
+ *        PayOnUs node in each pass: (e) ÷ (c) is what n8n's process costs a
+ *        read, (a) ÷ (e) what the PayOnUs node adds in that process.
  *    (c) and (d) run in their own process on the Node that runs n8n (see
  *    bench/real-network-client.ts); the sandbox runs in its own process too.
  * Counts: the full counts at 0 ms; at higher RTTs each measurement is scaled
@@ -60,6 +64,7 @@
  * --profile: n8n runs under --cpu-prof; the profile's top entries are printed.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 import { Agent, Pool, setGlobalDispatcher } from 'undici';
 import { MONEY_MOVING_CONCURRENCY_DEFAULT, READ_CEILING_DEFAULT } from '../nodes/PayOnUs/run/concurrency';
@@ -82,11 +87,13 @@ export const description =
 	'over TLS at 0/50/150 ms RTT: Get Payment and Create Transfer — PayOnUs node vs HTTP Request node vs n8n helper alone (floor) vs undici keep-alive';
 
 const NODE = 'Node';
+/** (e) of the header: the floor's call from a minimal node inside n8n. */
+const IN_N8N = 'n8n helper inside n8n';
 const MIN_COUNT = 40;
 /** The node's speed against the floor it must reach at every RTT. */
 const FLOOR_GOAL = 0.9;
 /** The two paths measured in turn, --passes times each per run. */
-const IN_TURN = ['PayOnUs node', 'n8n helper alone (floor)'];
+const IN_TURN = ['PayOnUs node', 'n8n helper alone (floor)', IN_N8N];
 
 /** The PayOnUs node's defaults: Money-Moving Concurrency and the reads' ceiling. */
 const MONEY_CONCURRENCY = MONEY_MOVING_CONCURRENCY_DEFAULT;
@@ -153,6 +160,8 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				db: 'sqlite',
 				env: {
 					NODE_EXTRA_CA_CERTS: sandbox.caFile,
+					// (e): ./inN8n/HelperInN8n.node.ts, compiled beside this file.
+					N8N_CUSTOM_EXTENSIONS: join(__dirname, 'inN8n'),
 					...(profileDir ? cpuProfileEnv(profileDir) : {}),
 				},
 			}),
@@ -289,6 +298,12 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 					await checkLog('PayOnUs node', 'GET', PAYMENT_PATH, refs.slice(0, nRead));
 					checkOrder('PayOnUs node', a.output, 'onusReference', refs);
 					record(rttMs, 'Get payment', 'PayOnUs node', READ_CONCURRENCY, nRead, fullReads, a.ms);
+					await clearLog();
+					const inside = { type: 'CUSTOM.helperInN8n', typeVersion: 1, parameters: { url: `${base}${PAYMENT_PATH}`, token, concurrency: READ_CONCURRENCY } };
+					const e = await inN8n(`rn ${rttMs} helper in n8n get`, inside, readItems(nRead));
+					await checkLog(IN_N8N, 'GET', PAYMENT_PATH, refs.slice(0, nRead));
+					checkOrder(IN_N8N, e.output, 'onusReference', refs);
+					record(rttMs, 'Get payment', IN_N8N, READ_CONCURRENCY, nRead, fullReads, e.ms);
 				},
 				async () => {
 					await clearLog();
@@ -371,6 +386,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 					const floor = rate('n8n helper alone (floor)');
 					const http = rate('HTTP Request node');
 					const limit = rate('undici keep-alive (limit)');
+					const inside = rate(IN_N8N);
 					const one = {
 						run,
 						rttMs,
@@ -379,9 +395,12 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 						'node ÷ floor (speed)': Number((node / floor).toFixed(2)),
 						'node ÷ undici keep-alive (speed)': Number((node / limit).toFixed(2)),
 						...(passes > 1 ? { 'node ÷ floor by pass': byPass.join(', ') } : {}),
+						...(Number.isFinite(inside)
+							? { 'in n8n ÷ floor (speed)': Number((inside / floor).toFixed(2)), 'node ÷ in n8n (speed)': Number((node / inside).toFixed(2)) }
+							: {}),
 					};
 					ratios.push(one);
-					perRun.push({ node, floor, http, limit, ...one });
+					perRun.push({ node, floor, http, limit, inside, ...one });
 				}
 				// Goal: at every RTT, reads and transfers at ≥ 0.95× n8n's own request helper at the same concurrency (the floor of any node that must use n8n's helpers).
 				const vsFloor = spread(perRun.map((r) => r['node ÷ floor (speed)']));
@@ -394,6 +413,13 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 					'undici keep-alive (limit)': shown(spread(perRun.map((r) => r.limit))),
 					'node ÷ HTTP': shown(spread(perRun.map((r) => r['node ÷ HTTP (all at once)']))),
 					'node ÷ floor': shown(vsFloor),
+					...(perRun.some((r) => Number.isFinite(r.inside))
+						? {
+								'helper inside n8n': shown(spread(perRun.map((r) => r.inside))),
+								'in n8n ÷ floor': shown(spread(perRun.map((r) => r['in n8n ÷ floor (speed)'] ?? NaN))),
+								'node ÷ in n8n': shown(spread(perRun.map((r) => r['node ÷ in n8n (speed)'] ?? NaN))),
+							}
+						: {}),
 					goal: `≥${FLOOR_GOAL}× floor (median): ${vsFloor.median >= FLOOR_GOAL ? 'met' : 'NOT met'}`,
 				});
 			}

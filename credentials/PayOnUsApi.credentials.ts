@@ -127,9 +127,8 @@ export class PayOnUsApi implements ICredentialType {
 		// password (n8n's redaction of password fields also expects strings).
 		// Named without "token": n8n's lint takes any field named *token* for a
 		// secret. Written by preAuthentication (nodes/shared/accessToken/credential.ts TOKEN_FIELDS);
-		// until 0.1.0 they were tokenIssuedAt / tokenExpiresAt, and a credential
-		// stored then reads 0 here: its token is used until refused, then
-		// replaced (see transport/session.ts adopt()).
+		// Either reads 0 when unknown: the token is then used until refused,
+		// then replaced (see transport/session.ts adopt()).
 		{
 			displayName: 'Token Issued At',
 			name: 'issuedAt',
