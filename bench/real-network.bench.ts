@@ -34,8 +34,8 @@
  * --repeat=N: the matrix N times in one start; the summary table gives each
  * items/s and ratio as the median of the N runs with its range (the README's
  * performance table shows `--repeat=3`).
- * --passes=N (default 2): within each run, the PayOnUs node and the floor are
- * measured N times each, in turn and in mirrored order (node, floor, floor,
+ * --passes=N (default 2): within each run, the PayOnUs node and the floor (and
+ * (e) beside the node) are measured N times each, in turn and in mirrored order (node, floor, floor,
  * node, ...), every measurement with its own items; the run's items/s of each
  * is its items over its time summed across the passes. The machine's speed
  * drifts over seconds (the floor alone read 310 to 450 items/s at 50 ms on one
@@ -93,7 +93,7 @@ const IN_N8N = 'n8n helper inside n8n';
 const MIN_COUNT = 40;
 /** The node's speed against the floor it must reach at every RTT. */
 const FLOOR_GOAL = 0.9;
-/** The two paths measured in turn, --passes times each per run. */
+/** The paths measured in turn, --passes times each per run (the third, (e), for Get Payment only). */
 const IN_TURN = ['PayOnUs node', 'n8n helper alone (floor)', IN_N8N];
 
 /** The PayOnUs node's defaults: Money-Moving Concurrency and the reads' ceiling. */
@@ -225,13 +225,15 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 		let currentRtt = 0;
 		let currentRun = 1;
 		let currentPass = 1;
+		/** Two measurements in this pass's order: as given in odd passes, swapped in even ones. */
+		const mirrored = async (a: () => Promise<void>, b: () => Promise<void>) => {
+			const [first, second] = currentPass % 2 === 1 ? [a, b] : [b, a];
+			await first();
+			await second();
+		};
 		/** The node and the floor `passes` times each, in mirrored order: node, floor, floor, node, ... */
 		const inTurn = async (node: () => Promise<void>, floor: () => Promise<void>) => {
-			for (currentPass = 1; currentPass <= passes; currentPass++) {
-				const [first, second] = currentPass % 2 === 1 ? [node, floor] : [floor, node];
-				await first();
-				await second();
-			}
+			for (currentPass = 1; currentPass <= passes; currentPass++) await mirrored(node, floor);
 			currentPass = 1;
 		};
 		const checkOrder = (what: string, output: IDataObject[], key: string, expected: string[]) => {
@@ -311,11 +313,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				record(rttMs, 'Get payment', IN_N8N, READ_CONCURRENCY, nRead, fullReads, e.ms);
 			};
 			await inTurn(
-				async () => {
-					const [first, second] = currentPass % 2 === 1 ? [readNode, readInside] : [readInside, readNode];
-					await first();
-					await second();
-				},
+				async () => await mirrored(readNode, readInside),
 				async () => {
 					await clearLog();
 					const c = await floorRuns.run({ kind: 'helper', baseUrl: base, token, concurrency: READ_CONCURRENCY, calls: readCalls(nRead) });
