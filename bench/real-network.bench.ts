@@ -521,6 +521,14 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 				}
 				const log = (await control.requests({ path: PAYMENT_PATH })).filter((e) => e.path === PAYMENT_PATH);
 				const tooMany = log.filter((e) => e.status === 429).length;
+				// Where in the run the 429s came: per second from the first call (the start's burst against the steady probes).
+				const first = Math.min(...log.map((e) => Date.parse(e.at)));
+				const bySecond: number[] = [];
+				for (const e of log) {
+					if (e.status !== 429) continue;
+					const sec = Math.floor((Date.parse(e.at) - first) / 1000);
+					bySecond[sec] = (bySecond[sec] ?? 0) + 1;
+				}
 				const ok = log.filter((e) => e.status === 200).length;
 				const seconds = wallMs / 1000;
 				const failed = failure ? n - output.filter((o) => !('error' in o)).length : output.filter((o) => 'error' in o).length;
@@ -535,6 +543,7 @@ export async function run(args: string[]): Promise<Record<string, unknown>> {
 					seconds: Number(seconds.toFixed(1)),
 					itemsPerSecond: Number((n / seconds).toFixed(1)),
 					'429s per item': Number((tooMany / n).toFixed(3)),
+					'429s by second': Array.from(bySecond, (c) => c ?? 0).join(' '),
 					// The limit implies about n / limit seconds; the goal: 0 failed items and at most 8 429s per second of the run (set when a run started at 8 in flight; reads now start at their ceiling, the bound stays).
 					goal: `0 failed, 429s ≤ ${Math.ceil(seconds) * 8}: ${failed === 0 && tooMany <= Math.ceil(seconds) * 8 ? 'met' : 'NOT met'}`,
 					...(failure ? { failure } : {}),

@@ -139,7 +139,7 @@ class Transport implements PayOnUsClient, Attempts {
 			() => this.limiter.release(seq, { ok: true }),
 			(error: unknown) => {
 				const failure = classifyFailure(error);
-				this.limiter.release(seq, isPushBack(failure) ? { pushBackMs: retryAfterOf(error) ?? 0 } : { ok: false });
+				this.limiter.release(seq, isPushBack(failure) ? { pushBackMs: retryAfterOf(error) ?? 0, quota: failure.kind === 'http' && failure.status === 429 } : { ok: false });
 			},
 		);
 		return await sent;

@@ -6,7 +6,14 @@ import { sleep } from 'n8n-workflow';
  * fine (by one per answer until the first push-back, so it doubles each round
  * trip; then by one per round trip), and halves at once on a push-back (a 429
  * or a 503), with every new call held until the service's Retry-After has
- * passed. A push-back that names its Retry-After also sets the pace of the
+ * passed. A 429 (a quota: "too many requests") that names its Retry-After
+ * falls further when the fine answers of that window (at most MAX_PACE_MS)
+ * show fewer calls sustained: the time they took, summed, over the window is
+ * the calls in flight the quota carried, on average; more would meet the
+ * quota again within the window (a run starting at 128 against 50 calls a
+ * second of about 0.2 s each: 10, not 64, 32 and 16 in three more bursts of
+ * refusals). A 503 (overload) only halves: its fine answers say nothing of
+ * a quota. A push-back that names its Retry-After also sets the pace of the
  * growth back: at most one more call in flight per Retry-After (at most
  * MAX_PACE_MS), since a service that counts calls in windows of that length
  * would otherwise be probed several times within one window, each probe a
@@ -61,6 +68,10 @@ export class AdaptiveLimiter {
 	/** After a push-back naming its Retry-After: the least time between two growths (0: none set). */
 	private paceMs = 0;
 	private grewAt = 0;
+	/** When each call in flight started (by sequence number). */
+	private readonly startedAt = new Map<number, number>();
+	/** The fine answers of the last MAX_PACE_MS: when each came, and how long its call took (oldest first). */
+	private fine: Array<{ at: number; tookMs: number }> = [];
 	private readonly waiting: Array<() => void> = [];
 	private readonly clock: LimiterClock;
 	/** Counters (benches, tests). */
@@ -91,6 +102,7 @@ export class AdaptiveLimiter {
 		}
 		this.inFlight++;
 		this.stats.peak = Math.max(this.stats.peak, this.inFlight);
+		this.startedAt.set(this.started, this.clock.now());
 		return this.started++;
 	}
 
@@ -113,27 +125,38 @@ export class AdaptiveLimiter {
 		return this.resumeAt;
 	}
 
-	/** The call `seq` ended: fine (`ok`), failed otherwise (neutral), or pushed back by the service (429/503) with its Retry-After (0: none). */
-	release(seq: number, outcome: { ok: boolean } | { pushBackMs: number }): void {
+	/**
+	 * The call `seq` ended: fine (`ok`), failed otherwise (neutral), or pushed
+	 * back by the service with its Retry-After (0: none); `quota`: the
+	 * push-back was a 429 (a 503 is overload).
+	 */
+	release(seq: number, outcome: { ok: boolean } | { pushBackMs: number; quota?: boolean }): void {
 		this.inFlight--;
+		const now = this.clock.now();
+		const began = this.startedAt.get(seq) ?? now;
+		this.startedAt.delete(seq);
+		while (this.fine.length > 0 && now - this.fine[0].at >= MAX_PACE_MS) this.fine.shift();
 		if ('pushBackMs' in outcome) {
 			this.stats.pushBacks++;
-			const now = this.clock.now();
 			this.resumeAt = Math.max(this.resumeAt, now + Math.min(MAX_RETRY_AFTER_MS, Math.max(0, outcome.pushBackMs)));
 			if (outcome.pushBackMs > 0) this.paceMs = Math.min(MAX_PACE_MS, outcome.pushBackMs);
 			this.grewAt = now;
 			if (seq > this.halvedAt) {
 				this.halvedAt = this.started - 1;
 				this.limitValue = Math.max(1, Math.floor(this.limitValue / 2));
+				if (outcome.quota && outcome.pushBackMs > 0) {
+					const sustained = this.sustained(now, Math.min(MAX_PACE_MS, outcome.pushBackMs));
+					if (sustained > 0 && sustained < this.limitValue) this.limitValue = sustained;
+				}
 				this.threshold = this.limitValue;
 				this.stats.halvings++;
 			}
 		} else if (outcome.ok) {
+			this.fine.push({ at: now, tookMs: now - began });
 			const step = this.limitValue < this.threshold ? 1 : 1 / this.limitValue;
 			const next = Math.min(this.ceiling, this.limitValue + step);
 			if (this.paceMs > 0 && Math.floor(next) > this.limit) {
 				// One more call in flight: not before the pace allows (the fraction waits).
-				const now = this.clock.now();
 				if (now - this.grewAt >= this.paceMs) {
 					this.limitValue = next;
 					this.grewAt = now;
@@ -142,6 +165,17 @@ export class AdaptiveLimiter {
 		}
 		// Every waiter looks again (in arrival order); those without a slot wait again.
 		for (const wake of this.waiting.splice(0)) wake();
+	}
+
+	/**
+	 * The calls in flight the fine answers of the last `windowMs` carried, on
+	 * average (the time they took, summed, over the window), rounded up; 0
+	 * when none came.
+	 */
+	private sustained(now: number, windowMs: number): number {
+		let busyMs = 0;
+		for (const f of this.fine) if (now - f.at < windowMs) busyMs += Math.max(1, f.tookMs);
+		return busyMs > 0 ? Math.ceil(busyMs / Math.max(1, windowMs)) : 0;
 	}
 }
 

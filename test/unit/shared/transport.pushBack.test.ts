@@ -31,6 +31,13 @@ async function readsAtOnce(profiles: string[], count: number) {
 	await control.clearRequests();
 	const n8n = new FakeN8n(new CredentialStore(sandboxCredential(sb.url)), new PayOnUsApi());
 	const limiter = new AdaptiveLimiter({ initial: 8, ceiling: 128 });
+	// What the transport told the limiter of each pushed-back call (a 429 is a quota, a 503 is not).
+	const pushBacks: Array<{ pushBackMs: number; quota?: boolean }> = [];
+	const release = limiter.release.bind(limiter);
+	limiter.release = (seq, outcome) => {
+		if ('pushBackMs' in outcome) pushBacks.push(outcome);
+		release(seq, outcome);
+	};
 	const client = await createClient(n8n.context() as never, { limiter });
 	const results = await Promise.allSettled(
 		Array.from({ length: count }, async () => await client.request<IDataObject>({ method: 'GET', path: PATH })),
@@ -43,6 +50,7 @@ async function readsAtOnce(profiles: string[], count: number) {
 		pushedBack: log.filter((e) => e.status === 429 || e.status === 503).length,
 		calls: log.length,
 		limiter,
+		pushBacks,
 	};
 }
 
@@ -55,12 +63,17 @@ describe('reads against a service that pushes back', () => {
 		expect(r.limiter.stats.halvings).toBeGreaterThan(0);
 		// Every extra call was a pushed-back one (no other retries).
 		expect(r.calls).toBe(200 + r.pushedBack);
+		// Each 429 reached the limiter as a quota (with its Retry-After where n8n keeps the answer's headers: 2.41, not this n8n-core 2.8).
+		expect(r.pushBacks.length).toBe(r.pushedBack);
+		expect(r.pushBacks.every((p) => p.quota === true)).toBe(true);
 	});
 
 	it('slows-under-load (503 when overloaded): every read succeeds', async () => {
 		const r = await readsAtOnce(['slows-under-load'], 200);
 		expect(r.failed).toEqual([]);
 		expect(r.ok).toBe(200);
+		// A 503 is overload, never a quota.
+		expect(r.pushBacks.filter((p) => p.quota === true)).toEqual([]);
 	});
 });
 

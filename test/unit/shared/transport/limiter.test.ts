@@ -1,6 +1,7 @@
 /**
  * The adaptive limiter (nodes/shared/transport/limiter.ts): grows while
- * answers come back fine, halves at once on a push-back (once per burst),
+ * answers come back fine, halves at once on a push-back (once per burst;
+ * a 429 with Retry-After: no more than its window's fine answers carried),
  * holds every new call until the Retry-After has passed, never exceeds its
  * ceiling. Time is injected: a manual clock, no wall-clock waits.
  */
@@ -106,6 +107,67 @@ describe('AdaptiveLimiter', () => {
 		expect(limiter.limit).toBe(4);
 		for (let i = 0; i < 10; i++) limiter.release(await limiter.acquire(), { ok: true });
 		expect(limiter.limit).toBe(6);
+	});
+
+	it('a 429 naming its Retry-After: no more in flight than the fine answers of that window carried (their time over the window)', async () => {
+		const clock = new ManualClock();
+		const limiter = new AdaptiveLimiter({ initial: 128, ceiling: 128, clock });
+		const seqs = await Promise.all(Array.from({ length: 128 }, async () => await limiter.acquire()));
+		// A quota of 50 calls a second: 50 answered fine after 200 ms each, the other 78 refused.
+		clock.advance(200);
+		for (const s of seqs.slice(0, 50)) limiter.release(s, { ok: true });
+		for (const s of seqs.slice(50)) limiter.release(s, { pushBackMs: 1000, quota: true });
+		// 50 × 200 ms over 1 s: 10 in flight (halving alone: 64).
+		expect(limiter.limit).toBe(10);
+		expect(limiter.stats.halvings).toBe(1);
+	});
+
+	it('only the fine answers within the Retry-After (and the last second) count; none: it halves', async () => {
+		const clock = new ManualClock();
+		const limiter = new AdaptiveLimiter({ initial: 64, ceiling: 64, clock });
+		const early = await Promise.all(Array.from({ length: 20 }, async () => await limiter.acquire()));
+		clock.advance(100);
+		for (const s of early) limiter.release(s, { ok: true });
+		clock.advance(500);
+		const late = await Promise.all(Array.from({ length: 5 }, async () => await limiter.acquire()));
+		clock.advance(100);
+		for (const s of late) limiter.release(s, { ok: true });
+		// Retry-After 0.5 s: the 5 answers of the last 0.5 s (5 × 100 ms over 500 ms: 1), not the 20 before.
+		limiter.release(await limiter.acquire(), { pushBackMs: 500, quota: true });
+		expect(limiter.limit).toBe(1);
+
+		const fresh = new AdaptiveLimiter({ initial: 64, ceiling: 64, clock });
+		const before = await Promise.all(Array.from({ length: 30 }, async () => await fresh.acquire()));
+		clock.advance(100);
+		for (const s of before) fresh.release(s, { ok: true });
+		clock.advance(1000);
+		// Retry-After 30 s: weighed over the last second only, which had no fine answer.
+		fresh.release(await fresh.acquire(), { pushBackMs: 30_000, quota: true });
+		expect(fresh.limit).toBe(32);
+	});
+
+	it('never above half: fine answers that carried more than half leave the halving as it is', async () => {
+		const clock = new ManualClock();
+		const limiter = new AdaptiveLimiter({ initial: 16, ceiling: 16, clock });
+		const seqs = await Promise.all(Array.from({ length: 16 }, async () => await limiter.acquire()));
+		clock.advance(900);
+		for (const s of seqs.slice(0, 15)) limiter.release(s, { ok: true });
+		// 15 × 900 ms over 1 s: 14 sustained, more than half of 16.
+		limiter.release(seqs[15], { pushBackMs: 1000, quota: true });
+		expect(limiter.limit).toBe(8);
+	});
+
+	it('a 503 (overload) or a 429 without Retry-After only halves, whatever was answered fine', async () => {
+		const clock = new ManualClock();
+		const overload = new AdaptiveLimiter({ initial: 64, ceiling: 64, clock });
+		for (let i = 0; i < 5; i++) overload.release(await overload.acquire(), { ok: true });
+		overload.release(await overload.acquire(), { pushBackMs: 1000 });
+		expect(overload.limit).toBe(32);
+
+		const noRetryAfter = new AdaptiveLimiter({ initial: 64, ceiling: 64, clock });
+		for (let i = 0; i < 5; i++) noRetryAfter.release(await noRetryAfter.acquire(), { ok: true });
+		noRetryAfter.release(await noRetryAfter.acquire(), { pushBackMs: 0, quota: true });
+		expect(noRetryAfter.limit).toBe(32);
 	});
 
 	it('reads Retry-After as seconds or as an HTTP date', () => {
