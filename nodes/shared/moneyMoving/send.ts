@@ -4,7 +4,7 @@ import { type Failure, type PayOnUsApiError, requestError, serviceMessage } from
 import { PageLimitError } from '../api/paging';
 import { redactText } from '../redact';
 import { parseBody, payloadOf, statedFailure } from '../transport/envelope';
-import { classifyFailure, isUncertain, retryAfterOf } from '../transport/failure';
+import { classifyFailure, isQuota, isUncertain, retryAfterOf } from '../transport/failure';
 import { alreadyDone, differentOwner, outcomeError, type OutcomeText, referenceAlreadyUsed, unknownOutcome, usedByDifferent } from './errors';
 import type { MoneyMovingOptions, MoneyOutcome } from './options';
 import { type Proof, unproven } from './proof';
@@ -100,7 +100,7 @@ function read(opts: RequestOptions, mm: MoneyMovingOptions, proof: Proof | undef
 
 function byFailure(f: Failure): Reading {
 	if (f.kind === 'http' && f.status === 409) return { is: 'conflict', failure: f };
-	if (f.kind === 'http' && f.status === 429) return { is: 'pushedBack', failure: f, how: 'HTTP 429' };
+	if (isQuota(f)) return { is: 'pushedBack', failure: f, how: 'HTTP 429' };
 	if (isUncertain(f)) return { is: 'lost', failure: f, how: statusText(f) };
 	if (f.kind === 'http' && (f.status === undefined || !REFUSAL_STATUSES.has(f.status))) return { is: 'stated', failure: f, how: statusText(f) };
 	return { is: 'refused', failure: f };

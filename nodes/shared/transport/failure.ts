@@ -100,12 +100,17 @@ export function isUncertain(f: Failure): boolean {
 
 /** Worth retrying for a read. */
 export function isTransient(f: Failure): boolean {
-	return isUncertain(f) || f.kind === 'unreachable' || (f.kind === 'http' && f.status === 429);
+	return isUncertain(f) || f.kind === 'unreachable' || isQuota(f);
+}
+
+/** Too many requests (429): a quota, refused before anything was processed. */
+export function isQuota(f: Failure): boolean {
+	return f.kind === 'http' && f.status === 429;
 }
 
 /** The service pushed back (too many requests, or overloaded): slow down, then retry. */
 export function isPushBack(f: Failure): boolean {
-	return f.kind === 'http' && (f.status === 429 || f.status === 503);
+	return isQuota(f) || (f.kind === 'http' && f.status === 503);
 }
 
 /** The Retry-After of what n8n threw (ms), when its response headers are kept (n8n 2.41 keeps the AxiosError as cause). */

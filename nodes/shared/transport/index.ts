@@ -10,7 +10,7 @@ import { baseUrlOf, type PayOnUsCredential, readCredential } from '../credential
 import type { CredentialDefaults } from '../credential/defaults';
 import type { PayOnUsContext } from '../context';
 import { parseBody, payloadOf, statedFailure } from './envelope';
-import { classifyFailure, isPushBack, isTransient, retryAfterOf } from './failure';
+import { classifyFailure, isPushBack, isQuota, isTransient, retryAfterOf } from './failure';
 import { AdaptiveLimiter } from './limiter';
 import { buildMultipart } from './multipart';
 import { keepsStoredToken, Session } from './session';
@@ -139,7 +139,7 @@ class Transport implements PayOnUsClient, Attempts {
 			() => this.limiter.release(seq, { ok: true }),
 			(error: unknown) => {
 				const failure = classifyFailure(error);
-				this.limiter.release(seq, isPushBack(failure) ? { pushBackMs: retryAfterOf(error) ?? 0, quota: failure.kind === 'http' && failure.status === 429 } : { ok: false });
+				this.limiter.release(seq, isPushBack(failure) ? { pushBackMs: retryAfterOf(error) ?? 0, quota: isQuota(failure) } : { ok: false });
 			},
 		);
 		return await sent;

@@ -20,6 +20,13 @@ class ManualClock {
 	}
 }
 
+/** `count` calls started at once, all answered fine `tookMs` later. */
+async function answeredFine(limiter: AdaptiveLimiter, clock: ManualClock, count: number, tookMs: number): Promise<void> {
+	const seqs = await Promise.all(Array.from({ length: count }, async () => await limiter.acquire()));
+	clock.advance(tookMs);
+	for (const s of seqs) limiter.release(s, { ok: true });
+}
+
 const settle = async () => {
 	for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
 };
@@ -125,21 +132,15 @@ describe('AdaptiveLimiter', () => {
 	it('only the fine answers within the Retry-After (and the last second) count; none: it halves', async () => {
 		const clock = new ManualClock();
 		const limiter = new AdaptiveLimiter({ initial: 64, ceiling: 64, clock });
-		const early = await Promise.all(Array.from({ length: 20 }, async () => await limiter.acquire()));
-		clock.advance(100);
-		for (const s of early) limiter.release(s, { ok: true });
+		await answeredFine(limiter, clock, 20, 100);
 		clock.advance(500);
-		const late = await Promise.all(Array.from({ length: 5 }, async () => await limiter.acquire()));
-		clock.advance(100);
-		for (const s of late) limiter.release(s, { ok: true });
+		await answeredFine(limiter, clock, 5, 100);
 		// Retry-After 0.5 s: the 5 answers of the last 0.5 s (5 × 100 ms over 500 ms: 1), not the 20 before.
 		limiter.release(await limiter.acquire(), { pushBackMs: 500, quota: true });
 		expect(limiter.limit).toBe(1);
 
 		const fresh = new AdaptiveLimiter({ initial: 64, ceiling: 64, clock });
-		const before = await Promise.all(Array.from({ length: 30 }, async () => await fresh.acquire()));
-		clock.advance(100);
-		for (const s of before) fresh.release(s, { ok: true });
+		await answeredFine(fresh, clock, 30, 100);
 		clock.advance(1000);
 		// Retry-After 30 s: weighed over the last second only, which had no fine answer.
 		fresh.release(await fresh.acquire(), { pushBackMs: 30_000, quota: true });
